@@ -1,0 +1,424 @@
+/* arenas/mahjong/shanten.c — exact, table-driven shanten; effective tiles; waits.
+ *
+ * Method. Shanten is (the least number of tiles to draw, discarding others, to reach a
+ * complete hand) - 1, where a complete hand never holds a fifth copy of a kind. For the
+ * standard form the cost separates by suit: a target hand of M melds and a pair is a sum of
+ * per-suit targets, and tiles needed = sum over suits of the tiles the suit's target lacks.
+ * So for every suit configuration c (9 counts 0..4 summing to at most 14; 405,350 of them)
+ * and every (m melds, p pairs) with m <= 4, p <= 1, the table holds
+ *     d(c, m, p) = 3m + 2p - (the most tiles of c that fit in some m-meld p-pair target),
+ * the target's own counts being at most 4. Honors (7 kinds, triplets only) get a table over
+ * 5^7 configurations. A query ranks the four suit configurations, then takes the min-plus
+ * combination of their 10-entry rows for exactly M melds and one pair.
+ *
+ * Tables are built on first use (tens of milliseconds): targets are enumerated, their
+ * sub-multisets marked by a depth-first walk, and d filled in ascending index order from
+ * d(c) = |c| if c is inside a target, else the best of c minus one tile. Seven pairs and
+ * thirteen orphans use their closed formulas, which are exact for 13 and 14 tiles. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "taikai/mahjong.h"
+
+enum { SUIT_STATES = 405350, HONOR_STATES = 78125, POW5_9 = 1953125 };
+
+static uint8_t suit_tab[SUIT_STATES][10]; /* d(c, m, p) at [rank(c)][2m + p] */
+static uint8_t honor_tab[HONOR_STATES][10];
+static uint32_t rank_tab[9][15][5];       /* rank(c) = sum_i rank_tab[i][prefix sum][c_i] */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static atomic_int tables_ready; /* fast path: set once the tables are built */
+
+static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
+
+/* Vectors of length p with entries 0..4 and sum <= b. */
+static uint32_t count_vectors(int p, int b) {
+  if (b < 0) return 0;
+  if (p == 0) return 1;
+  uint32_t s = 0;
+  for (int v = 0; v <= 4; v++) s += count_vectors(p - 1, b - v);
+  return s;
+}
+
+static void build_rank(void) {
+  uint32_t nv[10][15];
+  for (int p = 0; p <= 9; p++)
+    for (int b = 0; b <= 14; b++) nv[p][b] = count_vectors(p, b);
+  for (int i = 0; i < 9; i++)
+    for (int s = 0; s <= 14; s++) {
+      uint32_t acc = 0;
+      for (int v = 0; v <= 4; v++) {
+        rank_tab[i][s][v] = acc;
+        int rest = 14 - s - v;
+        acc += rest >= 0 ? nv[8 - i][rest] : 0;
+      }
+    }
+}
+
+static inline uint32_t suit_rank(const uint8_t *c) {
+  uint32_t r = 0;
+  int s = 0;
+  for (int i = 0; i < 9; i++) {
+    r += rank_tab[i][s][c[i]];
+    s += c[i];
+  }
+  return r;
+}
+
+/* ---- table construction over base-5 indices of nk digits */
+
+typedef struct builder {
+  int nk;          /* kinds in the suit: 9 or 7 */
+  int seq;         /* sequences allowed */
+  uint8_t *in_s;   /* 1 = a sub-multiset of some target */
+  uint8_t *digsum; /* digit sum of each index */
+} builder;
+
+static void mark_down(builder *b, uint32_t idx) {
+  if (b->in_s[idx]) return;
+  b->in_s[idx] = 1;
+  uint32_t x = idx;
+  for (int k = 0; k < b->nk; k++, x /= 5)
+    if (x % 5) mark_down(b, idx - POW5[k]);
+}
+
+static inline int digit(uint32_t idx, int k) { return (int)(idx / POW5[k] % 5); }
+
+/* Places melds with index >= `from` (triplets 0..nk-1, then sequences), then the pair. */
+static void gen_targets(builder *b, uint32_t idx, int melds, int pair, int from) {
+  if (melds == 0) {
+    if (!pair) {
+      mark_down(b, idx);
+      return;
+    }
+    for (int k = 0; k < b->nk; k++)
+      if (digit(idx, k) <= 2) mark_down(b, idx + 2 * POW5[k]);
+    return;
+  }
+  int nmeld = b->nk + (b->seq ? b->nk - 2 : 0);
+  for (int j = from; j < nmeld; j++) {
+    if (j < b->nk) {
+      if (digit(idx, j) <= 1) gen_targets(b, idx + 3 * POW5[j], melds - 1, pair, j);
+    } else {
+      int k = j - b->nk;
+      if (digit(idx, k) <= 3 && digit(idx, k + 1) <= 3 && digit(idx, k + 2) <= 3)
+        gen_targets(b, idx + POW5[k] + POW5[k + 1] + POW5[k + 2], melds - 1, pair, j);
+    }
+  }
+}
+
+/* Fills out[i][2m+p] for every index i of nk digits with digit sum <= 14; `dense` maps an
+ * index to its row (NULL: the index itself). */
+static void build_table(int nk, int seq, uint8_t (*out)[10], int dense) {
+  uint32_t size = POW5[nk];
+  builder b = {nk, seq, malloc(size), malloc(size)};
+  uint8_t *best = malloc(size);
+  if (!b.in_s || !b.digsum || !best) abort(); /* a one-off 6 MB at start-up */
+  b.digsum[0] = 0;
+  for (uint32_t i = 1; i < size; i++) b.digsum[i] = (uint8_t)(b.digsum[i / 5] + i % 5);
+  for (int m = 0; m <= 4; m++)
+    for (int p = 0; p <= 1; p++) {
+      memset(b.in_s, 0, size);
+      gen_targets(&b, 0, m, p, 0);
+      for (uint32_t i = 0; i < size; i++) {
+        if (b.digsum[i] > 14) continue;
+        uint8_t v;
+        if (b.in_s[i]) {
+          v = b.digsum[i];
+        } else {
+          v = 0;
+          uint32_t x = i;
+          for (int k = 0; k < nk; k++, x /= 5)
+            if (x % 5 && best[i - POW5[k]] > v) v = best[i - POW5[k]];
+        }
+        best[i] = v;
+        uint32_t row = i;
+        if (dense) {
+          uint8_t c[9];
+          uint32_t y = i;
+          for (int k = 0; k < 9; k++, y /= 5) c[k] = (uint8_t)(y % 5);
+          row = suit_rank(c);
+        }
+        out[row][2 * m + p] = (uint8_t)(3 * m + 2 * p - v);
+      }
+    }
+  free(b.in_s);
+  free(b.digsum);
+  free(best);
+}
+
+static void build_tables(void) {
+  build_rank();
+  build_table(9, 1, suit_tab, 1);
+  build_table(7, 0, honor_tab, 0);
+  atomic_store_explicit(&tables_ready, 1, memory_order_release);
+}
+
+void tk_shanten_init(void) { pthread_once(&tables_once, build_tables); }
+
+static inline void ensure_tables(void) {
+  if (__builtin_expect(!atomic_load_explicit(&tables_ready, memory_order_acquire), 0)) tk_shanten_init();
+}
+
+/* ---- queries */
+
+static inline const uint8_t *honor_row(const uint8_t *c) {
+  uint32_t idx = 0;
+  for (int k = 6; k >= 0; k--) idx = idx * 5 + c[k];
+  return honor_tab[idx];
+}
+
+/* min over m1 + m2 = m, p1 + p2 = p of a[m1][p1] + b[m2][p2], for m <= M. */
+static inline void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
+  for (int m = 0; m <= M; m++) {
+    int r0 = 255, r1 = 255;
+    for (int m1 = 0; m1 <= m; m1++) {
+      const uint8_t *x = a + 2 * m1, *y = b + 2 * (m - m1);
+      int v0 = x[0] + y[0];
+      int v1 = x[0] + y[1], v2 = x[1] + y[0];
+      if (v0 < r0) r0 = v0;
+      if (v1 < r1) r1 = v1;
+      if (v2 < r1) r1 = v2;
+    }
+    r[2 * m] = (uint8_t)r0;
+    r[2 * m + 1] = (uint8_t)r1;
+  }
+}
+
+/* Standard-form distance from four suit rows for exactly M melds and one pair. */
+static inline int combine4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d,
+                           int M) {
+  uint8_t ab[10], abc[10];
+  combine2(a, b, ab, M);
+  combine2(ab, c, abc, M);
+  int best = 255;
+  for (int m1 = 0; m1 <= M; m1++) {
+    const uint8_t *x = abc + 2 * m1, *y = d + 2 * (M - m1);
+    int v1 = x[0] + y[1], v2 = x[1] + y[0];
+    if (v1 < best) best = v1;
+    if (v2 < best) best = v2;
+  }
+  return best;
+}
+
+static int total_tiles(const uint8_t *c) {
+  int n = 0;
+  for (int k = 0; k < TK_KINDS; k++) n += c[k];
+  return n;
+}
+
+static int chiitoi_shanten(const uint8_t *c) {
+  int pairs = 0, kinds = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    kinds += c[k] > 0;
+    pairs += c[k] >= 2;
+  }
+  return 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
+}
+
+static const uint8_t YAOCHU[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static int kokushi_shanten(const uint8_t *c) {
+  int kinds = 0, pair = 0;
+  for (int i = 0; i < 13; i++) {
+    kinds += c[YAOCHU[i]] > 0;
+    pair |= c[YAOCHU[i]] >= 2;
+  }
+  return 13 - kinds - pair;
+}
+
+static inline int valid_count(int n) { return n > 0 && n <= 14 && n % 3 != 0; }
+
+/* Rank of one suit; the caller has checked every count <= 4 and the total <= 14. */
+static inline uint32_t suit_rank_fast(const uint8_t *c) {
+  uint32_t r = 0;
+  int s = 0;
+#pragma GCC unroll 9
+  for (int i = 0; i < 9; i++) {
+    r += rank_tab[i][s][c[i]];
+    s += c[i];
+  }
+  return r;
+}
+
+/* combine4 for the common case M = 4, fully unrolled by the compiler. */
+static inline int combine4_full(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d) {
+  uint8_t ab[10], abc[10];
+#pragma GCC unroll 5
+  for (int m = 0; m <= 4; m++) {
+    int r0 = 255, r1 = 255;
+#pragma GCC unroll 5
+    for (int m1 = 0; m1 <= m; m1++) {
+      const uint8_t *x = a + 2 * m1, *y = b + 2 * (m - m1);
+      int v0 = x[0] + y[0], v1 = x[0] + y[1], v2 = x[1] + y[0];
+      r0 = v0 < r0 ? v0 : r0;
+      r1 = v1 < r1 ? v1 : r1;
+      r1 = v2 < r1 ? v2 : r1;
+    }
+    ab[2 * m] = (uint8_t)r0;
+    ab[2 * m + 1] = (uint8_t)r1;
+  }
+#pragma GCC unroll 5
+  for (int m = 0; m <= 4; m++) {
+    int r0 = 255, r1 = 255;
+#pragma GCC unroll 5
+    for (int m1 = 0; m1 <= m; m1++) {
+      const uint8_t *x = ab + 2 * m1, *y = c + 2 * (m - m1);
+      int v0 = x[0] + y[0], v1 = x[0] + y[1], v2 = x[1] + y[0];
+      r0 = v0 < r0 ? v0 : r0;
+      r1 = v1 < r1 ? v1 : r1;
+      r1 = v2 < r1 ? v2 : r1;
+    }
+    abc[2 * m] = (uint8_t)r0;
+    abc[2 * m + 1] = (uint8_t)r1;
+  }
+  int best = 255;
+#pragma GCC unroll 5
+  for (int m1 = 0; m1 <= 4; m1++) {
+    const uint8_t *x = abc + 2 * m1, *y = d + 2 * (4 - m1);
+    int v1 = x[0] + y[1], v2 = x[1] + y[0];
+    best = v1 < best ? v1 : best;
+    best = v2 < best ? v2 : best;
+  }
+  return best;
+}
+
+/* SWAR over the 34 counts: 8 bytes at a time. H has the high bit of every byte. */
+#define H8 0x8080808080808080ULL
+static inline uint64_t load8(const uint8_t *p) {
+  uint64_t x;
+  memcpy(&x, p, 8);
+  return x;
+}
+static inline int popc(uint64_t x) { return __builtin_popcountll(x); }
+/* High bits of the byte lanes holding a terminal or honor, in words of kinds 0-7, 8-15,
+ * 16-23, 24-31 and 32-33. */
+static const uint64_t YAOCHU_LANES[5] = {0x80ULL, 0x8080ULL, 0x808000ULL, 0x8080808080800000ULL, 0x8080ULL};
+
+int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
+  ensure_tables();
+  uint64_t w[5];
+  w[0] = load8(c);
+  w[1] = load8(c + 8);
+  w[2] = load8(c + 16);
+  w[3] = load8(c + 24);
+  w[4] = (uint64_t)c[32] | (uint64_t)c[33] << 8;
+  uint64_t bad = 0, nz, two, sum = 0, y;
+  int kinds = 0, pairs = 0;
+  for (int i = 0; i < 5; i++) {
+    bad |= (((w[i] & 0x7f7f7f7f7f7f7f7fULL) + 0x7b7b7b7b7b7b7b7bULL) | w[i]) & H8;
+  }
+  if (bad) return TK_EINVAL;
+  int ykinds = 0, ypair = 0;
+  for (int i = 0; i < 5; i++) {
+    nz = (w[i] + 0x7f7f7f7f7f7f7f7fULL) & H8;
+    two = (w[i] + 0x7e7e7e7e7e7e7e7eULL) & H8;
+    kinds += popc(nz);
+    pairs += popc(two);
+    sum += (w[i] * 0x0101010101010101ULL) >> 56;
+    y = YAOCHU_LANES[i];
+    ykinds += popc(nz & y);
+    ypair |= (two & y) != 0;
+  }
+  int n = (int)sum;
+  if (!valid_count(n)) return TK_EINVAL;
+  int best = 99;
+  if (forms & TK_FORM_STANDARD) {
+    const uint8_t *a = suit_tab[suit_rank_fast(c)], *b = suit_tab[suit_rank_fast(c + 9)],
+                  *d = suit_tab[suit_rank_fast(c + 18)], *h = honor_row(c + 27);
+    best = (n >= 13 ? combine4_full(a, b, d, h) : combine4(a, b, d, h, n / 3)) - 1;
+  }
+  if (n >= 13) {
+    int cs = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
+    int ks = 13 - ykinds - ypair;
+    if ((forms & TK_FORM_CHIITOI) && cs < best) best = cs;
+    if ((forms & TK_FORM_KOKUSHI) && ks < best) best = ks;
+  }
+  return best == 99 ? TK_EINVAL : best;
+}
+
+int tk_shanten(const uint8_t c[TK_KINDS]) { return tk_shanten_forms(c, TK_FORM_ALL); }
+
+/* Shanten after adding kind k, recomputing only k's suit row. */
+typedef struct rows {
+  const uint8_t *r[4];
+  int n;
+  unsigned forms;
+} rows;
+
+static void rows_init(rows *w, const uint8_t *c, int n, unsigned forms) {
+  w->r[0] = suit_tab[suit_rank(c)];
+  w->r[1] = suit_tab[suit_rank(c + 9)];
+  w->r[2] = suit_tab[suit_rank(c + 18)];
+  w->r[3] = honor_row(c + 27);
+  w->n = n;
+  w->forms = forms;
+}
+
+static int shanten_with(const rows *w, uint8_t *c, int k) {
+  int n = w->n + 1, s = k / 9;
+  c[k]++;
+  const uint8_t *r[4] = {w->r[0], w->r[1], w->r[2], w->r[3]};
+  int best = 99;
+  if (w->forms & TK_FORM_STANDARD) {
+    r[s] = s < 3 ? suit_tab[suit_rank(c + 9 * s)] : honor_row(c + 27);
+    best = combine4(r[0], r[1], r[2], r[3], n / 3) - 1;
+  }
+  if (n >= 13) {
+    if (w->forms & TK_FORM_CHIITOI) {
+      int v = chiitoi_shanten(c);
+      if (v < best) best = v;
+    }
+    if (w->forms & TK_FORM_KOKUSHI) {
+      int v = kokushi_shanten(c);
+      if (v < best) best = v;
+    }
+  }
+  c[k]--;
+  return best;
+}
+
+uint64_t tk_ukeire(const uint8_t c[TK_KINDS], const uint8_t *seen, unsigned forms, int *count,
+                   int *shanten) {
+  tk_shanten_init();
+  int n = total_tiles(c);
+  if (count) *count = 0;
+  if (n % 3 != 1 || n > 13) {
+    if (shanten) *shanten = TK_EINVAL;
+    return 0;
+  }
+  uint8_t h[TK_KINDS];
+  memcpy(h, c, TK_KINDS);
+  int s0 = tk_shanten_forms(h, forms);
+  if (shanten) *shanten = s0;
+  if (s0 < 0) return 0;
+  rows w;
+  rows_init(&w, h, n, forms);
+  uint64_t mask = 0;
+  int total = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    if (h[k] >= 4) continue;
+    if (shanten_with(&w, h, k) < s0) {
+      mask |= 1ULL << k;
+      int left = 4 - h[k] - (seen ? seen[k] : 0);
+      total += left > 0 ? left : 0;
+    }
+  }
+  if (count) *count = total;
+  return mask;
+}
+
+uint64_t tk_waits(const uint8_t c[TK_KINDS]) {
+  tk_shanten_init();
+  int n = total_tiles(c);
+  if (n % 3 != 1 || n > 13) return 0;
+  uint8_t h[TK_KINDS];
+  memcpy(h, c, TK_KINDS);
+  rows w;
+  rows_init(&w, h, n, TK_FORM_ALL);
+  uint64_t mask = 0;
+  for (int k = 0; k < TK_KINDS; k++)
+    if (h[k] < 4 && shanten_with(&w, h, k) == -1) mask |= 1ULL << k;
+  return mask;
+}

@@ -1,0 +1,30 @@
+/* harness/commands.h — the taikai subcommands. Each takes the arguments after its name
+ * (argv[0] is the subcommand name) and returns the process exit status:
+ * 0 success, 1 a failure of the work itself, 2 bad usage or bad input. */
+#ifndef TAIKAI_HARNESS_COMMANDS_H
+#define TAIKAI_HARNESS_COMMANDS_H
+
+typedef struct tk_command {
+  const char *name;
+  const char *summary; /* one line for `taikai --help` */
+  int (*main)(int argc, char **argv);
+} tk_command;
+
+int tk_cmd_hand(int argc, char **argv);
+int tk_cmd_bench(int argc, char **argv);
+
+/* The command table, terminated by a NULL name (harness/cli.c). */
+extern const tk_command tk_commands[];
+
+/* Benchmarks, dispatched by `taikai bench NAME` (harness/bench.c). */
+typedef struct tk_bench {
+  const char *name;
+  const char *summary;
+  int (*run)(int argc, char **argv); /* argv[0] is the bench name */
+} tk_bench;
+extern const tk_bench tk_benches[];
+
+int tk_bench_shanten(int argc, char **argv);
+int tk_bench_score(int argc, char **argv);
+
+#endif
