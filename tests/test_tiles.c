@@ -42,7 +42,7 @@ typedef struct bad_case {
 static void test_parse_rejects(void) {
   static const bad_case BAD[] = {
       {"123x", 3, "'x' at position 4"},    {"m123", 0, "'m' at position 1"},
-      {"123", 0, "position 1 have no suit"}, {"12m3", 2, "position 3 have no suit"},
+      {"123", 0, "position 1 have no suit"}, {"12m3", 3, "position 4 have no suit"},
       {"8z", 0, "'8z' at position 1"},     {"0z", 0, "'0z' at position 1"},
       {"11z 22z", 3, "' ' at position 4"}, {"123M", 3, "'M' at position 4"},
       {"5mr", 2, "'r' at position 3"},     {"1m\x01", 2, "byte 0x01 at position 3"},

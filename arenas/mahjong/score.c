@@ -261,13 +261,13 @@ static inline int32_t ceil100(int64_t v) { return (int32_t)((v + 99) / 100 * 100
 /* Fills han/fu/limit/base/payments from a tally (dora already included). */
 static void settle(const hand *hd, const tally *t, tk_score *s) {
   const tk_win_ctx *x = hd->ctx;
+  memset(s, 0, sizeof *s);
   s->yakuman = (int16_t)t->yakuman;
   s->han = (int16_t)(t->yakuman ? 0 : t->han);
   s->fu = (int16_t)(t->yakuman ? 0 : t->fu);
   s->nyaku = t->n;
   memcpy(s->yaku, t->id, t->n);
   memcpy(s->yaku_han, t->h, t->n);
-  s->pay_ron = s->pay_dealer = s->pay_non_dealer = s->pay_all = 0;
   int han = s->han;
   int32_t base;
   if (t->yakuman) {
