@@ -49,6 +49,29 @@ static void canon_yaku(const char *in, char *out, size_t cap) {
   }
 }
 
+/* What the cases cover, checked so that the corpus cannot silently lose a yaku. */
+static int seen_yaku[TK_YAKU_COUNT];
+static int seen_limit[TK_LIMIT_YAKUMAN + 3];
+static int seen_pay[4]; /* ron, dealer/non_dealer, all, points */
+
+static void note_coverage(const score_case *c) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", c->yaku);
+  for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+    char *colon = strchr(tok, ':');
+    if (colon) *colon = '\0';
+    for (int y = 0; y < TK_YAKU_COUNT; y++)
+      if (!strcmp(tok, tk_yaku_name(y))) seen_yaku[y]++;
+  }
+  for (int l = 0; l <= TK_LIMIT_YAKUMAN; l++)
+    for (int m = 1; m <= 3; m++)
+      if (!strcmp(c->limit, tk_limit_name(l, m))) seen_limit[l == TK_LIMIT_YAKUMAN ? l + m - 1 : l]++;
+  if (!strncmp(c->pay, "ron=", 4)) seen_pay[0]++;
+  if (!strncmp(c->pay, "dealer=", 7)) seen_pay[1]++;
+  if (!strncmp(c->pay, "all=", 4)) seen_pay[2]++;
+  if (!strncmp(c->pay, "points=", 7)) seen_pay[3]++;
+}
+
 static int run_case(const score_case *c) {
   char buf[512];
   snprintf(buf, sizeof buf, "%s", c->args);
@@ -156,6 +179,7 @@ static void test_cases(void) {
     } else if (!strcmp(line, "end")) {
       cases++;
       passed += run_case(&c);
+      note_coverage(&c);
       in = 0;
     } else {
       TK_FAILF("%s:%d: unknown field '%s'", path, lineno, line);
@@ -165,6 +189,13 @@ static void test_cases(void) {
   printf("\n    %d of %d hand-checked scoring cases pass\n", passed, cases);
   if (cases < 150) TK_FAILF("only %d scoring cases in %s (at least 150 expected)", cases, path);
   else CU_PASS("enough cases");
+  for (int y = 0; y < TK_YAKU_COUNT; y++)
+    if (seen_yaku[y] < 2) TK_FAILF("yaku %s appears in %d cases (at least 2 expected)", tk_yaku_name(y), seen_yaku[y]);
+  for (int l = TK_LIMIT_NONE; l <= TK_LIMIT_YAKUMAN + 1; l++)
+    if (!seen_limit[l]) TK_FAILF("no case reaches limit %d (%s)", l, l <= TK_LIMIT_YAKUMAN ? tk_limit_name(l, 1) : "double_yakuman");
+  static const char *const PAY[4] = {"ron", "non-dealer tsumo", "dealer tsumo", "solo points"};
+  for (int p = 0; p < 4; p++)
+    if (seen_pay[p] < 5) TK_FAILF("only %d cases pay as %s (at least 5 expected)", seen_pay[p], PAY[p]);
 }
 
 /* Table 2.2 of Kaizu 2015, every cell. */
@@ -196,6 +227,24 @@ static int score_str(const char *tiles, const char *win, tk_win_ctx *ctx, tk_sco
   int n = tk_tiles_parse(tiles, t, 14, NULL);
   ctx->win_tile = (uint8_t)tk_tile_parse1(win, NULL);
   return tk_score_hand(t, n, NULL, 0, ctx, s, e);
+}
+
+/* One-player rules: yakuman are a fixed 13 han and never stack. */
+static void test_solo_yakuman(void) {
+  tk_win_ctx x;
+  tk_score s;
+  memset(&x, 0, sizeof x);
+  x.ruleset = TK_RULES_SOLO;
+  /* daisangen + tsuuiisou + suuankou: three yakuman under Tenhou rules, one here */
+  TK_EQ(score_str("111z555z666z777z22z", "2z", &x, &s, NULL), 0, "solo triple yakuman hand");
+  TK_EQ(s.yakuman, 1, "solo yakuman count");
+  TK_EQ(s.total, 48000, "solo yakuman points");
+  CU_ASSERT_STRING_EQUAL(tk_limit_name(s.limit, s.yakuman), "yakuman");
+  x.ruleset = TK_RULES_TENHOU;
+  x.seat_wind = 1;
+  TK_EQ(score_str("111z555z666z777z22z", "2z", &x, &s, NULL), 0, "tenhou triple yakuman hand");
+  TK_EQ(s.yakuman, 3, "tenhou stacks yakuman");
+  TK_EQ(s.total, 3 * (16000 + 2 * 8000), "non-dealer tsumo triple yakuman: 3 x 32000");
 }
 
 static void test_refused(void) {
@@ -332,6 +381,7 @@ static void test_random_wins(void) {
 static CU_TestInfo tests[] = {
     {"hand-checked cases (tests/data/score_cases.txt)", test_cases},
     {"one-player points table", test_solo_points},
+    {"one-player yakuman", test_solo_yakuman},
     {"refused inputs", test_refused},
     {"random wins", test_random_wins},
     CU_TEST_INFO_NULL,

@@ -262,7 +262,8 @@ static inline int32_t ceil100(int64_t v) { return (int32_t)((v + 99) / 100 * 100
 static void settle(const hand *hd, const tally *t, tk_score *s) {
   const tk_win_ctx *x = hd->ctx;
   memset(s, 0, sizeof *s);
-  s->yakuman = (int16_t)t->yakuman;
+  /* one-player rules: a yakuman is a fixed 13 han and yakuman never stack */
+  s->yakuman = (int16_t)(hd->solo && t->yakuman ? 1 : t->yakuman);
   s->han = (int16_t)(t->yakuman ? 0 : t->han);
   s->fu = (int16_t)(t->yakuman ? 0 : t->fu);
   s->nyaku = t->n;

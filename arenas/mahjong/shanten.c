@@ -8,13 +8,19 @@
  * and every (m melds, p pairs) with m <= 4, p <= 1, the table holds
  *     d(c, m, p) = 3m + 2p - (the most tiles of c that fit in some m-meld p-pair target),
  * the target's own counts being at most 4. Honors (7 kinds, triplets only) get a table over
- * 5^7 configurations. A query ranks the four suit configurations, then takes the min-plus
- * combination of their 10-entry rows for exactly M melds and one pair.
+ * 5^7 configurations. The answer for a hand is the min-plus combination of the four suits'
+ * 10-entry rows for exactly M melds and one pair.
  *
- * Tables are built on first use (tens of milliseconds): targets are enumerated, their
- * sub-multisets marked by a depth-first walk, and d filled in ascending index order from
- * d(c) = |c| if c is inside a target, else the best of c minus one tile. Seven pairs and
- * thirteen orphans use their closed formulas, which are exact for 13 and 14 tiles. */
+ * Those rows take few distinct values: 126 for a numbered suit, 55 for honors, and their
+ * min-plus combinations (man+pin, then +sou) close on under 200 rows. So each configuration
+ * stores only the id of its row (one byte), and the combinations are tabulated once:
+ * ab = T1[man][pin], abc = T2[ab][sou], distance = FIN[abc][honors][M]. A query is three suit
+ * ranks, one honor index and four lookups in tables that fit in L2.
+ *
+ * Tables are built on first use (about 0.1 s): targets are enumerated, their sub-multisets
+ * marked by a depth-first walk, and d filled in ascending index order from d(c) = |c| if c
+ * is inside a target, else the best of c minus one tile. Seven pairs and thirteen orphans
+ * use their closed formulas, which are exact for 13 and 14 tiles. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -24,8 +30,17 @@
 
 enum { SUIT_STATES = 405350, HONOR_STATES = 78125, POW5_9 = 1953125 };
 
-static uint8_t suit_tab[SUIT_STATES][10]; /* d(c, m, p) at [rank(c)][2m + p] */
-static uint8_t honor_tab[HONOR_STATES][10];
+enum { SUIT_ROWS_MAX = 256, HONOR_ROWS_MAX = 128, POOL_MAX = 512 };
+
+static uint8_t suit_id[POW5_9];        /* row id of each suit configuration, by base-5 index */
+static uint8_t honor_id[HONOR_STATES]; /* row id of each honor configuration, by base-5 index */
+static uint8_t suit_rows[SUIT_ROWS_MAX][10]; /* d(c, m, p) at [id][2m + p] */
+static uint8_t honor_rows[HONOR_ROWS_MAX][10];
+static uint8_t pool_rows[POOL_MAX][10];      /* combined rows (man+pin, man+pin+sou) */
+static int n_suit_rows, n_honor_rows, n_pool;
+static uint16_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id * n_suit_rows + pin id] -> pool id */
+static uint16_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id * n_suit_rows + sou id] -> pool id */
+static uint8_t fin[POOL_MAX * HONOR_ROWS_MAX][5];  /* [pool id * n_honor_rows + honor id][M] */
 static uint32_t rank_tab[9][15][5];       /* rank(c) = sum_i rank_tab[i][prefix sum][c_i] */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static atomic_int tables_ready; /* fast path: set once the tables are built */
@@ -148,10 +163,80 @@ static void build_table(int nk, int seq, uint8_t (*out)[10], int dense) {
   free(best);
 }
 
+/* Interns a 10-byte row into rows[0..*n), returning its id. Linear probing over a small
+ * open-addressed index keyed by the row's hash. */
+typedef struct interner {
+  uint8_t (*rows)[10];
+  int *n;
+  int cap;
+  int16_t slot[4096];
+} interner;
+
+static int intern(interner *in, const uint8_t *row) {
+  uint32_t h = 2166136261u;
+  for (int i = 0; i < 10; i++) h = (h ^ row[i]) * 16777619u;
+  for (uint32_t j = h & 4095;; j = (j + 1) & 4095) {
+    int id = in->slot[j];
+    if (id < 0) {
+      if (*in->n >= in->cap) abort(); /* cannot happen: the counts are fixed by the rules */
+      id = (*in->n)++;
+      memcpy(in->rows[id], row, 10);
+      in->slot[j] = (int16_t)id;
+      return id;
+    }
+    if (!memcmp(in->rows[id], row, 10)) return id;
+  }
+}
+
+static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M);
+
 static void build_tables(void) {
   build_rank();
+  uint8_t (*suit_tab)[10] = malloc(sizeof(uint8_t[10]) * SUIT_STATES);
+  uint8_t (*honor_tab)[10] = malloc(sizeof(uint8_t[10]) * HONOR_STATES);
+  interner *in = malloc(sizeof *in);
+  if (!suit_tab || !honor_tab || !in) abort();
   build_table(9, 1, suit_tab, 1);
   build_table(7, 0, honor_tab, 0);
+  *in = (interner){suit_rows, &n_suit_rows, SUIT_ROWS_MAX, {0}};
+  memset(in->slot, 0xff, sizeof in->slot);
+  for (uint32_t i = 0; i < POW5_9; i++) {
+    uint8_t c[9];
+    int sum = 0;
+    uint32_t y = i;
+    for (int k = 0; k < 9; k++, y /= 5) sum += c[k] = (uint8_t)(y % 5);
+    if (sum <= 14) suit_id[i] = (uint8_t)intern(in, suit_tab[suit_rank(c)]);
+  }
+  *in = (interner){honor_rows, &n_honor_rows, HONOR_ROWS_MAX, {0}};
+  memset(in->slot, 0xff, sizeof in->slot);
+  for (int i = 0; i < HONOR_STATES; i++) honor_id[i] = (uint8_t)intern(in, honor_tab[i]);
+  *in = (interner){pool_rows, &n_pool, POOL_MAX, {0}};
+  memset(in->slot, 0xff, sizeof in->slot);
+  uint8_t r[10];
+  for (int a = 0; a < n_suit_rows; a++)
+    for (int b = 0; b < n_suit_rows; b++) {
+      combine2(suit_rows[a], suit_rows[b], r, 4);
+      t1[a * n_suit_rows + b] = (uint16_t)intern(in, r);
+    }
+  for (int a = 0; a < n_pool; a++) /* n_pool grows while we go: the closure */
+    for (int b = 0; b < n_suit_rows; b++) {
+      combine2(pool_rows[a], suit_rows[b], r, 4);
+      t2[a * n_suit_rows + b] = (uint16_t)intern(in, r);
+    }
+  for (int a = 0; a < n_pool; a++)
+    for (int h = 0; h < n_honor_rows; h++)
+      for (int M = 0; M <= 4; M++) {
+        int best = 255;
+        for (int m1 = 0; m1 <= M; m1++) {
+          const uint8_t *x = pool_rows[a] + 2 * m1, *y = honor_rows[h] + 2 * (M - m1);
+          if (x[0] + y[1] < best) best = x[0] + y[1];
+          if (x[1] + y[0] < best) best = x[1] + y[0];
+        }
+        fin[a * n_honor_rows + h][M] = (uint8_t)best;
+      }
+  free(suit_tab);
+  free(honor_tab);
+  free(in);
   atomic_store_explicit(&tables_ready, 1, memory_order_release);
 }
 
@@ -163,14 +248,14 @@ static inline void ensure_tables(void) {
 
 /* ---- queries */
 
-static inline const uint8_t *honor_row(const uint8_t *c) {
+static inline uint32_t honor_index(const uint8_t *c) {
   uint32_t idx = 0;
   for (int k = 6; k >= 0; k--) idx = idx * 5 + c[k];
-  return honor_tab[idx];
+  return idx;
 }
 
 /* min over m1 + m2 = m, p1 + p2 = p of a[m1][p1] + b[m2][p2], for m <= M. */
-static inline void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
+static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
   for (int m = 0; m <= M; m++) {
     int r0 = 255, r1 = 255;
     for (int m1 = 0; m1 <= m; m1++) {
@@ -186,20 +271,21 @@ static inline void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int 
   }
 }
 
-/* Standard-form distance from four suit rows for exactly M melds and one pair. */
-static inline int combine4(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d,
-                           int M) {
-  uint8_t ab[10], abc[10];
-  combine2(a, b, ab, M);
-  combine2(ab, c, abc, M);
-  int best = 255;
-  for (int m1 = 0; m1 <= M; m1++) {
-    const uint8_t *x = abc + 2 * m1, *y = d + 2 * (M - m1);
-    int v1 = x[0] + y[1], v2 = x[1] + y[0];
-    if (v1 < best) best = v1;
-    if (v2 < best) best = v2;
-  }
-  return best;
+/* Base-5 index sum c_i 5^i of nine counts (each <= 4), by SWAR on the first eight. */
+static inline uint32_t suit_index(const uint8_t *c) {
+  uint64_t x;
+  memcpy(&x, c, 8);
+  x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL) * 5;
+  x = (x & 0x0000ffff0000ffffULL) + ((x >> 16) & 0x0000ffff0000ffffULL) * 25;
+  x = (x & 0xffffffffULL) + (x >> 32) * 625;
+  return (uint32_t)x + c[8] * 390625u;
+}
+
+/* Standard-form distance (tiles to draw) from the four row ids, for M melds and a pair. */
+static inline int distance(int man, int pin, int sou, int hon, int M) {
+  int ab = t1[man * n_suit_rows + pin];
+  int abc = t2[ab * n_suit_rows + sou];
+  return fin[abc * n_honor_rows + hon][M];
 }
 
 static int total_tiles(const uint8_t *c) {
@@ -240,48 +326,6 @@ static inline uint32_t suit_rank_fast(const uint8_t *c) {
     s += c[i];
   }
   return r;
-}
-
-/* combine4 for the common case M = 4, fully unrolled by the compiler. */
-static inline int combine4_full(const uint8_t *a, const uint8_t *b, const uint8_t *c, const uint8_t *d) {
-  uint8_t ab[10], abc[10];
-#pragma GCC unroll 5
-  for (int m = 0; m <= 4; m++) {
-    int r0 = 255, r1 = 255;
-#pragma GCC unroll 5
-    for (int m1 = 0; m1 <= m; m1++) {
-      const uint8_t *x = a + 2 * m1, *y = b + 2 * (m - m1);
-      int v0 = x[0] + y[0], v1 = x[0] + y[1], v2 = x[1] + y[0];
-      r0 = v0 < r0 ? v0 : r0;
-      r1 = v1 < r1 ? v1 : r1;
-      r1 = v2 < r1 ? v2 : r1;
-    }
-    ab[2 * m] = (uint8_t)r0;
-    ab[2 * m + 1] = (uint8_t)r1;
-  }
-#pragma GCC unroll 5
-  for (int m = 0; m <= 4; m++) {
-    int r0 = 255, r1 = 255;
-#pragma GCC unroll 5
-    for (int m1 = 0; m1 <= m; m1++) {
-      const uint8_t *x = ab + 2 * m1, *y = c + 2 * (m - m1);
-      int v0 = x[0] + y[0], v1 = x[0] + y[1], v2 = x[1] + y[0];
-      r0 = v0 < r0 ? v0 : r0;
-      r1 = v1 < r1 ? v1 : r1;
-      r1 = v2 < r1 ? v2 : r1;
-    }
-    abc[2 * m] = (uint8_t)r0;
-    abc[2 * m + 1] = (uint8_t)r1;
-  }
-  int best = 255;
-#pragma GCC unroll 5
-  for (int m1 = 0; m1 <= 4; m1++) {
-    const uint8_t *x = abc + 2 * m1, *y = d + 2 * (4 - m1);
-    int v1 = x[0] + y[1], v2 = x[1] + y[0];
-    best = v1 < best ? v1 : best;
-    best = v2 < best ? v2 : best;
-  }
-  return best;
 }
 
 /* SWAR over the 34 counts: 8 bytes at a time. H has the high bit of every byte. */
@@ -325,9 +369,8 @@ int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
   if (!valid_count(n)) return TK_EINVAL;
   int best = 99;
   if (forms & TK_FORM_STANDARD) {
-    const uint8_t *a = suit_tab[suit_rank_fast(c)], *b = suit_tab[suit_rank_fast(c + 9)],
-                  *d = suit_tab[suit_rank_fast(c + 18)], *h = honor_row(c + 27);
-    best = (n >= 13 ? combine4_full(a, b, d, h) : combine4(a, b, d, h, n / 3)) - 1;
+    best = distance(suit_id[suit_index(c)], suit_id[suit_index(c + 9)], suit_id[suit_index(c + 18)],
+                    honor_id[honor_index(c + 27)], n >= 12 ? 4 : n / 3) - 1;
   }
   if (n >= 13) {
     int cs = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
@@ -342,16 +385,17 @@ int tk_shanten(const uint8_t c[TK_KINDS]) { return tk_shanten_forms(c, TK_FORM_A
 
 /* Shanten after adding kind k, recomputing only k's suit row. */
 typedef struct rows {
-  const uint8_t *r[4];
+  int id[4]; /* row ids of man, pin, sou, honors */
   int n;
   unsigned forms;
 } rows;
 
+static inline int suit_row_id(const uint8_t *c, int s) {
+  return s < 3 ? suit_id[suit_index(c + 9 * s)] : honor_id[honor_index(c + 27)];
+}
+
 static void rows_init(rows *w, const uint8_t *c, int n, unsigned forms) {
-  w->r[0] = suit_tab[suit_rank(c)];
-  w->r[1] = suit_tab[suit_rank(c + 9)];
-  w->r[2] = suit_tab[suit_rank(c + 18)];
-  w->r[3] = honor_row(c + 27);
+  for (int s = 0; s < 4; s++) w->id[s] = suit_row_id(c, s);
   w->n = n;
   w->forms = forms;
 }
@@ -359,11 +403,11 @@ static void rows_init(rows *w, const uint8_t *c, int n, unsigned forms) {
 static int shanten_with(const rows *w, uint8_t *c, int k) {
   int n = w->n + 1, s = k / 9;
   c[k]++;
-  const uint8_t *r[4] = {w->r[0], w->r[1], w->r[2], w->r[3]};
+  int id[4] = {w->id[0], w->id[1], w->id[2], w->id[3]};
   int best = 99;
   if (w->forms & TK_FORM_STANDARD) {
-    r[s] = s < 3 ? suit_tab[suit_rank(c + 9 * s)] : honor_row(c + 27);
-    best = combine4(r[0], r[1], r[2], r[3], n / 3) - 1;
+    id[s] = suit_row_id(c, s);
+    best = distance(id[0], id[1], id[2], id[3], n >= 12 ? 4 : n / 3) - 1;
   }
   if (n >= 13) {
     if (w->forms & TK_FORM_CHIITOI) {
