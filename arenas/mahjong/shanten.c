@@ -248,10 +248,14 @@ static inline void ensure_tables(void) {
 
 /* ---- queries */
 
+/* Base-5 index of the seven honor counts at c[0..6]; reads c[-1] too (the 9s count). */
 static inline uint32_t honor_index(const uint8_t *c) {
-  uint32_t idx = 0;
-  for (int k = 6; k >= 0; k--) idx = idx * 5 + c[k];
-  return idx;
+  uint64_t x;
+  memcpy(&x, c - 1, 8);
+  x >>= 8;
+  x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL) * 5;
+  x = (x & 0x0000ffff0000ffffULL) + ((x >> 16) & 0x0000ffff0000ffffULL) * 25;
+  return (uint32_t)((x & 0xffffffffULL) + (x >> 32) * 625);
 }
 
 /* min over m1 + m2 = m, p1 + p2 = p of a[m1][p1] + b[m2][p2], for m <= M. */
@@ -335,7 +339,8 @@ static inline uint64_t load8(const uint8_t *p) {
   memcpy(&x, p, 8);
   return x;
 }
-static inline int popc(uint64_t x) { return __builtin_popcountll(x); }
+/* Number of lanes set in a mask of byte high bits (no POPCNT in baseline x86-64). */
+static inline int popc(uint64_t x) { return (int)(((x >> 7) * 0x0101010101010101ULL) >> 56); }
 /* High bits of the byte lanes holding a terminal or honor, in words of kinds 0-7, 8-15,
  * 16-23, 24-31 and 32-33. */
 static const uint64_t YAOCHU_LANES[5] = {0x80ULL, 0x8080ULL, 0x808000ULL, 0x8080808080800000ULL, 0x8080ULL};
