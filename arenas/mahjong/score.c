@@ -156,17 +156,17 @@ static void eval_standard(const hand *hd, const group *g, int pair, int wait, ta
   const tk_win_ctx *x = hd->ctx;
   memset(t, 0, sizeof *t);
   int seqs = 0, trips = 0, ankou = 0, dragons = 0, winds = 0;
-  int seq_at[TK_KINDS] = {0}, trip_at[TK_KINDS] = {0};
+  uint64_t seq_at = 0, trip_at = 0; /* bit k: a sequence starting at / a triplet or quad of kind k */
   int chanta_ok = pair < 27 ? tk_kind_is_terminal(pair) : 1;
   for (int i = 0; i < 4; i++) {
     int k = g[i].kind;
     if (g[i].type == TK_GROUP_SEQ) {
       seqs++;
-      seq_at[k]++;
+      seq_at |= 1ULL << k;
       if (k % 9 != 0 && k % 9 != 6) chanta_ok = 0;
     } else {
       trips++;
-      trip_at[k]++;
+      trip_at |= 1ULL << k;
       ankou += g[i].concealed;
       if (!tk_kind_is_yaochu(k)) chanta_ok = 0;
       if (k >= TK_HAKU) dragons++;
@@ -203,29 +203,19 @@ static void eval_standard(const hand *hd, const group *g, int pair, int wait, ta
     if (peikou == 2) add_yaku(t, hd, TK_YAKU_RYANPEIKOU);
     else if (peikou == 1) add_yaku(t, hd, TK_YAKU_IIPEIKOU);
   }
-  if (trip_at[TK_HAKU]) add_yaku(t, hd, TK_YAKU_HAKU);
-  if (trip_at[TK_HATSU]) add_yaku(t, hd, TK_YAKU_HATSU);
-  if (trip_at[TK_CHUN]) add_yaku(t, hd, TK_YAKU_CHUN);
-  if (trip_at[TK_EAST + x->seat_wind]) add_yaku(t, hd, TK_YAKU_SEAT_WIND);
-  if (trip_at[TK_EAST + x->round_wind]) add_yaku(t, hd, TK_YAKU_ROUND_WIND);
-  for (int n = 0; n < 7; n++)
-    if (seq_at[n] && seq_at[9 + n] && seq_at[18 + n]) {
-      add_yaku(t, hd, TK_YAKU_SANSHOKU);
-      break;
-    }
-  for (int s = 0; s < 27; s += 9)
-    if (seq_at[s] && seq_at[s + 3] && seq_at[s + 6]) {
-      add_yaku(t, hd, TK_YAKU_ITTSU);
-      break;
-    }
+  if (trip_at >> TK_HAKU & 1) add_yaku(t, hd, TK_YAKU_HAKU);
+  if (trip_at >> TK_HATSU & 1) add_yaku(t, hd, TK_YAKU_HATSU);
+  if (trip_at >> TK_CHUN & 1) add_yaku(t, hd, TK_YAKU_CHUN);
+  if (trip_at >> (TK_EAST + x->seat_wind) & 1) add_yaku(t, hd, TK_YAKU_SEAT_WIND);
+  if (trip_at >> (TK_EAST + x->round_wind) & 1) add_yaku(t, hd, TK_YAKU_ROUND_WIND);
+  /* the same number in all three suits: man bits & pin bits >> 9 & sou bits >> 18 */
+  if (seq_at & (seq_at >> 9) & (seq_at >> 18) & 0x7f) add_yaku(t, hd, TK_YAKU_SANSHOKU);
+  if ((seq_at & (seq_at >> 3) & (seq_at >> 6)) & ((1ULL << 0) | (1ULL << 9) | (1ULL << 18)))
+    add_yaku(t, hd, TK_YAKU_ITTSU);
   if (chanta_ok && seqs) add_yaku(t, hd, hd->honors ? TK_YAKU_CHANTA : TK_YAKU_JUNCHAN);
   if (trips == 4) add_yaku(t, hd, TK_YAKU_TOITOI);
   if (ankou == 3) add_yaku(t, hd, TK_YAKU_SANANKOU);
-  for (int n = 0; n < 9; n++)
-    if (trip_at[n] && trip_at[9 + n] && trip_at[18 + n]) {
-      add_yaku(t, hd, TK_YAKU_SANSHOKU_DOUKOU);
-      break;
-    }
+  if (trip_at & (trip_at >> 9) & (trip_at >> 18) & 0x1ff) add_yaku(t, hd, TK_YAKU_SANSHOKU_DOUKOU);
   if (hd->nkans == 3) add_yaku(t, hd, TK_YAKU_SANKANTSU);
   if (hd->all_yaochu) add_yaku(t, hd, TK_YAKU_HONROUTOU);
   if (dragons == 2 && pair >= TK_HAKU) add_yaku(t, hd, TK_YAKU_SHOUSANGEN);
