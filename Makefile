@@ -27,9 +27,12 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: a demonstration of the rules kernel on a hand.
+# The main job: a one-player mahjong tournament of the built-in agents on 10,000 walls
+# (greedy, the thesis's Algorithm 1, against tsumogiri and random), results in runs/first.
+RUN_SPEC ?= arenas/solo/greedy-vs-tsumogiri.json
+RUN_OUT  ?= runs/first
 run: build
-	$(BUILD)/taikai hand 234567m34588p678s --win 8s --ron --riichi --dora 7m --ura 3p
+	$(BUILD)/taikai run $(RUN_SPEC) -j $(JOBS) --out $(RUN_OUT)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -12,6 +12,8 @@ typedef struct tk_command {
 
 int tk_cmd_hand(int argc, char **argv);
 int tk_cmd_bench(int argc, char **argv);
+int tk_cmd_run(int argc, char **argv);     /* harness/cmd_run.c (issue 3) */
+int tk_cmd_plugins(int argc, char **argv); /* harness/cmd_plugins.c (issue 3) */
 
 /* The command table, terminated by a NULL name (harness/cli.c). */
 extern const tk_command tk_commands[];
@@ -26,5 +28,6 @@ extern const tk_bench tk_benches[];
 
 int tk_bench_shanten(int argc, char **argv);
 int tk_bench_score(int argc, char **argv);
+int tk_bench_solo(int argc, char **argv); /* harness/bench_solo.c (issue 3) */
 
 #endif

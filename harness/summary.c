@@ -1,0 +1,219 @@
+/* harness/summary.c — the statistics of a finished tournament (summary.json) and its two
+ * renderings: report.md and the one-screen table on stdout. Intervals are over walls, the
+ * independent unit: rates use Wilson or Clopper–Pearson when every wall gives an agent exactly
+ * one game (field format), otherwise, like every mean, a Student-t interval of per-wall
+ * linearised ratios (harness/stats.h). Paired differences compare two agents wall by wall. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "stats.h"
+
+static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+static json_t *estimate_json(const tk_estimate *e, int with_p) {
+  json_t *o = json_object();
+  json_object_set_new(o, "value", num(e->value));
+  json_object_set_new(o, "ci", json_pack("[o,o]", num(e->lo), num(e->hi)));
+  if (with_p) json_object_set_new(o, "p", num(e->p));
+  return o;
+}
+
+json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
+  tk_stats_init();
+  const tk_game_driver *g = r->game;
+  const tk_spec *s = &r->spec;
+  uint64_t W = t->walls;
+  double conf = s->confidence;
+  double *na = malloc(W * sizeof *na), *da = malloc(W * sizeof *da);
+  double *nb = malloc(W * sizeof *nb), *db = malloc(W * sizeof *db);
+  json_t *root = json_object(), *agents = json_array(), *pairs = json_array();
+  int rc = 0;
+  if (!na || !da || !nb || !db) {
+    rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+    goto done;
+  }
+  json_object_set_new(root, "taikai_version", json_string(TAIKAI_VERSION));
+  json_object_set_new(root, "game", json_string(s->game));
+  json_object_set_new(root, "format", json_string(tk_format_name(s->format)));
+  json_object_set_new(root, "seed", json_integer((json_int_t)s->seed));
+  json_object_set_new(root, "walls", json_integer((json_int_t)W));
+  json_object_set_new(root, "units", json_integer((json_int_t)t->units));
+  json_object_set_new(root, "confidence", json_real(conf));
+  json_object_set_new(root, "intervals",
+                      json_pack("{s:s, s:s, s:s}", "rates", tk_interval_name(s->proportion),
+                                "means", "student-t over walls (per-wall linearised ratio)",
+                                "paired", "student-t over per-wall differences"));
+  int one_game_per_wall = s->format == TK_FORMAT_FIELD;
+  for (int a = 0; a < t->nagents; a++) {
+    json_t *o = json_object();
+    json_object_set_new(o, "label", json_string(s->agents[a].label));
+    json_object_set_new(o, "plugin", json_string(r->plugins[a].desc->name));
+    json_object_set_new(o, "version", json_string(r->plugins[a].desc->version));
+    json_object_set_new(o, "games", json_integer((json_int_t)t->games[a]));
+    json_object_set_new(o, "faults", json_integer((json_int_t)t->faults[a]));
+    for (int m = 0; m < g->nmetrics; m++) {
+      const tk_metric *mt = &g->metrics[m];
+      double sn = 0, sd = 0;
+      for (uint64_t w = 0; w < W; w++) {
+        const double *x = tk_tally_at(t, a, w);
+        na[w] = x[mt->num];
+        da[w] = x[mt->den];
+        sn += na[w];
+        sd += da[w];
+      }
+      tk_estimate e;
+      if (mt->proportion && one_game_per_wall)
+        rc = s->proportion == TK_INTERVAL_CLOPPER_PEARSON ? tk_stats_clopper_pearson(sn, sd, conf, &e)
+                                                          : tk_stats_wilson(sn, sd, conf, &e);
+      else
+        rc = tk_stats_ratio(na, da, W, conf, &e);
+      if (rc) {
+        tk_error_set(err, rc, -1, "statistics of %s for %s failed", mt->name, s->agents[a].label);
+        goto done;
+      }
+      json_object_set_new(o, mt->name, estimate_json(&e, 0));
+    }
+    json_array_append_new(agents, o);
+  }
+  for (int a = 0; a < t->nagents; a++)
+    for (int b = a + 1; b < t->nagents; b++) {
+      json_t *o = json_object();
+      json_object_set_new(o, "a", json_string(s->agents[a].label));
+      json_object_set_new(o, "b", json_string(s->agents[b].label));
+      json_object_set_new(o, "walls", json_integer((json_int_t)W));
+      for (int m = 0; m < g->nmetrics; m++) {
+        const tk_metric *mt = &g->metrics[m];
+        for (uint64_t w = 0; w < W; w++) {
+          const double *x = tk_tally_at(t, a, w), *y = tk_tally_at(t, b, w);
+          na[w] = x[mt->num];
+          da[w] = x[mt->den];
+          nb[w] = y[mt->num];
+          db[w] = y[mt->den];
+        }
+        tk_estimate e;
+        if ((rc = tk_stats_paired_ratio(na, da, nb, db, W, conf, &e))) {
+          tk_error_set(err, rc, -1, "paired statistics failed");
+          goto done;
+        }
+        json_object_set_new(o, mt->name, estimate_json(&e, 1));
+      }
+      json_array_append_new(pairs, o);
+    }
+done:
+  json_object_set_new(root, "agents", agents);
+  json_object_set_new(root, "paired", pairs);
+  free(na), free(da), free(nb), free(db);
+  if (rc) {
+    json_decref(root);
+    return NULL;
+  }
+  return root;
+}
+
+/* "18.91 [18.10, 19.74]" scaled for display; "-" when undefined. */
+static void cell(json_t *est, const tk_metric *mt, int sign, char *buf, size_t cap) {
+  json_t *v = json_object_get(est, "value"), *ci = json_object_get(est, "ci");
+  if (!json_is_number(v)) {
+    snprintf(buf, cap, "-");
+    return;
+  }
+  double x = json_number_value(v) * mt->scale;
+  json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+  int d = mt->decimals;
+  if (json_is_number(lo) && json_is_number(hi))
+    snprintf(buf, cap, sign ? "%+.*f [%+.*f, %+.*f]" : "%.*f [%.*f, %.*f]", d, x, d,
+             json_number_value(lo) * mt->scale, d, json_number_value(hi) * mt->scale);
+  else
+    snprintf(buf, cap, sign ? "%+.*f" : "%.*f", d, x);
+}
+
+static void pcell(json_t *est, char *buf, size_t cap) {
+  json_t *p = json_object_get(est, "p");
+  if (!json_is_number(p)) snprintf(buf, cap, "-");
+  else if (json_number_value(p) < 0.001) snprintf(buf, cap, "<0.001");
+  else snprintf(buf, cap, "%.3f", json_number_value(p));
+}
+
+/* Writes both tables; markdown selects the report.md form. */
+static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
+  const tk_game_driver *g = r->game;
+  char buf[128];
+  int conf = (int)lround(r->spec.confidence * 100);
+  if (md) {
+    fprintf(f, "| agent | games | faults |");
+    for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s (%d%% CI) |", g->metrics[m].title, conf);
+    fprintf(f, "\n|---|---:|---:|");
+    for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|");
+    fprintf(f, "\n");
+  } else {
+    fprintf(f, "%-16s %8s", "agent", "games");
+    for (int m = 0; m < g->nmetrics; m++) fprintf(f, "  %-30s", g->metrics[m].title);
+    fprintf(f, "\n");
+  }
+  size_t i;
+  json_t *a;
+  json_array_foreach(json_object_get(sum, "agents"), i, a) {
+    const char *label = json_string_value(json_object_get(a, "label"));
+    long long games = (long long)json_integer_value(json_object_get(a, "games"));
+    long long faults = (long long)json_integer_value(json_object_get(a, "faults"));
+    if (md) fprintf(f, "| %s | %lld | %lld |", label, games, faults);
+    else fprintf(f, "%-16s %8lld", label, games);
+    for (int m = 0; m < g->nmetrics; m++) {
+      cell(json_object_get(a, g->metrics[m].name), &g->metrics[m], 0, buf, sizeof buf);
+      if (md) fprintf(f, " %s |", buf);
+      else fprintf(f, "  %-30s", buf);
+    }
+    if (!md && faults) fprintf(f, "  (%lld faults)", faults);
+    fprintf(f, "\n");
+  }
+  json_t *pairs = json_object_get(sum, "paired");
+  if (!json_array_size(pairs)) return;
+  if (md) {
+    fprintf(f, "\n### Paired differences (a − b on the same walls, %d%% CI, p-value)\n\n", conf);
+    fprintf(f, "| a − b | walls |");
+    for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s | p |", g->metrics[m].title);
+    fprintf(f, "\n|---|---:|");
+    for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|---:|");
+    fprintf(f, "\n");
+  } else {
+    fprintf(f, "\npaired differences (a - b, same walls):\n");
+  }
+  json_array_foreach(pairs, i, a) {
+    char name[160];
+    snprintf(name, sizeof name, "%s - %s", json_string_value(json_object_get(a, "a")),
+             json_string_value(json_object_get(a, "b")));
+    if (md) fprintf(f, "| %s | %lld |", name, (long long)json_integer_value(json_object_get(a, "walls")));
+    else fprintf(f, "%-25s", name);
+    for (int m = 0; m < g->nmetrics; m++) {
+      json_t *e = json_object_get(a, g->metrics[m].name);
+      char p[32];
+      cell(e, &g->metrics[m], 1, buf, sizeof buf);
+      pcell(e, p, sizeof p);
+      if (md) fprintf(f, " %s | %s |", buf, p);
+      else fprintf(f, "  %-30s p %-6s", buf, p);
+    }
+    fprintf(f, "\n");
+  }
+}
+
+void tk_summary_table(const tk_run *r, json_t *sum, FILE *f) { tables(r, sum, f, 0); }
+
+void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
+  const tk_spec *s = &r->spec;
+  fprintf(f, "# taikai report: %s\n\n", s->path);
+  fprintf(f, "game `%s`, format `%s`, seed %llu, %llu walls, %lld units; taikai %s.\n\n", s->game,
+          tk_format_name(s->format), (unsigned long long)s->seed,
+          (unsigned long long)s->walls,
+          (long long)json_integer_value(json_object_get(sum, "units")), TAIKAI_VERSION);
+  fprintf(f, "Intervals: rates %s; means Student-t over walls (walls are the independent "
+             "unit); paired differences Student-t over per-wall differences.\n\n",
+          tk_interval_name(s->proportion));
+  fprintf(f, "## Agents\n\n");
+  tables(r, sum, f, 1);
+  fprintf(f, "\n## Plugins\n\n| label | plugin | version | params |\n|---|---|---|---|\n");
+  for (int i = 0; i < s->nagents; i++)
+    fprintf(f, "| %s | %s | %s | `%s` |\n", s->agents[i].label, r->plugins[i].desc->name,
+            r->plugins[i].desc->version, r->params_text[i]);
+}

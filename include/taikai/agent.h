@@ -1,0 +1,98 @@
+/* taikai/agent.h — the plugin ABI: how the referee finds, creates and drives an agent.
+ *
+ * A plugin is a shared object exporting one symbol, `taikai_agent_entry`, a function returning
+ * a const tk_agent_descriptor that lives as long as the object is loaded. The lifecycle is the
+ * same for every game; the view, legal-action, action, game-info and result types are the
+ * game's own (e.g. taikai/solo.h). The referee reads the descriptor's fields only after
+ * checking `abi_version` and `struct_size`; fields are only ever appended, each marked with the
+ * ABI version that added it. No Jansson or GSL object and no heap memory crosses the boundary:
+ * parameters travel as JSON text, errors in a caller-owned tk_error.
+ *
+ * Reproducibility contract: an agent's choices in a game must depend only on its parameters,
+ * the `seed` found at the start of the game's info struct (passed to begin_game) and the
+ * game's events. The referee creates one instance per agent per worker process and reuses
+ * it across games, so an agent must re-seed its generator in begin_game. */
+#ifndef TAIKAI_AGENT_H
+#define TAIKAI_AGENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bump when any field of tk_agent_descriptor or any game's boundary type changes meaning;
+ * appending a descriptor field also bumps it (the referee then accepts older versions that
+ * have a smaller struct_size). */
+#define TK_AGENT_ABI_VERSION 1u
+
+/* The name of the exported entry symbol, for dlsym. */
+#define TK_AGENT_ENTRY_SYMBOL "taikai_agent_entry"
+
+/* An agent's instance, opaque to the referee. */
+typedef void tk_agent_instance;
+
+typedef struct tk_agent_descriptor {
+  uint32_t abi_version;    /* v1: TK_AGENT_ABI_VERSION the plugin was built against */
+  uint32_t struct_size;    /* v1: sizeof(tk_agent_descriptor) the plugin was built with */
+  const char *name;        /* v1: short agent name, [a-z0-9_-]+ ("greedy") */
+  const char *version;     /* v1: the agent's own version ("1.0.0") */
+  const char *game;        /* v1: the game it plays, as in specs ("solo") */
+  const char *description; /* v1: one line for `taikai plugins` */
+  const char *params_json; /* v1: a JSON object: every parameter with its default ("{}" if none) */
+
+  /* v1: Creates an instance. `params_json` is a JSON object holding every parameter of
+   * params_json (defaults merged with the tournament spec's values; the referee has already
+   * refused unknown names). `seed` is derived from the tournament seed and the agent's
+   * position. Returns an owned instance, or NULL with the reason in `err` (never NULL). */
+  tk_agent_instance *(*create)(const char *params_json, uint64_t seed, tk_error *err);
+  /* v1: Frees an instance; NULL is a no-op. */
+  void (*destroy)(tk_agent_instance *self);
+  /* v1: A game starts; `game_info` is the game's info struct (taikai/solo.h: tk_solo_info),
+   * borrowed for the call. Returns 0 or a negative TK_E code (the game is then a fault). */
+  int (*begin_game)(tk_agent_instance *self, const void *game_info);
+  /* v1: Chooses an action. `view` and `legal` are the game's view and legal-action structs,
+   * borrowed for the call; the action is written to `action_out` (the game's action struct).
+   * Returns 0, or a negative TK_E code (the game is then a fault attributed to the agent). */
+  int (*act)(tk_agent_instance *self, const void *view, const void *legal, void *action_out);
+  /* v1: The game is over; `result` is the game's result struct, borrowed. May be NULL. */
+  void (*end_game)(tk_agent_instance *self, const void *result);
+} tk_agent_descriptor;
+
+typedef const tk_agent_descriptor *(*tk_agent_entry_fn)(void);
+
+/* Pin the v1 layout (LP64): a reordered or resized field breaks the build, not the plugins. */
+#if UINTPTR_MAX == 0xffffffffffffffffu
+_Static_assert(offsetof(tk_agent_descriptor, abi_version) == 0, "ABI v1 layout");
+_Static_assert(offsetof(tk_agent_descriptor, struct_size) == 4, "ABI v1 layout");
+_Static_assert(offsetof(tk_agent_descriptor, name) == 8, "ABI v1 layout");
+_Static_assert(offsetof(tk_agent_descriptor, params_json) == 40, "ABI v1 layout");
+_Static_assert(offsetof(tk_agent_descriptor, create) == 48, "ABI v1 layout");
+_Static_assert(offsetof(tk_agent_descriptor, end_game) == 80, "ABI v1 layout");
+_Static_assert(sizeof(tk_agent_descriptor) == 88, "ABI v1 size: bump TK_AGENT_ABI_VERSION");
+#endif
+
+/* Exporting the entry point. In a plugin write
+ *     TK_AGENT_ENTRY(greedy) { return &descriptor; }
+ * which defines the exported `taikai_agent_entry`. Compiled with -DTAIKAI_AGENT_STATIC it
+ * defines `taikai_agent_entry_greedy` instead (a name derived from the plugin's), so several
+ * agents can be linked into one test binary. */
+#if defined(__GNUC__)
+#define TK_AGENT_EXPORT __attribute__((visibility("default")))
+#else
+#define TK_AGENT_EXPORT
+#endif
+#ifdef TAIKAI_AGENT_STATIC
+#define TK_AGENT_ENTRY(name) const tk_agent_descriptor *taikai_agent_entry_##name(void)
+#else
+#define TK_AGENT_ENTRY(name) \
+  TK_AGENT_EXPORT const tk_agent_descriptor *taikai_agent_entry(void)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

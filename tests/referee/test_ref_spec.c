@@ -1,0 +1,147 @@
+/* tests/referee/test_ref_spec.c — spec validation: accepted specs get their defaults, and every
+ * refusal names the file, the field and the offending value. */
+#include <string.h>
+
+#include "spec.h"
+#include "unit.h"
+
+static void test_defaults(void) {
+  tk_spec s;
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_spec_parse("{\"game\": \"solo\", \"agents\": [{\"plugin\": \"greedy\"}, "
+                         "{\"plugin\": \"x/y/tsumogiri.so\", \"params\": {\"a\": 1}}]}",
+                         "dir/my-spec.json", &s, &e);
+  if (rc) TK_FAILF("refused: %s", e.msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_STRING_EQUAL(s.game, "solo");
+  CU_ASSERT_EQUAL(s.seed, 1);
+  CU_ASSERT_EQUAL(s.walls, 1000);
+  CU_ASSERT_EQUAL(s.format, TK_FORMAT_FIELD);
+  CU_ASSERT_EQUAL(s.nagents, 2);
+  CU_ASSERT_STRING_EQUAL(s.agents[0].label, "greedy");
+  CU_ASSERT_STRING_EQUAL(s.agents[1].label, "tsumogiri");
+  CU_ASSERT_EQUAL(json_integer_value(json_object_get(s.agents[1].params, "a")), 1);
+  CU_ASSERT_STRING_EQUAL(s.output, "runs/my-spec");
+  CU_ASSERT_DOUBLE_EQUAL(s.confidence, 0.95, 1e-12);
+  CU_ASSERT_EQUAL(s.proportion, TK_INTERVAL_WILSON);
+  /* the resolved form parses back to the same spec */
+  json_t *j = tk_spec_to_json(&s);
+  char *text = json_dumps(j, 0);
+  tk_spec s2;
+  CU_ASSERT_EQUAL(tk_spec_parse(text, "again.json", &s2, &e), 0);
+  CU_ASSERT_EQUAL(s2.walls, s.walls);
+  CU_ASSERT_STRING_EQUAL(s2.output, s.output);
+  free(text);
+  json_decref(j);
+  tk_spec_free(&s2);
+  tk_spec_free(&s);
+  tk_spec_free(NULL);
+}
+
+typedef struct bad_case {
+  const char *json;
+  const char *needles[3]; /* substrings the message must hold (besides the file name) */
+} bad_case;
+
+static const bad_case bad[] = {
+    {"{\"game\": \"solo\", \"walls\": -3, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'walls'", "got -3", "integer"}},
+    {"{\"game\": \"solo\", \"walls\": \"many\", \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'walls'", "got \"many\"", NULL}},
+    {"{\"game\": \"solo\", \"agents\": []}", {"field 'agents'", "got []", NULL}},
+    {"{\"game\": \"solo\"}", {"field 'agents'", "required", NULL}},
+    {"{\"agents\": [{\"plugin\": \"g\"}]}", {"field 'game'", NULL, NULL}},
+    {"{\"game\": \"solo\", \"wals\": 10, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'wals'", "unknown field", "got 10"}},
+    {"{\"game\": \"solo\", \"format\": \"swiss\", \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'format'", "got \"swiss\"", NULL}},
+    {"{\"game\": \"solo\", \"seed\": 1.5, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'seed'", "got 1.5", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\"}, {\"plugin\": \"g\"}]}",
+     {"field 'agents[1].label'", "unique", "got \"g\""}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"label\": \"a b\"}]}",
+     {"field 'agents[0].label'", "got \"a b\"", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": 7}]}",
+     {"field 'agents[0].plugin'", "got 7", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"param\": {}}]}",
+     {"field 'agents[0].param'", "unknown field", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"params\": [1]}]}",
+     {"field 'agents[0].params'", "got [1]", NULL}},
+    {"{\"game\": \"solo\", \"confidence\": 95, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'confidence'", "got 95", NULL}},
+    {"{\"game\": \"solo\", \"rules\": 3, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'rules'", "got 3", NULL}},
+    {"[1, 2]", {"top level", "got [1,2]", NULL}},
+    {"{\"game\": \"solo\",, }", {"invalid JSON", "bad.json:1:", NULL}},
+    {NULL, {NULL}},
+};
+
+static void test_refusals(void) {
+  for (const bad_case *c = bad; c->json; c++) {
+    tk_spec s;
+    tk_error e;
+    tk_error_clear(&e);
+    int rc = tk_spec_parse(c->json, "bad.json", &s, &e);
+    if (rc == 0) {
+      TK_FAILF("accepted: %s", c->json);
+      tk_spec_free(&s);
+      continue;
+    }
+    if (strncmp(e.msg, "bad.json", 8)) TK_FAILF("message does not name the file: %s", e.msg);
+    for (int i = 0; i < 3 && c->needles[i]; i++)
+      if (!strstr(e.msg, c->needles[i]))
+        TK_FAILF("message for %s lacks \"%s\": %s", c->json, c->needles[i], e.msg);
+    CU_PASS(c->json);
+  }
+}
+
+static void test_load_missing(void) {
+  tk_spec s;
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_spec_load("/nonexistent/spec.json", &s, &e), TK_EIO);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/nonexistent/spec.json"));
+}
+
+/* The preset loads, and the JSON Schema names exactly the fields the parser accepts. */
+static void test_preset_and_schema(void) {
+  tk_spec s;
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_spec_load(TK_SOURCE_DIR "/arenas/solo/greedy-vs-tsumogiri.json", &s, &e);
+  if (rc) TK_FAILF("preset refused: %s", e.msg);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_STRING_EQUAL(s.agents[0].plugin, "greedy");
+  tk_spec_free(&s);
+  json_t *schema = json_load_file(TK_SOURCE_DIR "/harness/spec.schema.json", 0, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(schema);
+  json_t *props = json_object_get(schema, "properties");
+  const char *key;
+  json_t *v;
+  json_object_foreach(props, key, v) {
+    /* a spec holding only this field (plus the required ones) must not be refused as unknown */
+    char text[512];
+    json_t *ex = json_object_get(v, "default");
+    char *val = ex ? json_dumps(ex, JSON_ENCODE_ANY) : NULL;
+    snprintf(text, sizeof text, "{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\"}], \"%s\": %s}",
+             key, val ? val : "\"x\"");
+    free(val);
+    if (!strcmp(key, "game") || !strcmp(key, "agents")) continue;
+    tk_error_clear(&e);
+    if (tk_spec_parse(text, "schema.json", &s, &e) == 0) tk_spec_free(&s);
+    if (strstr(e.msg, "unknown field")) TK_FAILF("schema field '%s' unknown to the parser", key);
+  }
+  json_decref(schema);
+}
+
+int main(void) {
+  CU_TestInfo tests[] = {
+      {"defaults", test_defaults},
+      {"refusals", test_refusals},
+      {"load_missing", test_load_missing},
+      {"preset_and_schema", test_preset_and_schema},
+      CU_TEST_INFO_NULL,
+  };
+  return tk_unit_run("referee spec", tests);
+}
