@@ -7,8 +7,9 @@
 #include "taikai/rng.h"
 
 extern const tk_game_driver tk_game_solo;
+extern const tk_game_driver tk_game_riichi; /* harness/game_riichi.c (issue 6) */
 
-static const tk_game_driver *const drivers[] = {&tk_game_solo, NULL};
+static const tk_game_driver *const drivers[] = {&tk_game_solo, &tk_game_riichi, NULL};
 
 const tk_game_driver *tk_game_find(const char *name) {
   for (int i = 0; drivers[i]; i++)
@@ -16,7 +17,7 @@ const tk_game_driver *tk_game_find(const char *name) {
   return NULL;
 }
 
-const char *tk_game_names(void) { return "solo"; }
+const char *tk_game_names(void) { return "solo, riichi"; }
 
 uint64_t tk_game_seed(uint64_t seed, uint64_t wall, int seat, int agent) {
   uint64_t x = tk_mix64(seed ^ 0x7461696b61690000ULL); /* "taikai" */

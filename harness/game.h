@@ -12,7 +12,7 @@
 
 #include "taikai/agent.h"
 
-enum { TK_MAX_SEATS = 8, TK_MAX_Q = 8, TK_MAX_METRICS = 8, TK_LINE_MAX = 4096 };
+enum { TK_MAX_SEATS = 8, TK_MAX_Q = 16, TK_MAX_METRICS = 16, TK_LINE_MAX = 4096 }; /* riichi: 13 q, 11 metrics */
 
 typedef struct tk_metric {
   const char *name;  /* key in summary.json ("win_rate") */

@@ -1,0 +1,169 @@
+/* arenas/riichi/sim.c — determinisation for Monte Carlo agents: a full game built from one
+ * seat's view, with the tiles that seat cannot see dealt at random from the unseen ones.
+ * The wall keeps the engine's layout (taikai/riichi.h): positions already drawn hold
+ * TK_TILE_NONE; the live remainder, the tiles moved to the dead wall by kans, the replacement
+ * tiles still to draw, the unrevealed indicators and every ura indicator are filled. */
+#include <string.h>
+
+#include "internal.h"
+
+int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi_rules *rules,
+                        tk_rng *rng, tk_error *err) {
+  tk_riichi_rules r = rules ? *rules : tk_riichi_default_rules();
+  if (v->seat > 3 || (v->phase != TK_RIICHI_PHASE_SELF && v->phase != TK_RIICHI_PHASE_REACT) ||
+      v->ndora < 1 || v->ndora > 5 || v->nhand > 14)
+    return tk_error_set(err, TK_EINVAL, -1, "riichi: from_view: not a decision view");
+  memset(g, 0, sizeof *g);
+  g->rules = r;
+  g->seed = tk_rng_next(rng);
+  g->game_index = 0;
+  memcpy(g->scores, v->scores, sizeof g->scores);
+  g->phase = v->phase;
+  g->round = v->round;
+  g->honba = v->honba;
+  g->sticks = v->sticks;
+  g->ndora = v->ndora;
+  g->pending_dora = v->pending_dora;
+  g->no_calls = v->no_calls;
+  g->drawn = TK_TILE_NONE;
+  memset(g->wall, TK_TILE_NONE, sizeof g->wall);
+
+  /* the unseen multiset: every tile minus what the viewer sees */
+  int cnt[TK_KINDS], red[3];
+  for (int k = 0; k < TK_KINDS; k++) cnt[k] = 4;
+  for (int s = 0; s < 3; s++) red[s] = r.red_fives ? 1 : 0;
+#define SEE(t)                                               \
+  do {                                                       \
+    int k_ = tk_tile_kind(t);                                \
+    if (k_ >= TK_KINDS || --cnt[k_] < 0) goto bad;           \
+    if (tk_tile_is_red(t) && (!tk__five(k_) || --red[k_ / 9] < 0)) goto bad; \
+  } while (0)
+  for (int i = 0; i < v->nhand; i++) SEE(v->tiles[i]);
+  for (int i = 0; i < v->ndora; i++) {
+    SEE(v->dora[i]);
+    g->wall[TK_RIICHI_DORA_POS + i] = v->dora[i];
+  }
+  int nkans = 0;
+  for (int s = 0; s < 4; s++) {
+    tk_riichi_player *p = &g->p[s];
+    if (v->nmelds[s] > 4 || v->nriver[s] > TK_RIICHI_MAX_RIVER) goto bad;
+    p->nmelds = v->nmelds[s];
+    p->nriver = v->nriver[s];
+    p->riichi = v->riichi[s];
+    p->riichi_index = v->riichi_index[s];
+    p->ippatsu = v->ippatsu[s];
+    p->pao = v->pao[s];
+    p->nagashi = 1;
+    memcpy(p->melds, v->melds[s], sizeof p->melds);
+    memcpy(p->river, v->river[s], sizeof(tk_riichi_discard) * p->nriver);
+    for (int i = 0; i < p->nriver; i++) {
+      int k = tk_tile_kind(p->river[i].tile);
+      if (!(p->river[i].flags & TK_RIICHI_CALLED)) SEE(p->river[i].tile);
+      else p->nagashi = 0;
+      if (k < TK_KINDS) {
+        p->discarded |= 1ULL << k;
+        if (!tk_kind_is_yaochu(k)) p->nagashi = 0;
+      }
+    }
+    int dragons = 0;
+    for (int i = 0; i < p->nmelds; i++) {
+      const tk_riichi_meld *m = &p->melds[i];
+      for (int j = 0; j < 4; j++)
+        if (m->tiles[j] != TK_TILE_NONE) SEE(m->tiles[j]);
+      if (m->type >= TK_CALL_MINKAN) nkans++, p->nkans++;
+      if (m->type != TK_CALL_ANKAN) p->open = 1;
+      dragons += m->type != TK_CALL_CHI && tk_tile_kind(m->tiles[0]) >= TK_HAKU;
+    }
+    if (p->pao != TK_RIICHI_NOBODY) p->pao_yaku = dragons >= 3 ? TK_YAKU_DAISANGEN : TK_YAKU_DAISUUSHII;
+  }
+  if (nkans > TK_RIICHI_MAX_KANS || v->tiles_left > TK_RIICHI_LIVE - nkans) goto bad;
+  g->nkans = (uint8_t)nkans;
+  g->live_end = (uint8_t)(TK_RIICHI_RINSHAN_POS - nkans);
+  g->next_draw = (uint8_t)(g->live_end - v->tiles_left);
+  int owners = 0;
+  for (int s = 0; s < 4; s++) owners += g->p[s].nkans > 0;
+  g->abort_kans = nkans == TK_RIICHI_MAX_KANS && owners > 1;
+
+  /* the pool of unseen tiles, shuffled */
+  uint8_t pool[TK_RIICHI_TILES];
+  int np = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int c = cnt[k];
+    if (tk__five(k) && red[k / 9] > 0 && c > 0) pool[np++] = (uint8_t)(k | TK_TILE_RED), c--;
+    while (c-- > 0) pool[np++] = (uint8_t)k;
+  }
+  for (int i = np - 1; i > 0; i--) {
+    int j = (int)tk_rng_below(rng, (uint32_t)i + 1);
+    uint8_t t = pool[i];
+    pool[i] = pool[j];
+    pool[j] = t;
+  }
+  int used = 0;
+  int self = v->phase == TK_RIICHI_PHASE_SELF;
+  for (int s = 0; s < 4; s++) {
+    tk_riichi_player *p = &g->p[s];
+    if (s == v->seat) {
+      for (int i = 0; i < v->nhand; i++) tk__add(p, v->tiles[i]);
+      continue;
+    }
+    int n = 13 - 3 * p->nmelds;
+    for (int i = 0; i < n; i++) {
+      if (used >= np) goto bad;
+      tk__add(p, pool[used++]);
+    }
+  }
+  int expect_self = 13 - 3 * g->p[v->seat].nmelds + (self ? 1 : 0);
+  if (v->nhand != expect_self) goto bad;
+  for (int i = g->next_draw; i < TK_RIICHI_RINSHAN_POS; i++) g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
+  for (int i = TK_RIICHI_RINSHAN_POS + nkans; i < TK_RIICHI_DORA_POS; i++)
+    g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
+  for (int i = TK_RIICHI_DORA_POS + v->ndora; i < TK_RIICHI_TILES; i++)
+    g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
+  if (used != np) goto bad;
+
+  for (int s = 0; s < 4; s++) {
+    tk_riichi_player *p = &g->p[s];
+    if (self && s == v->seat && v->drawn != TK_TILE_NONE) {
+      tk__remove(p, v->drawn);
+      tk__update_waits(p);
+      tk__add(p, v->drawn);
+    } else if (!(self && s == v->seat)) {
+      tk__update_waits(p);
+    }
+    if (p->riichi && p->riichi_index >= p->nriver) goto bad;
+  }
+  g->p[v->seat].furiten = v->furiten & (TK_RIICHI_FURITEN_TEMP | TK_RIICHI_FURITEN_RIICHI);
+  if (self) {
+    g->turn = v->seat;
+    g->drawn = v->drawn;
+    g->after_call = v->after_call;
+    g->rinshan = v->rinshan;
+    if (v->after_call) {
+      const tk_riichi_player *p = &g->p[v->seat];
+      if (!p->nmelds) goto bad;
+      g->kuikae = tk__kuikae_mask(&p->melds[p->nmelds - 1]);
+    }
+  } else {
+    g->turn = v->actor;
+    g->react_tile = v->last_tile;
+    g->react_from = v->last_from;
+    const tk_riichi_player *giver = &g->p[v->actor];
+    g->riichi_pending = v->last_from == TK_RIICHI_FROM_DISCARD && giver->nriver > 0 &&
+                        (giver->river[giver->nriver - 1].flags & TK_RIICHI_DECLARED);
+    tk_riichi_legal l;
+    for (int i = 1; i < 4; i++) {
+      int s = (g->turn + i) % 4;
+      l.n = 0;
+      if (tk__react_legal(g, s, &l)) {
+        g->react_pending |= (uint8_t)(1 << s);
+        if (l.a[0].type == TK_RIICHI_RON) g->react_ron |= (uint8_t)(1 << s);
+      }
+      g->react_choice[s].type = TK_RIICHI_PASS;
+    }
+    if (!(g->react_pending >> v->seat & 1)) goto bad;
+  }
+  return 0;
+bad:
+#undef SEE
+  return tk_error_set(err, TK_EINVAL, -1, "riichi: from_view: the view is not consistent");
+}

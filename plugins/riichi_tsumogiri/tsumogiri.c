@@ -1,0 +1,46 @@
+/* plugins/riichi_tsumogiri/tsumogiri.c — riichi agent "riichi_tsumogiri": always discards the
+ * tile it drew; never calls, declares riichi or wins (paper 000's simplest opponent). In a
+ * reaction it passes. Deterministic: it keeps no state. */
+#include <stdlib.h>
+
+#include "taikai/agent.h"
+#include "taikai/riichi.h"
+
+static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
+  static char instance; /* stateless: one shared non-NULL handle */
+  return &instance;
+}
+static void destroy(tk_agent_instance *self) {}
+static int begin_game(tk_agent_instance *self, const void *info) { return 0; }
+
+static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
+  const tk_riichi_legal *l = legal;
+  int pick = -1;
+  for (int i = 0; i < l->n && pick < 0; i++) {
+    const tk_riichi_action *a = &l->a[i];
+    if (a->type == TK_RIICHI_PASS || (a->type == TK_RIICHI_DISCARD && a->tsumogiri)) pick = i;
+  }
+  for (int i = 0; i < l->n && pick < 0; i++) /* no drawn tile: the first discard */
+    if (l->a[i].type == TK_RIICHI_DISCARD) pick = i;
+  if (pick < 0) return TK_ESTATE;
+  *(tk_riichi_action *)action = l->a[pick];
+  return 0;
+}
+static void end_game(tk_agent_instance *self, const void *result) {}
+
+static const tk_agent_descriptor descriptor = {
+    .abi_version = TK_AGENT_ABI_VERSION,
+    .struct_size = sizeof(tk_agent_descriptor),
+    .name = "riichi_tsumogiri",
+    .version = "1.0.0",
+    .game = "riichi",
+    .description = "riichi: always discards the drawn tile; never calls, riichis or wins",
+    .params_json = "{}",
+    .create = create,
+    .destroy = destroy,
+    .begin_game = begin_game,
+    .act = act,
+    .end_game = end_game,
+};
+
+TK_AGENT_ENTRY(riichi_tsumogiri) { return &descriptor; }
