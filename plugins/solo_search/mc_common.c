@@ -1,0 +1,89 @@
+/* plugins/solo_search/mc_common.c — parameters, argmax and unseen tiles shared by the Monte
+ * Carlo plugins (mc_common.h). */
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "mc_common.h"
+
+int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *tie_break,
+                 int *alpha_milli, int *prefer_points, tk_error *err) {
+  json_error_t jerr;
+  json_t *p = json_loads(params_json ? params_json : "{}", 0, &jerr);
+  if (!p) return tk_error_set(err, TK_EPARSE, jerr.position, "%s: params: %s", name, jerr.text);
+  int rc = 0;
+  *playouts = 1000;
+  *tie_break = TK__TIE_FIRST;
+  if (alpha_milli) *alpha_milli = 800;
+  if (prefer_points) *prefer_points = 0;
+  if (!json_is_object(p)) {
+    rc = tk_error_set(err, TK_EINVAL, -1, "%s: params must be a JSON object", name);
+    goto done;
+  }
+  const char *key;
+  json_t *v;
+  json_object_foreach(p, key, v) {
+    if (!strcmp(key, "playouts")) {
+      if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+          json_integer_value(v) > TK__MC_MAX_PLAYOUTS) {
+        rc = tk_error_set(err, TK_EINVAL, -1, "%s: playouts must be an integer from 1 to %d",
+                          name, TK__MC_MAX_PLAYOUTS);
+        goto done;
+      }
+      *playouts = (int)json_integer_value(v);
+    } else if (!strcmp(key, "tie_break")) {
+      const char *s = json_string_value(v);
+      if (s && !strcmp(s, "first")) *tie_break = TK__TIE_FIRST;
+      else if (s && !strcmp(s, "random")) *tie_break = TK__TIE_RANDOM;
+      else {
+        rc = tk_error_set(err, TK_EINVAL, -1, "%s: tie_break must be \"first\" or \"random\"",
+                          name);
+        goto done;
+      }
+    } else if (alpha_milli && !strcmp(key, "alpha")) {
+      double x = json_number_value(v);
+      double m = x * 1000;
+      if (!json_is_number(v) || !(x >= 0 && x <= 1) || fabs(m - floor(m + 0.5)) > 1e-6) {
+        rc = tk_error_set(err, TK_EINVAL, -1,
+                          "%s: alpha must be a number from 0 to 1 in steps of 0.001", name);
+        goto done;
+      }
+      *alpha_milli = (int)floor(m + 0.5);
+    } else if (alpha_milli && prefer_points && !strcmp(key, "prefer_points")) {
+      if (!json_is_boolean(v)) {
+        rc = tk_error_set(err, TK_EINVAL, -1, "%s: prefer_points must be true or false", name);
+        goto done;
+      }
+      *prefer_points = json_is_true(v);
+    } else {
+      rc = tk_error_set(err, TK_EINVAL, -1, "%s: unknown parameter '%s'", name, key);
+      goto done;
+    }
+  }
+done:
+  json_decref(p);
+  return rc;
+}
+
+int tk__mc_argmax(const int64_t *value, const tk_solo_legal *legal, int tie_break, tk_rng *rng) {
+  int best = -1, ntied = 0;
+  uint8_t tied[TK_KINDS];
+  for (int i = 0; i < legal->n; i++) {
+    int k = legal->kinds[i];
+    if (best < 0 || value[k] > value[best]) {
+      best = k;
+      ntied = 0;
+    }
+    if (value[k] == value[best]) tied[ntied++] = (uint8_t)k;
+  }
+  if (tie_break == TK__TIE_RANDOM && ntied > 1) best = tied[tk_rng_below(rng, (uint32_t)ntied)];
+  return best;
+}
+
+int tk__mc_unseen_tiles(const tk_solo_view *v, uint8_t *out) {
+  int n = 0;
+  for (int k = 0; k < TK_KINDS; k++)
+    for (int i = 0; i < v->unseen[k] && n < TK_SOLO_WALL_TILES; i++) out[n++] = (uint8_t)k;
+  return n;
+}

@@ -1,0 +1,53 @@
+/* plugins/solo_search/mc_common.h — helpers shared by the three Monte Carlo plugins (mc,
+ * komatsu, alpha): their common parameters, the argmax with its tie-break, the unseen tiles.
+ * Internal to the plugins (hidden visibility). */
+#ifndef TAIKAI_PLUGINS_MC_COMMON_H
+#define TAIKAI_PLUGINS_MC_COMMON_H
+
+#include <stdint.h>
+
+#include "taikai/common.h"
+#include "taikai/rng.h"
+#include "taikai/solo.h"
+
+#if defined(__GNUC__)
+#define TK__MC_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define TK__MC_HIDDEN
+#endif
+
+enum { TK__TIE_FIRST = 0, TK__TIE_RANDOM = 1 };
+enum { TK__MC_MAX_PLAYOUTS = 10000000 };
+
+/* Parses the common parameters from the JSON object text `params_json`: "playouts" (an integer,
+ * 1..10^7; default 1000) and "tie_break" ("first", the default, or "random"). With `alpha_milli`
+ * non-NULL also "alpha" (a number 0 <= x <= 1 that is a multiple of 0.001; default 0.8), stored
+ * in thousandths, and "prefer_points" (a boolean, default false) into `*prefer_points`. Every
+ * other name is refused. Returns 0 or a negative TK_E code with `err` naming the agent `name`
+ * and the parameter. */
+TK__MC_HIDDEN int tk__mc_parse(const char *name, const char *params_json, int *playouts,
+                               int *tie_break, int *alpha_milli, int *prefer_points,
+                               tk_error *err);
+
+/* The argmax of `value` over the kinds of `legal`: ties go to the lowest kind (TK__TIE_FIRST, the
+ * thesis's argmax over its sorted hand), or uniformly among the tied kinds drawn from `rng`
+ * (TK__TIE_RANDOM). */
+TK__MC_HIDDEN int tk__mc_argmax(const int64_t *value, const tk_solo_legal *legal, int tie_break,
+                                tk_rng *rng);
+
+/* Writes the tiles the player has not seen (kind k repeated v->unseen[k] times, ascending) to
+ * `out` (room for TK_SOLO_WALL_TILES) and returns their number. */
+TK__MC_HIDDEN int tk__mc_unseen_tiles(const tk_solo_view *v, uint8_t *out);
+
+/* Moves a uniform sample of `d` of the `n` tiles of `t` to t[0..d-1] (partial Fisher-Yates; the
+ * rest of `t` is permuted). d <= n. */
+static inline void tk__mc_sample(uint8_t *t, int n, int d, tk_rng *rng) {
+  for (int i = 0; i < d; i++) {
+    int j = i + (int)tk_rng_below(rng, (uint32_t)(n - i));
+    uint8_t x = t[i];
+    t[i] = t[j];
+    t[j] = x;
+  }
+}
+
+#endif
