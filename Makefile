@@ -6,7 +6,12 @@ JOBS       ?= 2
 PACKAGES   := build-essential cmake pkg-config libjansson-dev libgsl-dev libcunit1-dev
 CMAKE_ARGS ?=
 
-.PHONY: all deps build run test test-asan bench clean
+BUILD_FUZZ ?= build-fuzz
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+FUZZ_SECONDS ?= 30
+FUZZERS    := spec tiles hand
+
+.PHONY: all deps deps-fuzz build run test test-asan fuzz bench clean
 
 all: build
 
@@ -43,9 +48,38 @@ test-asan: deps
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
+# libFuzzer (clang) on the spec parser, the tile notation and `taikai hand`'s arguments
+# (tests/fuzz/README.md): each fuzzer runs FUZZ_SECONDS on its seed corpus; any crash fails.
+deps-fuzz:
+	@missing=""; for p in $(FUZZ_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+	fi
+
+fuzz: deps deps-fuzz
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DTAIKAI_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS)
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_spec fuzz_tiles fuzz_hand
+	@for f in $(FUZZERS); do \
+	  mkdir -p $(BUILD_FUZZ)/fuzz-work/$$f $(BUILD_FUZZ)/fuzz-artifacts && \
+	  echo "fuzz_$$f: $(FUZZ_SECONDS) s on tests/fuzz/corpus/$$f" && \
+	  if $(BUILD_FUZZ)/tests/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 \
+	      -print_final_stats=1 -dict=tests/fuzz/$$f.dict \
+	      -artifact_prefix=$(BUILD_FUZZ)/fuzz-artifacts/$$f- \
+	      $(BUILD_FUZZ)/fuzz-work/$$f tests/fuzz/corpus/$$f > $(BUILD_FUZZ)/fuzz-$$f.log 2>&1; then \
+	    grep -E "^Done|stat::number_of_executed_units" $(BUILD_FUZZ)/fuzz-$$f.log; \
+	  else \
+	    tail -n 40 $(BUILD_FUZZ)/fuzz-$$f.log; \
+	    echo "fuzz_$$f found a crash: input in $(BUILD_FUZZ)/fuzz-artifacts/"; exit 1; \
+	  fi; \
+	done
+
 bench: build
 	$(BUILD)/taikai bench shanten
 	$(BUILD)/taikai bench score
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

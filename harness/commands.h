@@ -28,8 +28,8 @@ extern const tk_bench tk_benches[];
 
 int tk_bench_shanten(int argc, char **argv);
 int tk_bench_score(int argc, char **argv);
+int tk_bench_solo(int argc, char **argv); /* harness/bench_solo.c (issue 3) */
 int tk_bench_riichi(int argc, char **argv); /* harness/bench_riichi.c (issue 6) */
 int tk_bench_mcagents(int argc, char **argv); /* harness/bench_mcagents.c (issue 5) */
-int tk_bench_solo(int argc, char **argv); /* harness/bench_solo.c (issue 3) */
 
 #endif

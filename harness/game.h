@@ -23,16 +23,47 @@ typedef struct tk_metric {
   int decimals;      /* display decimals */
 } tk_metric;
 
-/* Watched by the parent to attribute crashes and enforce the per-decision time limit; lives in
- * memory shared between the parent and one worker. */
+enum { TK_WATCH_SNAP = 256 };
+
+/* Watched by the parent to attribute crashes and enforce the time limits; lives in memory
+ * shared between the parent and one worker. The worker writes, the parent reads; `seq` changes
+ * at the start and the end of every call, so the parent can tell a consistent reading. */
 typedef struct tk_watch {
   volatile int64_t since_ns; /* CLOCK_MONOTONIC time the current agent call began, 0 if none */
   volatile int32_t seat;     /* seat of the agent being called, -1 if none */
   volatile uint64_t unit;    /* unit being played */
+  /* issue 4 */
+  volatile uint32_t seq;      /* odd while inside a call */
+  volatile int32_t entry;     /* tk_entry (harness/fault.h) of the current or last call */
+  volatile int32_t last_seat; /* seat of the current or last call (kept after it returns) */
+  volatile int32_t agent;     /* spec index of the agent of the current or last call, -1 */
+  volatile int64_t last_ns;   /* duration of the last finished call */
+  volatile int64_t used_ns[TK_MAX_SEATS]; /* each seat's call time in the unit (not create) */
+  int64_t call_limit_ns;      /* per-call limit, 0 none (set by the parent before forking) */
+  int64_t game_limit_ns;      /* per-game limit per agent, 0 none */
+  volatile int32_t snap_len;  /* bytes of the last decision asked, in the game's form */
+  uint8_t snap[TK_WATCH_SNAP];
+  volatile int32_t crash_signal; /* set by the worker's crash handler (memory limit set) */
+  volatile int32_t crash_errno;  /* errno when it crashed (ENOMEM: a failed allocation) */
+  volatile int64_t crash_vm;     /* the worker's address space when it crashed, bytes */
 } tk_watch;
 
+/* A call of the agent in `seat` (act: tk_watch_call with TK_ENTRY_ACT and an unknown agent). */
 void tk_watch_enter(tk_watch *w, int seat);
+/* A call of entry point `entry` (tk_entry) of agent `agent` (spec index) in `seat`. */
+void tk_watch_call(tk_watch *w, int seat, int agent, int entry);
+/* The call returned: its duration goes to last_ns and to the seat's used_ns. */
 void tk_watch_leave(tk_watch *w);
+/* A new unit: resets the per-game clocks and the decision. */
+void tk_watch_unit(tk_watch *w, uint64_t unit);
+/* Records the decision about to be asked (`len` bytes, truncated to TK_WATCH_SNAP), in the
+ * form the driver's `describe` reads. */
+void tk_watch_decision(tk_watch *w, const void *snap, size_t len);
+/* After tk_watch_leave: 1 if that call passed the per-call limit or the seat's calls in this
+ * unit passed the per-game limit (filling `*fault`, a tk_fault from harness/fault.h, with a
+ * TK_FAULT_TIMEOUT for `seat` and `entry`), else 0. w may be NULL (no limits). */
+struct tk_fault;
+int tk_watch_over(const tk_watch *w, int seat, int entry, struct tk_fault *fault);
 int64_t tk_now_ns(void);
 
 /* One agent as a worker holds it. */
@@ -47,6 +78,7 @@ typedef struct tk_play_ctx {
   uint64_t seed;        /* tournament seed */
   const void *rules;    /* the driver's parsed rules */
   tk_watch *watch;      /* may be NULL */
+  int illegal_policy;   /* tk_illegal_policy (spec.h): 0 forfeit, 1 substitute the fallback */
 } tk_play_ctx;
 
 /* The parsed results of one unit. */
@@ -56,6 +88,10 @@ typedef struct tk_unit_result {
   int agent[TK_MAX_SEATS];           /* spec index of the agent in each seat */
   int fault[TK_MAX_SEATS];           /* 1 if the seat's agent forfeited (crash, time, illegal) */
   double q[TK_MAX_SEATS][TK_MAX_Q];  /* per-seat quantities */
+  /* issue 4: filled by tk_fault_scan (harness/fault.h), not by the drivers */
+  int skipped;                       /* the unit is excluded from statistics (skip policy) */
+  int fault_kind[TK_MAX_SEATS];      /* tk_fault_kind of each seat's fault, 0 if none */
+  int illegal[TK_MAX_SEATS];         /* illegal actions of each seat (substituted or not) */
 } tk_unit_result;
 
 typedef struct tk_game_driver {
@@ -65,8 +101,13 @@ typedef struct tk_game_driver {
   /* Validates the spec's rules object into `out` and returns the resolved rules (defaults
    * filled) as a new object in `*resolved`. Errors name `path` and the field. */
   int (*parse_rules)(json_t *rules, void *out, json_t **resolved, const char *path, tk_error *err);
-  /* Plays one unit; writes its JSON line (no newline) into `line`. Agent faults are recorded
-   * in the line. Returns 0, or a negative TK_E code for a referee failure. */
+  /* Plays one unit; writes its JSON line (no newline) into `line`: an object with "unit",
+   * "wall" and a "seats" array (one object per seat, in seating order). Agent faults are
+   * recorded in the faulting seat's object (harness/fault.h: tk_fault_json), illegal actions
+   * as "illegal": count; every agent call goes through tk_watch_call / tk_watch_leave /
+   * tk_watch_over, and tk_watch_decision before each decision. The faulting agent gets the
+   * worst result (forfeit); with ctx->illegal_policy substitute an illegal action is replaced
+   * by the game's fallback action. Returns 0, or a negative TK_E code for a referee failure. */
   int (*play)(const tk_play_ctx *ctx, uint64_t unit, uint64_t wall, const int *seating,
               tk_seat_agent *agents, char *line, size_t cap);
   /* The line for a unit interrupted by the agent in `seat` crashing or hanging. */
@@ -80,6 +121,9 @@ typedef struct tk_game_driver {
   int nq;            /* quantities per seat */
   int nmetrics;
   const tk_metric *metrics;
+  /* issue 4 (may be NULL): describes a decision recorded with tk_watch_decision, for the
+   * reason of a fault found by the parent ("turn 3: hand ..., drew 5p"). */
+  void (*describe)(const void *snap, size_t len, char *buf, size_t cap);
 } tk_game_driver;
 
 /* The driver for game `name`, or NULL. */

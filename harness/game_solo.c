@@ -1,12 +1,16 @@
 /* harness/game_solo.c — the referee's driver for one-player mahjong (taikai/solo.h): rules
  * {"draws": 1..18, "dora": bool}, one seat, and the games.jsonl line of a unit:
  *   {"unit":U,"wall":W,"seats":[{"agent":I,"label":"L","won":B,"turn":T,"points":P,"han":H,
- *    "fu":F,"yakuman":Y,"discards":"..."[,"fault":"reason"]}]}
- * A faulted game (illegal action, error return, crash, timeout) counts as a game without a win. */
+ *    "fu":F,"yakuman":Y,"discards":"..."[,"illegal":N,"illegal_first":"..."]
+ *    [,"fault":"reason","fault_info":{...}]}]}
+ * A faulted game (illegal action, error return, crash, timeout, memory) is forfeited: it counts
+ * as a game without a win, 0 points (harness/fault.h). The fallback action that replaces an
+ * illegal one under illegal_policy "substitute" is discarding the drawn tile (tsumogiri). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "game.h"
 #include "taikai/solo.h"
 
@@ -53,9 +57,33 @@ static int parse_rules(json_t *rules, void *out, json_t **resolved, const char *
   return 0;
 }
 
-/* Appends the seat record; `fault` may be NULL. */
+/* The decision as a fault reason shows it: "turn 3: hand 1155m..., drew 5p". */
+static void describe_view(const tk_solo_view *v, char *buf, size_t cap) {
+  tk_tile t[TK_SOLO_HAND_TILES + 1];
+  int n = 0;
+  for (int k = 0; k < TK_KINDS && n < TK_SOLO_HAND_TILES + 1; k++)
+    for (int c = 0; c < v->hand[k] && n < TK_SOLO_HAND_TILES + 1; c++) t[n++] = (tk_tile)k;
+  char hand[64];
+  tk_tiles_format(t, n, hand, sizeof hand);
+  snprintf(buf, cap, "turn %d: hand %s, drew %s", v->turn, hand,
+           v->drawn < TK_KINDS ? tk_tile_str(v->drawn) : "-");
+}
+
+static void describe(const void *snap, size_t len, char *buf, size_t cap) {
+  if (len < sizeof(tk_solo_view)) {
+    snprintf(buf, cap, "before the first decision");
+    return;
+  }
+  tk_solo_view v;
+  memcpy(&v, snap, sizeof v);
+  describe_view(&v, buf, cap);
+}
+
+/* Appends the seat record; `fault` may be NULL; `illegal` actions were substituted or forfeited,
+ * the first described by `illegal_first`. */
 static int write_line(uint64_t unit, uint64_t wall, const tk_seat_agent *a,
-                      const tk_solo_game *g, const char *fault, char *line, size_t cap) {
+                      const tk_solo_game *g, const tk_fault *fault, const char *reason,
+                      int illegal, const char *illegal_first, char *line, size_t cap) {
   char disc[64] = "";
   tk_tile t[TK_SOLO_MAX_DRAWS];
   for (int i = 0; i < g->ndiscards; i++) t[i] = g->discards[i];
@@ -67,9 +95,15 @@ static int write_line(uint64_t unit, uint64_t wall, const tk_seat_agent *a,
                    (unsigned long long)unit, (unsigned long long)wall, a->index, a->label,
                    g->won ? "true" : "false", g->turn, (int)g->points, g->han, g->fu, g->yakuman,
                    disc);
+  if (illegal && n > 0 && (size_t)n < cap) {
+    n += snprintf(line + n, cap - (size_t)n, ",\"illegal\":%d,\"illegal_first\":", illegal);
+    if ((size_t)n < cap) n += tk_json_quote(illegal_first, line + n, cap - (size_t)n);
+  }
   if (fault && n > 0 && (size_t)n < cap) {
+    n += tk_fault_json(fault, line + n, cap - (size_t)n);
+  } else if (reason && n > 0 && (size_t)n < cap) {
     n += snprintf(line + n, cap - (size_t)n, ",\"fault\":");
-    if ((size_t)n < cap) n += tk_json_quote(fault, line + n, cap - (size_t)n);
+    if ((size_t)n < cap) n += tk_json_quote(reason, line + n, cap - (size_t)n);
   }
   if (n > 0 && (size_t)n < cap) n += snprintf(line + n, cap - (size_t)n, "}]}");
   return (n > 0 && (size_t)n < cap) ? 0 : TK_ERANGE;
@@ -79,6 +113,7 @@ static int play(const tk_play_ctx *ctx, uint64_t unit, uint64_t wall, const int 
                 tk_seat_agent *agents, char *line, size_t cap) {
   const tk_solo_rules *rules = ctx->rules;
   tk_seat_agent *a = &agents[seating[0]];
+  tk_watch *wt = ctx->watch;
   uint8_t w[TK_SOLO_WALL_TILES];
   tk_solo_wall(ctx->seed, wall, w);
   tk_solo_game g;
@@ -92,33 +127,56 @@ static int play(const tk_play_ctx *ctx, uint64_t unit, uint64_t wall, const int 
   info.wall_index = wall;
   info.draws = g.draws;
   info.dora_indicator = g.dora_indicator;
-  char fault[200];
-  fault[0] = '\0';
+  tk_fault f;
+  memset(&f, 0, sizeof f);
+  int illegal = 0;
+  char illegal_first[128] = "";
   if (a->desc->begin_game) {
-    tk_watch_enter(ctx->watch, 0);
+    tk_watch_call(wt, 0, a->index, TK_ENTRY_BEGIN);
     rc = a->desc->begin_game(a->inst, &info);
-    tk_watch_leave(ctx->watch);
-    if (rc < 0) snprintf(fault, sizeof fault, "begin_game failed: %s", tk_strerror(rc));
+    tk_watch_leave(wt);
+    if (!tk_watch_over(wt, 0, TK_ENTRY_BEGIN, &f) && rc < 0) {
+      f.kind = TK_FAULT_ERROR;
+      f.entry = TK_ENTRY_BEGIN;
+      snprintf(f.detail, sizeof f.detail, "returned %d (%s)", rc, tk_strerror(rc));
+    }
   }
   tk_solo_view view;
   tk_solo_legal legal;
-  while (!fault[0] && !tk_solo_is_over(&g)) {
+  while (!f.kind && !tk_solo_is_over(&g)) {
     tk_solo_view_of(&g, &view);
     tk_solo_legal_of(&g, &legal);
     tk_solo_action act = {TK_TILE_NONE};
-    tk_watch_enter(ctx->watch, 0);
+    tk_watch_decision(wt, &view, sizeof view);
+    tk_watch_call(wt, 0, a->index, TK_ENTRY_ACT);
     rc = a->desc->act(a->inst, &view, &legal, &act);
-    tk_watch_leave(ctx->watch);
-    if (rc < 0) {
-      snprintf(fault, sizeof fault, "act failed at turn %d: %s", g.turn, tk_strerror(rc));
+    tk_watch_leave(wt);
+    if (tk_watch_over(wt, 0, TK_ENTRY_ACT, &f)) {
+      describe_view(&view, f.decision, sizeof f.decision);
+    } else if (rc < 0) {
+      f.kind = TK_FAULT_ERROR;
+      f.entry = TK_ENTRY_ACT;
+      snprintf(f.detail, sizeof f.detail, "returned %d (%s)", rc, tk_strerror(rc));
+      describe_view(&view, f.decision, sizeof f.decision);
     } else if (act.discard >= TK_KINDS || !(legal.mask >> act.discard & 1)) {
-      snprintf(fault, sizeof fault, "illegal action at turn %d: discard of %s, which is not held",
-               g.turn, act.discard < TK_KINDS ? tk_tile_str(act.discard) : "no tile");
+      /* never applied: substituted by the fallback (discard the drawn tile) or forfeited */
+      char what[96];
+      snprintf(what, sizeof what, "discard of %s, which is not held",
+               act.discard < TK_KINDS ? tk_tile_str(act.discard) : "no tile");
+      if (!illegal++) snprintf(illegal_first, sizeof illegal_first, "turn %d: %s", g.turn, what);
+      if (ctx->illegal_policy == 1) {
+        tk_solo_discard_fast(&g, view.drawn);
+      } else {
+        f.kind = TK_FAULT_ILLEGAL;
+        f.entry = TK_ENTRY_ACT;
+        snprintf(f.detail, sizeof f.detail, "%s", what);
+        describe_view(&view, f.decision, sizeof f.decision);
+      }
     } else {
       tk_solo_discard_fast(&g, act.discard);
     }
   }
-  if (fault[0]) { /* forfeit: no win */
+  if (f.kind) { /* forfeit: no win */
     g.won = 0;
     g.points = 0;
     g.han = g.fu = g.yakuman = 0;
@@ -126,18 +184,24 @@ static int play(const tk_play_ctx *ctx, uint64_t unit, uint64_t wall, const int 
   if (a->desc->end_game) {
     tk_solo_result res;
     tk_solo_result_of(&g, &res);
-    tk_watch_enter(ctx->watch, 0);
+    tk_watch_call(wt, 0, a->index, TK_ENTRY_END);
     a->desc->end_game(a->inst, &res);
-    tk_watch_leave(ctx->watch);
+    tk_watch_leave(wt);
+    if (!f.kind && tk_watch_over(wt, 0, TK_ENTRY_END, &f)) {
+      g.won = 0;
+      g.points = 0;
+      g.han = g.fu = g.yakuman = 0;
+    }
   }
-  return write_line(unit, wall, a, &g, fault[0] ? fault : NULL, line, cap);
+  return write_line(unit, wall, a, &g, f.kind ? &f : NULL, NULL, illegal, illegal_first, line,
+                    cap);
 }
 
 static int fault_line(uint64_t unit, uint64_t wall, const int *seating, tk_seat_agent *agents,
                       int seat, const char *reason, char *line, size_t cap) {
   tk_solo_game g;
   memset(&g, 0, sizeof g);
-  return write_line(unit, wall, &agents[seating[0]], &g, reason, line, cap);
+  return write_line(unit, wall, &agents[seating[0]], &g, NULL, reason, 0, NULL, line, cap);
 }
 
 static int parse_line(json_t *line, tk_unit_result *out, tk_error *err) {
@@ -176,4 +240,5 @@ const tk_game_driver tk_game_solo = {
     .nq = Q_COUNT,
     .nmetrics = (int)(sizeof metrics / sizeof metrics[0]),
     .metrics = metrics,
+    .describe = describe,
 };

@@ -1,11 +1,14 @@
-/* harness/pool.c — forked worker processes playing units, and the parent that hands out chunks
- * of units, puts results back in unit order, and survives agents that crash or hang.
+/* harness/pool.c — the parent side of the worker pool: hands out chunks of units to forked
+ * worker processes (harness/worker.c, protocol in worker.h), puts their results back in unit
+ * order, and survives agents that crash, exit, hang, or run past the memory limit.
  *
- * Protocol: parent -> worker, on its command pipe: {uint64 first, uint64 count} (count 0: exit).
- * Worker -> parent, on its result pipe, per unit: {uint64 unit, int32 status, uint32 len} and
- * `len` bytes of JSON line. Each worker shares a tk_watch with the parent (an anonymous shared
- * mapping), saying which seat is being asked to act and since when. Results depend only on the
- * unit, never on which worker played it, so the output is identical for any number of jobs. */
+ * Each worker shares a tk_watch with the parent (an anonymous shared mapping) saying which
+ * agent, seat and entry point is being called, since when, and the decision it was asked. The
+ * parent kills a worker whose call passes the per-call or per-game limit or whose resident
+ * size passes the memory limit; a worker that dies is buried: the unit it was playing becomes
+ * a fault of the agent concerned (recorded with the game's fault_line and tk_fault_stamp), the
+ * rest of its chunk is handed out again, and a new worker takes its place. Results depend only
+ * on the unit, never on which worker played it, so the output is identical for any -j. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <poll.h>
@@ -15,99 +18,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "fault.h"
+#include "worker.h"
 
-typedef struct msg_head {
-  uint64_t unit;
-  int32_t status;
-  uint32_t len;
-} msg_head;
+volatile sig_atomic_t tk_run_stop_signal;
 
-enum { CHUNK_MAX = 64, WBUF = 1 << 16 };
-
-/* ------------------------------------------------------------------ worker side */
-
-static int write_all(int fd, const void *p, size_t n) {
-  const char *c = p;
-  while (n) {
-    ssize_t w = write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return -1;
-    c += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
-static int read_all(int fd, void *p, size_t n) {
-  char *c = p;
-  while (n) {
-    ssize_t r = read(fd, c, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return -1;
-    c += r;
-    n -= (size_t)r;
-  }
-  return 0;
-}
-
-static void worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
-  int n = r->spec.nagents;
-  tk_seat_agent *agents = calloc((size_t)n, sizeof *agents);
-  char *wbuf = malloc(WBUF);
-  char line[TK_LINE_MAX];
-  if (!agents || !wbuf) _exit(3);
-  for (int i = 0; i < n; i++) {
-    tk_error e;
-    tk_error_clear(&e);
-    agents[i].desc = r->plugins[i].desc;
-    agents[i].index = i;
-    agents[i].label = r->spec.agents[i].label;
-    tk_watch_enter(watch, -1);
-    agents[i].inst = agents[i].desc->create(r->params_text[i],
-                                            tk_game_seed(r->spec.seed, UINT64_MAX, -1, i), &e);
-    tk_watch_leave(watch);
-    if (!agents[i].inst) {
-      msg_head h = {0, TK_EINVAL, 0};
-      write_all(res_fd, &h, sizeof h);
-      _exit(4);
-    }
-  }
-  tk_play_ctx ctx = {r->spec.seed, r->rules, watch};
-  for (;;) {
-    uint64_t cmd[2];
-    if (read_all(cmd_fd, cmd, sizeof cmd) || cmd[1] == 0) break;
-    size_t used = 0;
-    int64_t flushed = tk_now_ns();
-    for (uint64_t u = cmd[0]; u < cmd[0] + cmd[1]; u++) {
-      uint64_t wall;
-      const int *seating = tk_schedule_unit(&r->sched, u, &wall);
-      watch->unit = u;
-      int rc = r->game->play(&ctx, u, wall, seating, agents, line, sizeof line);
-      msg_head h = {u, rc, rc ? 0 : (uint32_t)strlen(line)};
-      if (used + sizeof h + h.len > WBUF) {
-        if (write_all(res_fd, wbuf, used)) _exit(5);
-        used = 0;
-      }
-      memcpy(wbuf + used, &h, sizeof h);
-      memcpy(wbuf + used + sizeof h, line, h.len);
-      used += sizeof h + h.len;
-      /* slow agents: pass results on at least every 100 ms, for progress and crash safety */
-      if (tk_now_ns() - flushed > 100000000) {
-        if (write_all(res_fd, wbuf, used)) _exit(5);
-        used = 0;
-        flushed = tk_now_ns();
-      }
-    }
-    if (used && write_all(res_fd, wbuf, used)) _exit(5);
-  }
-  for (int i = 0; i < n; i++) agents[i].desc->destroy(agents[i].inst);
-  free(agents);
-  free(wbuf);
-  _exit(0);
-}
+enum { CHUNK_MAX = 64 };
 
 /* ------------------------------------------------------------------ parent side */
 
@@ -119,7 +38,9 @@ typedef struct worker {
   uint64_t next, end;  /* units of the current chunk not yet received: [next, end) */
   char *rbuf;          /* partial messages */
   size_t rlen, rcap;
-  char kill_reason[160]; /* set when the parent killed it (timeout) */
+  int killed;          /* the parent killed it; kill_fault says why */
+  uint64_t kill_unit;  /* the unit it was playing then */
+  tk_fault kill_fault;
 } worker;
 
 typedef struct range {
@@ -143,6 +64,14 @@ typedef struct pool {
   int jobs;
 } pool;
 
+/* Prepares a watch before its worker is forked. */
+static void watch_reset(const tk_run *r, tk_watch *wt) {
+  memset((void *)wt, 0, sizeof *wt);
+  wt->seat = wt->last_seat = wt->agent = -1;
+  wt->call_limit_ns = (int64_t)r->spec.time_limit_ms * 1000000;
+  wt->game_limit_ns = (int64_t)r->spec.game_time_limit_ms * 1000000;
+}
+
 static int spawn(pool *p, worker *w) {
   int cmd[2], res[2];
   if (pipe(cmd)) return TK_EIO;
@@ -151,6 +80,7 @@ static int spawn(pool *p, worker *w) {
     close(cmd[1]);
     return TK_EIO;
   }
+  watch_reset(p->r, w->watch); /* a killed worker may have left it inside a call */
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
@@ -165,8 +95,8 @@ static int spawn(pool *p, worker *w) {
         close(p->ws[j].cmd_fd);
         close(p->ws[j].res_fd);
       }
-    signal(SIGPIPE, SIG_DFL);
-    worker_main(p->r, cmd[0], res[1], w->watch);
+    tk_worker_guard(p->r, w->watch);
+    tk_worker_main(p->r, cmd[0], res[1], w->watch);
   }
   close(cmd[0]);
   close(res[1]);
@@ -175,9 +105,15 @@ static int spawn(pool *p, worker *w) {
   w->res_fd = res[0];
   w->busy = 0;
   w->rlen = 0;
-  w->kill_reason[0] = '\0';
-  tk_watch_leave(w->watch);
+  w->killed = 0;
   return 0;
+}
+
+/* The decision recorded in a watch, described by the game (only for act calls). */
+static void watch_decision(const tk_run *r, const tk_watch *wt, int entry, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (entry == TK_ENTRY_ACT && r->game->describe && wt->snap_len > 0)
+    r->game->describe(wt->snap, (size_t)wt->snap_len, buf, cap);
 }
 
 /* Stores a result line for unit u; hands every contiguous finished line to the sink. */
@@ -221,7 +157,7 @@ static int assign(pool *p, worker *w, int jobs) {
     return 0;
   }
   uint64_t cmd[2] = {g.first, g.end - g.first};
-  if (write_all(w->cmd_fd, cmd, sizeof cmd)) {
+  if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
     /* the worker died before taking it: hand the range back, the EOF path respawns it */
     p->requeue[p->nrequeue++] = g;
     return 0;
@@ -235,8 +171,8 @@ static int assign(pool *p, worker *w, int jobs) {
 /* Parses complete messages in w->rbuf. */
 static int drain(pool *p, worker *w) {
   size_t off = 0;
-  while (w->rlen - off >= sizeof(msg_head)) {
-    msg_head h;
+  while (w->rlen - off >= sizeof(tk_msg_head)) {
+    tk_msg_head h;
     memcpy(&h, w->rbuf + off, sizeof h);
     if (w->rlen - off < sizeof h + h.len) break;
     if (h.status) {
@@ -255,50 +191,185 @@ static int drain(pool *p, worker *w) {
   return 0;
 }
 
+/* Kills a busy worker whose current call passes a time limit or whose resident size passes
+ * the memory limit, remembering the fault for bury(). */
+static void check_limits(pool *p, worker *w, int64_t now) {
+  if (!w->busy || w->killed) return;
+  const tk_spec *sp = &p->r->spec;
+  tk_watch *wt = w->watch;
+  uint32_t seq = wt->seq;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  int64_t since = wt->since_ns;
+  int seat = wt->last_seat, entry = wt->entry;
+  uint64_t unit = wt->unit;
+  int64_t used = seat >= 0 && seat < TK_MAX_SEATS ? wt->used_ns[seat] : 0;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (seq != wt->seq || seat < 0) return; /* changing, or no call yet: look again next time */
+  tk_fault f;
+  memset(&f, 0, sizeof f);
+  int in_call = (seq & 1) && since;
+  if (in_call && wt->call_limit_ns && now - since > wt->call_limit_ns) {
+    f.kind = TK_FAULT_TIMEOUT;
+    f.limit_ms = sp->time_limit_ms;
+  } else if (in_call && wt->game_limit_ns && entry != TK_ENTRY_CREATE &&
+             used + (now - since) > wt->game_limit_ns) {
+    f.kind = TK_FAULT_TIMEOUT;
+    f.game_limit = 1;
+    f.limit_ms = sp->game_time_limit_ms;
+  } else if (sp->memory_limit_mb > 0 &&
+             tk_proc_rss(w->pid) > ((int64_t)sp->memory_limit_mb << 20)) {
+    f.kind = TK_FAULT_MEMORY;
+    f.limit_mb = sp->memory_limit_mb;
+  } else {
+    return;
+  }
+  f.seat = seat;
+  f.entry = entry;
+  watch_decision(p->r, wt, entry, f.decision, sizeof f.decision);
+  kill(w->pid, SIGKILL);
+  w->killed = 1;
+  w->kill_unit = unit;
+  w->kill_fault = f;
+}
+
+/* The fault of a worker that died on its own, from its exit status and its watch. Returns 0,
+ * or 1 if it failed outside any agent call for a reason of its own (a referee failure). */
+static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
+  const tk_spec *sp = &p->r->spec;
+  tk_watch *wt = w->watch;
+  int in_call = (wt->seq & 1) != 0;
+  memset(f, 0, sizeof *f);
+  f->seat = wt->last_seat >= 0 ? wt->last_seat : 0;
+  f->entry = wt->entry;
+  watch_decision(p->r, wt, f->entry, f->decision, sizeof f->decision);
+  if (WIFSIGNALED(status)) {
+    f->kind = TK_FAULT_CRASH;
+    f->signal = WTERMSIG(status);
+    if (sp->memory_limit_mb > 0 && wt->crash_signal == f->signal) {
+      /* under RLIMIT_AS a failed allocation ends in a crash: errno says ENOMEM, or the
+       * address space is within an eighth of the limit */
+      int64_t lim = (int64_t)sp->memory_limit_mb << 20;
+      if (wt->crash_errno == ENOMEM || wt->crash_vm >= lim - lim / 8) {
+        f->kind = TK_FAULT_MEMORY;
+        f->limit_mb = sp->memory_limit_mb;
+      }
+    }
+    return 0;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (wt->crash_signal == -1) { /* sanitizer builds: it reported the crash and exited */
+    f->kind = TK_FAULT_CRASH;
+    f->signal = 0;
+    return 0;
+  }
+  if (!in_call && (code == TK_WORKER_EXIT_NOMEM || code == TK_WORKER_EXIT_PIPE)) return 1;
+  f->kind = TK_FAULT_EXIT;
+  f->exit_status = code;
+  return 0;
+}
+
 /* A worker's result pipe closed: record the fault of the unit it was playing, hand the rest
  * of its chunk back, and start a new worker. */
 static int bury(pool *p, worker *w) {
   int status = 0;
   close(w->cmd_fd);
   close(w->res_fd);
-  waitpid(w->pid, &status, 0);
-  char reason[200];
-  if (w->kill_reason[0])
-    snprintf(reason, sizeof reason, "%s", w->kill_reason);
-  else if (WIFSIGNALED(status))
-    snprintf(reason, sizeof reason, "crash: killed by signal %d (%s)", WTERMSIG(status),
-             strsignal(WTERMSIG(status)));
-  else
-    snprintf(reason, sizeof reason, "crash: worker exited with status %d",
-             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  if (w->busy) {
-    if (w->watch->seat == -1 && w->watch->since_ns != 0) {
-      /* died inside create: not attributable to a game */
-      return tk_error_set(p->err, TK_EFAULT, -1, "worker failed while creating agents: %s", reason);
-    }
-    uint64_t u = w->next, wall;
-    const int *seating = tk_schedule_unit(&p->r->sched, u, &wall);
-    int seat = w->watch->seat >= 0 ? w->watch->seat : 0;
-    char line[TK_LINE_MAX];
-    int n = p->r->spec.nagents;
-    tk_seat_agent agents[TK_SPEC_MAX_AGENTS];
-    for (int i = 0; i < n; i++) {
-      agents[i].desc = p->r->plugins[i].desc;
-      agents[i].inst = NULL;
-      agents[i].index = i;
-      agents[i].label = p->r->spec.agents[i].label;
-    }
-    int rc = p->r->game->fault_line(u, wall, seating, agents, seat, reason, line, sizeof line);
-    if (rc) return tk_error_set(p->err, rc, -1, "cannot record fault of unit %llu",
-                                (unsigned long long)u);
-    if ((rc = deliver(p, u, line, strlen(line)))) return rc;
-    if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
-    w->busy = 0;
-  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (p->next_write < p->end && w->rlen == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 4)
-      return tk_error_set(p->err, TK_EFAULT, -1, "a worker could not create its agents");
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (!w->busy) {
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == TK_WORKER_EXIT_NOMEM ||
+                              WEXITSTATUS(status) == TK_WORKER_EXIT_PIPE))
+      return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed (exit status %d)",
+                          WEXITSTATUS(status));
+    return spawn(p, w);
+  }
+  /* the unit it was playing: lines of earlier units of the chunk may still have been in its
+   * buffer, unsent; those are played again */
+  uint64_t u = w->killed ? w->kill_unit : w->watch->unit, wall;
+  tk_fault f;
+  if (u < w->next || u >= w->end) {
+    if (w->killed) { /* its line arrived before the kill landed: not at fault */
+      p->requeue[p->nrequeue++] = (range){w->next, w->end};
+      w->busy = 0;
+      return spawn(p, w);
+    }
+    u = w->next; /* died between units */
+  }
+  if (w->killed) {
+    f = w->kill_fault;
+  } else if (death_fault(p, w, status, &f)) {
+    return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed (exit status %d)",
+                        WEXITSTATUS(status));
+  }
+  if (u > w->next) p->requeue[p->nrequeue++] = (range){w->next, u};
+  const int *seating = tk_schedule_unit(&p->r->sched, u, &wall);
+  if (f.seat >= p->r->game->nseats) f.seat = 0;
+  char line[TK_LINE_MAX], reason[512];
+  int n = p->r->spec.nagents;
+  tk_seat_agent agents[TK_SPEC_MAX_AGENTS];
+  for (int i = 0; i < n; i++) {
+    agents[i].desc = p->r->plugins[i].desc;
+    agents[i].inst = NULL;
+    agents[i].index = i;
+    agents[i].label = p->r->spec.agents[i].label;
+  }
+  tk_fault_reason(&f, reason, sizeof reason);
+  int rc = p->r->game->fault_line(u, wall, seating, agents, f.seat, reason, line, sizeof line);
+  if (!rc) rc = tk_fault_stamp(line, sizeof line, &f);
+  if (rc) return tk_error_set(p->err, rc, -1, "cannot record the fault of unit %llu",
+                              (unsigned long long)u);
+  if ((rc = deliver(p, u, line, strlen(line)))) return rc;
+  if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
+  w->busy = 0;
   return spawn(p, w);
+}
+
+/* Asks every worker to finish (or kills them all after a failure), waits for them, and warns
+ * about agents that crashed or hung in destroy: results are complete by then, so these are
+ * warnings, not faults. */
+static void shutdown_workers(pool *p, int spawned, int failed) {
+  const tk_run *r = p->r;
+  for (int i = 0; i < spawned; i++) {
+    uint64_t cmd[2] = {0, 0};
+    if (failed) kill(p->ws[i].pid, SIGKILL);
+    else tk_write_all(p->ws[i].cmd_fd, cmd, sizeof cmd);
+    close(p->ws[i].cmd_fd);
+    close(p->ws[i].res_fd);
+  }
+  int64_t limit = r->spec.time_limit_ms ? (int64_t)r->spec.time_limit_ms * 1000000 : 60000000000LL;
+  int64_t deadline = tk_now_ns() + limit;
+  for (int i = 0; i < spawned; i++) {
+    worker *w = &p->ws[i];
+    int status = 0, hung = 0, block = failed;
+    for (;;) {
+      pid_t got = waitpid(w->pid, &status, block ? 0 : WNOHANG);
+      if (got == w->pid || (got < 0 && errno != EINTR)) break;
+      if (got == 0 && tk_now_ns() > deadline) {
+        hung = 1;
+        kill(w->pid, SIGKILL);
+        block = 1;
+      } else if (got == 0) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+      }
+    }
+    if (failed) continue;
+    tk_watch *wt = w->watch;
+    int agent = wt->agent;
+    if (wt->entry != TK_ENTRY_DESTROY || agent < 0 || agent >= r->spec.nagents) continue;
+    const char *label = r->spec.agents[agent].label;
+    if (hung)
+      fprintf(stderr, "taikai run: warning: agent '%s': destroy did not return within %lld ms; "
+              "its worker was killed (results are not affected)\n", label,
+              (long long)(limit / 1000000));
+    else if (WIFSIGNALED(status))
+      fprintf(stderr, "taikai run: warning: agent '%s': crash in destroy: killed by signal %d "
+              "(%s) as its worker retired (results are not affected)\n", label,
+              WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+      fprintf(stderr, "taikai run: warning: agent '%s': exit status %d in destroy as its worker "
+              "retired (results are not affected)\n", label, WEXITSTATUS(status));
+  }
 }
 
 int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
@@ -319,7 +390,7 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
   p.ring_cap = (uint64_t)jobs * CHUNK_MAX * 8;
   p.ring = calloc(p.ring_cap, sizeof *p.ring);
   p.ring_len = calloc(p.ring_cap, sizeof *p.ring_len);
-  p.caprequeue = jobs * 2 + 4;
+  p.caprequeue = jobs * 4 + 8; /* each worker's death hands back at most two ranges */
   p.requeue = calloc((size_t)p.caprequeue, sizeof *p.requeue);
   worker *ws = calloc((size_t)jobs, sizeof *ws);
   p.ws = ws;
@@ -344,9 +415,20 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
     spawned++;
   }
   struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
-  int64_t limit_ns = (int64_t)r->spec.time_limit_ms * 1000000;
+  if (!rc && !pfd) rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  /* how often limits are checked: a tenth of the smallest time limit, within 5..100 ms */
+  int tick = 100;
+  int lims[2] = {r->spec.time_limit_ms, r->spec.game_time_limit_ms};
+  for (int i = 0; i < 2; i++)
+    if (lims[i] > 0 && lims[i] / 10 < tick) tick = lims[i] / 10 < 5 ? 5 : lims[i] / 10;
+  if (r->spec.memory_limit_mb > 0 && tick > 20) tick = 20;
   uint64_t reported = (uint64_t)-1;
   while (!rc && p.next_write < p.end) {
+    if (tk_run_stop_signal) {
+      rc = tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
+                        (int)tk_run_stop_signal);
+      break;
+    }
     for (int i = 0; i < jobs && !rc; i++)
       if (!ws[i].busy) rc = assign(&p, &ws[i], jobs);
     if (rc) break;
@@ -355,7 +437,7 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
       pfd[i].events = POLLIN;
       pfd[i].revents = 0;
     }
-    int nready = poll(pfd, (nfds_t)jobs, 100);
+    int nready = poll(pfd, (nfds_t)jobs, tick);
     if (nready < 0 && errno != EINTR) {
       rc = tk_error_set(err, TK_EIO, -1, "poll: %s", strerror(errno));
       break;
@@ -381,12 +463,7 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
           if (!rc) rc = bury(&p, w);
         }
       }
-      int64_t since = w->watch->since_ns;
-      if (!rc && w->busy && since && tk_now_ns() - since > limit_ns && !w->kill_reason[0]) {
-        snprintf(w->kill_reason, sizeof w->kill_reason,
-                 "timeout: no decision within %d ms", r->spec.time_limit_ms);
-        kill(w->pid, SIGKILL);
-      }
+      if (!rc) check_limits(&p, w, tk_now_ns());
     }
     if (progress && p.next_write - first != reported) {
       reported = p.next_write - first;
@@ -394,14 +471,7 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
     }
   }
   free(pfd);
-  for (int i = 0; i < spawned; i++) {
-    uint64_t cmd[2] = {0, 0};
-    if (rc) kill(ws[i].pid, SIGKILL);
-    else write_all(ws[i].cmd_fd, cmd, sizeof cmd);
-    close(ws[i].cmd_fd);
-    close(ws[i].res_fd);
-    waitpid(ws[i].pid, NULL, 0);
-  }
+  shutdown_workers(&p, spawned, rc != 0);
   signal(SIGPIPE, old_pipe);
 done:
   if (ws)

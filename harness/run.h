@@ -6,6 +6,7 @@
 #ifndef TAIKAI_HARNESS_RUN_H
 #define TAIKAI_HARNESS_RUN_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "game.h"
@@ -45,10 +46,16 @@ typedef int (*tk_sink_fn)(void *ctx, uint64_t unit, const char *line, size_t len
 typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /* Plays units [first, first + count) in `jobs` forked worker processes and hands every line to
- * `sink` in unit order. Crashes and hangs (per-decision limit spec.time_limit_ms) are recorded
- * as faults of the agent concerned and the run goes on. Returns 0 or a negative TK_E code. */
+ * `sink` in unit order. Crashes, exits, time-outs (spec.time_limit_ms per call,
+ * spec.game_time_limit_ms per game) and memory faults (spec.memory_limit_mb) are recorded as
+ * faults of the agent concerned, its worker is replaced and the run goes on. Stops early when
+ * the sink returns non-zero or tk_run_stop_signal is set (TK_ESTATE). Returns 0 or a negative
+ * TK_E code. */
 int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
                 void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err);
+
+/* Set (to the signal number) by a SIGINT/SIGTERM handler: the pool stops at once. */
+extern volatile sig_atomic_t tk_run_stop_signal;
 
 /* ---- outputs (harness/summary.c) */
 

@@ -1,10 +1,12 @@
 /* harness/run_prepare.c — turning a validated spec into a runnable tournament: every refusal
- * (unknown game, bad rules, plugin not found or rejected, unknown params, failing create, a
- * format the game cannot play) happens here, before a single game. */
+ * (unknown game, bad rules, plugin not found or rejected, unknown params, a create that fails,
+ * crashes, exits or hangs in a trial process, a format the game cannot play) happens here,
+ * before a single game. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "run.h"
+#include "worker.h"
 #include "taikai/rng.h"
 
 void tk_run_free(tk_run *r) {
@@ -69,8 +71,7 @@ int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err
       rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
       goto fail;
     }
-    if ((rc = tk_plugin_try_create(&r->plugins[i], r->params_text[i],
-                                   tk_game_seed(s->seed, UINT64_MAX, -1, i), &e))) {
+    if ((rc = tk_worker_trial(r, i, &e))) {
       tk_error_set(err, rc, -1, "%s: agent '%s' (agents[%d]): %s", s->path, a->label, i, e.msg);
       goto fail;
     }

@@ -31,6 +31,14 @@ void tk_json_brief(const json_t *v, char *buf, size_t cap) {
   free(s);
 }
 
+const char *tk_fault_policy_name(tk_fault_policy p) {
+  return p == TK_POLICY_SKIP ? "skip" : p == TK_POLICY_ABORT ? "abort" : "forfeit";
+}
+
+const char *tk_illegal_policy_name(tk_illegal_policy p) {
+  return p == TK_ILLEGAL_SUBSTITUTE ? "substitute" : "forfeit";
+}
+
 static int bad(tk_error *err, const char *path, const char *field, const json_t *v,
                const char *problem) {
   char val[96];
@@ -142,7 +150,8 @@ static int parse_root(json_t *root, tk_spec *s, tk_error *err) {
   static const char *known[] = {"game",   "seed",       "walls",  "format",
                                 "agents", "rules",      "output", "confidence",
                                 "proportion_interval", "time_limit_ms", "jobs", "$schema",
-                                "description", NULL};
+                                "description", "game_time_limit_ms", "memory_limit_mb",
+                                "fault_policy", "illegal_policy", NULL};
   const char *key;
   json_t *v;
   json_object_foreach(root, key, v) {
@@ -164,8 +173,34 @@ static int parse_root(json_t *root, tk_spec *s, tk_error *err) {
   if ((rc = get_uint(root, "seed", path, 0, INT64_MAX, &s->seed, err))) return rc;
   if ((rc = get_uint(root, "walls", path, 1, 1000000000, &s->walls, err))) return rc;
   uint64_t u = 10000;
-  if ((rc = get_uint(root, "time_limit_ms", path, 1, 3600000, &u, err))) return rc;
+  if ((rc = get_uint(root, "time_limit_ms", path, 0, 3600000, &u, err))) return rc;
   s->time_limit_ms = (int)u;
+  u = 0;
+  if ((rc = get_uint(root, "game_time_limit_ms", path, 0, 86400000, &u, err))) return rc;
+  s->game_time_limit_ms = (int)u;
+  v = json_object_get(root, "memory_limit_mb");
+  if (v) {
+    json_int_t m = json_integer_value(v);
+    if (!json_is_integer(v) || (m != 0 && (m < 32 || m > 1048576)))
+      return bad(err, path, "memory_limit_mb", v,
+                 "expected 0 (no limit) or megabytes from 32 to 1048576");
+    s->memory_limit_mb = (int)m;
+  }
+  v = json_object_get(root, "fault_policy");
+  if (v) {
+    const char *f = json_string_value(v);
+    if (f && !strcmp(f, "forfeit")) s->fault_policy = TK_POLICY_FORFEIT;
+    else if (f && !strcmp(f, "skip")) s->fault_policy = TK_POLICY_SKIP;
+    else if (f && !strcmp(f, "abort")) s->fault_policy = TK_POLICY_ABORT;
+    else return bad(err, path, "fault_policy", v, "expected \"forfeit\", \"skip\" or \"abort\"");
+  }
+  v = json_object_get(root, "illegal_policy");
+  if (v) {
+    const char *f = json_string_value(v);
+    if (f && !strcmp(f, "forfeit")) s->illegal_policy = TK_ILLEGAL_FORFEIT;
+    else if (f && !strcmp(f, "substitute")) s->illegal_policy = TK_ILLEGAL_SUBSTITUTE;
+    else return bad(err, path, "illegal_policy", v, "expected \"forfeit\" or \"substitute\"");
+  }
   u = 1;
   if ((rc = get_uint(root, "jobs", path, 1, 1024, &u, err))) return rc;
   s->jobs = (int)u;
@@ -288,5 +323,9 @@ json_t *tk_spec_to_json(const tk_spec *s) {
   json_object_set_new(o, "confidence", json_real(s->confidence));
   json_object_set_new(o, "proportion_interval", json_string(tk_interval_name(s->proportion)));
   json_object_set_new(o, "time_limit_ms", json_integer(s->time_limit_ms));
+  json_object_set_new(o, "game_time_limit_ms", json_integer(s->game_time_limit_ms));
+  json_object_set_new(o, "memory_limit_mb", json_integer(s->memory_limit_mb));
+  json_object_set_new(o, "fault_policy", json_string(tk_fault_policy_name(s->fault_policy)));
+  json_object_set_new(o, "illegal_policy", json_string(tk_illegal_policy_name(s->illegal_policy)));
   return o;
 }

@@ -10,6 +10,17 @@
 
 typedef enum tk_format { TK_FORMAT_FIELD = 0, TK_FORMAT_ROUND_ROBIN, TK_FORMAT_DUPLICATE } tk_format;
 typedef enum tk_interval { TK_INTERVAL_WILSON = 0, TK_INTERVAL_CLOPPER_PEARSON } tk_interval;
+/* What a fault (crash, exit, time-out, memory, error return, illegal action under
+ * TK_ILLEGAL_FORFEIT) does to its unit; docs/referee.md, "Faults". */
+typedef enum tk_fault_policy {
+  TK_POLICY_FORFEIT = 0, /* the faulting agent's result is the worst possible; the run goes on */
+  TK_POLICY_SKIP,        /* the unit is recorded but excluded from every statistic */
+  TK_POLICY_ABORT        /* the run stops at the first faulted unit (in unit order) */
+} tk_fault_policy;
+typedef enum tk_illegal_policy {
+  TK_ILLEGAL_FORFEIT = 0, /* an illegal action is a fault (fault_policy applies) */
+  TK_ILLEGAL_SUBSTITUTE   /* it is replaced by the game's fallback action and the game goes on */
+} tk_illegal_policy;
 
 enum { TK_SPEC_MAX_AGENTS = 64, TK_LABEL_MAX = 64 };
 
@@ -31,8 +42,13 @@ typedef struct tk_spec {
   char *output;         /* output folder (default runs/<spec file name without .json>) */
   double confidence;    /* interval level (default 0.95) */
   tk_interval proportion; /* interval for rates (default Wilson) */
-  int time_limit_ms;    /* per-decision limit; an agent exceeding it forfeits the game (10000) */
+  int time_limit_ms;    /* per call of an agent, wall clock; over it is a fault (10000; 0 none) */
   int jobs;             /* worker processes (default 1); -j overrides */
+  /* issue 4: limits and fault handling */
+  int game_time_limit_ms; /* per agent per unit: its calls' total wall time (default 0: none) */
+  int memory_limit_mb;    /* per worker process (default 0: none) */
+  tk_fault_policy fault_policy;     /* default TK_POLICY_FORFEIT */
+  tk_illegal_policy illegal_policy; /* default TK_ILLEGAL_FORFEIT */
 } tk_spec;
 
 /* Reads and validates the spec file `path`. Returns 0 with `out` filled (free with
@@ -46,6 +62,8 @@ void tk_spec_free(tk_spec *s);
 
 const char *tk_format_name(tk_format f);
 const char *tk_interval_name(tk_interval i);
+const char *tk_fault_policy_name(tk_fault_policy p);
+const char *tk_illegal_policy_name(tk_illegal_policy p);
 
 /* The resolved spec as a new JSON object (caller owns): every field with its default filled,
  * as accepted by tk_spec_parse. */

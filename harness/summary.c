@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "run.h"
 #include "stats.h"
 
@@ -40,6 +41,13 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   json_object_set_new(root, "seed", json_integer((json_int_t)s->seed));
   json_object_set_new(root, "walls", json_integer((json_int_t)W));
   json_object_set_new(root, "units", json_integer((json_int_t)t->units));
+  uint64_t total = tk_schedule_units(&r->sched);
+  json_object_set_new(root, "units_total", json_integer((json_int_t)total));
+  json_object_set_new(root, "units_skipped", json_integer((json_int_t)t->units_skipped));
+  json_object_set_new(root, "complete", json_boolean(t->units >= total));
+  json_object_set_new(root, "fault_policy", json_string(tk_fault_policy_name(s->fault_policy)));
+  json_object_set_new(root, "illegal_policy",
+                      json_string(tk_illegal_policy_name(s->illegal_policy)));
   json_object_set_new(root, "confidence", json_real(conf));
   json_object_set_new(root, "intervals",
                       json_pack("{s:s, s:s, s:s}", "rates", tk_interval_name(s->proportion),
@@ -53,22 +61,34 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
     json_object_set_new(o, "version", json_string(r->plugins[a].desc->version));
     json_object_set_new(o, "games", json_integer((json_int_t)t->games[a]));
     json_object_set_new(o, "faults", json_integer((json_int_t)t->faults[a]));
+    json_t *kinds = json_object();
+    for (int k = 1; k < TK_FAULT_KINDS; k++)
+      json_object_set_new(kinds, tk_fault_kind_name(k),
+                          json_integer((json_int_t)t->kinds[(size_t)a * TK_FAULT_KINDS + (size_t)k]));
+    json_object_set_new(o, "fault_kinds", kinds);
+    json_object_set_new(o, "timeouts",
+                        json_integer((json_int_t)t->kinds[(size_t)a * TK_FAULT_KINDS + TK_FAULT_TIMEOUT]));
+    json_object_set_new(o, "illegal_actions", json_integer((json_int_t)t->illegal[a]));
+    json_object_set_new(o, "skipped", json_integer((json_int_t)t->skipped[a]));
     for (int m = 0; m < g->nmetrics; m++) {
       const tk_metric *mt = &g->metrics[m];
       double sn = 0, sd = 0;
+      size_t n = 0; /* walls on which the agent has games (not skipped, already played) */
       for (uint64_t w = 0; w < W; w++) {
+        if (!tk_tally_played(t, a, w)) continue;
         const double *x = tk_tally_at(t, a, w);
-        na[w] = x[mt->num];
-        da[w] = x[mt->den];
-        sn += na[w];
-        sd += da[w];
+        na[n] = x[mt->num];
+        da[n] = x[mt->den];
+        sn += na[n];
+        sd += da[n];
+        n++;
       }
       tk_estimate e;
       if (mt->proportion && one_game_per_wall)
         rc = s->proportion == TK_INTERVAL_CLOPPER_PEARSON ? tk_stats_clopper_pearson(sn, sd, conf, &e)
                                                           : tk_stats_wilson(sn, sd, conf, &e);
       else
-        rc = tk_stats_ratio(na, da, W, conf, &e);
+        rc = tk_stats_ratio(na, da, n, conf, &e);
       if (rc) {
         tk_error_set(err, rc, -1, "statistics of %s for %s failed", mt->name, s->agents[a].label);
         goto done;
@@ -82,18 +102,24 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
       json_t *o = json_object();
       json_object_set_new(o, "a", json_string(s->agents[a].label));
       json_object_set_new(o, "b", json_string(s->agents[b].label));
-      json_object_set_new(o, "walls", json_integer((json_int_t)W));
+      size_t common = 0; /* walls on which both have games */
+      for (uint64_t w = 0; w < W; w++)
+        common += tk_tally_played(t, a, w) && tk_tally_played(t, b, w);
+      json_object_set_new(o, "walls", json_integer((json_int_t)common));
       for (int m = 0; m < g->nmetrics; m++) {
         const tk_metric *mt = &g->metrics[m];
+        size_t n = 0;
         for (uint64_t w = 0; w < W; w++) {
+          if (!tk_tally_played(t, a, w) || !tk_tally_played(t, b, w)) continue;
           const double *x = tk_tally_at(t, a, w), *y = tk_tally_at(t, b, w);
-          na[w] = x[mt->num];
-          da[w] = x[mt->den];
-          nb[w] = y[mt->num];
-          db[w] = y[mt->den];
+          na[n] = x[mt->num];
+          da[n] = x[mt->den];
+          nb[n] = y[mt->num];
+          db[n] = y[mt->den];
+          n++;
         }
         tk_estimate e;
-        if ((rc = tk_stats_paired_ratio(na, da, nb, db, W, conf, &e))) {
+        if ((rc = tk_stats_paired_ratio(na, da, nb, db, n, conf, &e))) {
           tk_error_set(err, rc, -1, "paired statistics failed");
           goto done;
         }
@@ -134,6 +160,50 @@ static void pcell(json_t *est, char *buf, size_t cap) {
   if (!json_is_number(p)) snprintf(buf, cap, "-");
   else if (json_number_value(p) < 0.001) snprintf(buf, cap, "<0.001");
   else snprintf(buf, cap, "%.3f", json_number_value(p));
+}
+
+/* The faults of every agent (units forfeited or skipped, by kind, illegal actions, skipped
+ * units); `all` also when nobody faulted. Returns whether anything was written. */
+static int fault_table(json_t *sum, FILE *f, int md, int all) {
+  size_t i;
+  json_t *a;
+  int any = 0;
+  json_array_foreach(json_object_get(sum, "agents"), i, a) {
+    any |= json_integer_value(json_object_get(a, "faults")) != 0 ||
+           json_integer_value(json_object_get(a, "illegal_actions")) != 0 ||
+           json_integer_value(json_object_get(a, "skipped")) != 0;
+  }
+  if (!any && !all) return 0;
+  if (md) {
+    fprintf(f, "| agent | faults |");
+    for (int k = 1; k < TK_FAULT_KINDS; k++) fprintf(f, " %s |", tk_fault_kind_name(k));
+    fprintf(f, " illegal actions | skipped units |\n|---|---:|");
+    for (int k = 1; k < TK_FAULT_KINDS; k++) fprintf(f, "---:|");
+    fprintf(f, "---:|---:|\n");
+  } else {
+    fprintf(f, "\nfaults (fault policy %s, illegal actions %s):\n%-16s %7s",
+            json_string_value(json_object_get(sum, "fault_policy")),
+            json_string_value(json_object_get(sum, "illegal_policy")), "agent", "faults");
+    for (int k = 1; k < TK_FAULT_KINDS; k++) fprintf(f, " %8s", tk_fault_kind_name(k));
+    fprintf(f, " %16s %8s\n", "illegal actions", "skipped");
+  }
+  json_array_foreach(json_object_get(sum, "agents"), i, a) {
+    json_t *kinds = json_object_get(a, "fault_kinds");
+    long long faults = (long long)json_integer_value(json_object_get(a, "faults"));
+    long long ill = (long long)json_integer_value(json_object_get(a, "illegal_actions"));
+    long long skip = (long long)json_integer_value(json_object_get(a, "skipped"));
+    const char *label = json_string_value(json_object_get(a, "label"));
+    if (md) fprintf(f, "| %s | %lld |", label, faults);
+    else fprintf(f, "%-16s %7lld", label, faults);
+    for (int k = 1; k < TK_FAULT_KINDS; k++) {
+      long long c = (long long)json_integer_value(json_object_get(kinds, tk_fault_kind_name(k)));
+      if (md) fprintf(f, " %lld |", c);
+      else fprintf(f, " %8lld", c);
+    }
+    if (md) fprintf(f, " %lld | %lld |\n", ill, skip);
+    else fprintf(f, " %16lld %8lld\n", ill, skip);
+  }
+  return 1;
 }
 
 /* Writes both tables; markdown selects the report.md form. */
@@ -198,7 +268,16 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
   }
 }
 
-void tk_summary_table(const tk_run *r, json_t *sum, FILE *f) { tables(r, sum, f, 0); }
+void tk_summary_table(const tk_run *r, json_t *sum, FILE *f) {
+  if (!json_is_true(json_object_get(sum, "complete")))
+    fprintf(f, "INCOMPLETE: %lld of %lld units played (%s)\n\n",
+            (long long)json_integer_value(json_object_get(sum, "units")),
+            (long long)json_integer_value(json_object_get(sum, "units_total")),
+            json_string_value(json_object_get(sum, "stopped")) ? json_string_value(json_object_get(sum, "stopped"))
+                                                                : "stopped");
+  tables(r, sum, f, 0);
+  fault_table(sum, f, 0, 0);
+}
 
 void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
   const tk_spec *s = &r->spec;
@@ -207,11 +286,25 @@ void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
           tk_format_name(s->format), (unsigned long long)s->seed,
           (unsigned long long)s->walls,
           (long long)json_integer_value(json_object_get(sum, "units")), TAIKAI_VERSION);
+  if (!json_is_true(json_object_get(sum, "complete"))) {
+    const char *why = json_string_value(json_object_get(sum, "stopped"));
+    fprintf(f, "**Incomplete run**: %lld of %lld units played (%s). Run the same command again "
+               "(or with `--resume`) to finish it.\n\n",
+            (long long)json_integer_value(json_object_get(sum, "units")),
+            (long long)json_integer_value(json_object_get(sum, "units_total")),
+            why ? why : "stopped");
+  }
   fprintf(f, "Intervals: rates %s; means Student-t over walls (walls are the independent "
              "unit); paired differences Student-t over per-wall differences.\n\n",
           tk_interval_name(s->proportion));
   fprintf(f, "## Agents\n\n");
   tables(r, sum, f, 1);
+  fprintf(f, "\n## Faults\n\nFault policy `%s`, illegal actions `%s`; limits: %d ms per call, "
+             "%d ms per game, %d MB per worker (0: none). %lld units skipped.\n\n",
+          tk_fault_policy_name(s->fault_policy), tk_illegal_policy_name(s->illegal_policy),
+          s->time_limit_ms, s->game_time_limit_ms, s->memory_limit_mb,
+          (long long)json_integer_value(json_object_get(sum, "units_skipped")));
+  fault_table(sum, f, 1, 1);
   fprintf(f, "\n## Plugins\n\n| label | plugin | version | params |\n|---|---|---|---|\n");
   for (int i = 0; i < s->nagents; i++)
     fprintf(f, "| %s | %s | %s | `%s` |\n", s->agents[i].label, r->plugins[i].desc->name,

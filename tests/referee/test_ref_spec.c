@@ -25,6 +25,11 @@ static void test_defaults(void) {
   CU_ASSERT_STRING_EQUAL(s.output, "runs/my-spec");
   CU_ASSERT_DOUBLE_EQUAL(s.confidence, 0.95, 1e-12);
   CU_ASSERT_EQUAL(s.proportion, TK_INTERVAL_WILSON);
+  CU_ASSERT_EQUAL(s.time_limit_ms, 10000);
+  CU_ASSERT_EQUAL(s.game_time_limit_ms, 0);
+  CU_ASSERT_EQUAL(s.memory_limit_mb, 0);
+  CU_ASSERT_EQUAL(s.fault_policy, TK_POLICY_FORFEIT);
+  CU_ASSERT_EQUAL(s.illegal_policy, TK_ILLEGAL_FORFEIT);
   /* the resolved form parses back to the same spec */
   json_t *j = tk_spec_to_json(&s);
   char *text = json_dumps(j, 0);
@@ -32,9 +37,30 @@ static void test_defaults(void) {
   CU_ASSERT_EQUAL(tk_spec_parse(text, "again.json", &s2, &e), 0);
   CU_ASSERT_EQUAL(s2.walls, s.walls);
   CU_ASSERT_STRING_EQUAL(s2.output, s.output);
+  tk_spec_free(&s2);
+  /* the fault fields, and their resolved form */
+  tk_spec s3;
+  rc = tk_spec_parse("{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\"}], \"time_limit_ms\": 0, "
+                     "\"game_time_limit_ms\": 5000, \"memory_limit_mb\": 512, \"fault_policy\": "
+                     "\"skip\", \"illegal_policy\": \"substitute\"}", "f.json", &s3, &e);
+  CU_ASSERT_EQUAL_FATAL(rc, 0);
+  CU_ASSERT_EQUAL(s3.time_limit_ms, 0);
+  CU_ASSERT_EQUAL(s3.game_time_limit_ms, 5000);
+  CU_ASSERT_EQUAL(s3.memory_limit_mb, 512);
+  CU_ASSERT_EQUAL(s3.fault_policy, TK_POLICY_SKIP);
+  CU_ASSERT_EQUAL(s3.illegal_policy, TK_ILLEGAL_SUBSTITUTE);
+  json_t *j3 = tk_spec_to_json(&s3);
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j3, "fault_policy")), "skip");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j3, "illegal_policy")), "substitute");
+  CU_ASSERT_EQUAL(json_integer_value(json_object_get(j3, "memory_limit_mb")), 512);
+  json_decref(j3);
+  tk_spec_free(&s3);
+  CU_ASSERT_EQUAL(tk_spec_parse("{\"game\": \"solo\", \"fault_policy\": \"abort\", \"agents\": "
+                                "[{\"plugin\": \"g\"}]}", "a.json", &s3, &e), 0);
+  CU_ASSERT_EQUAL(s3.fault_policy, TK_POLICY_ABORT);
+  tk_spec_free(&s3);
   free(text);
   json_decref(j);
-  tk_spec_free(&s2);
   tk_spec_free(&s);
   tk_spec_free(NULL);
 }
@@ -72,6 +98,18 @@ static const bad_case bad[] = {
      {"field 'confidence'", "got 95", NULL}},
     {"{\"game\": \"solo\", \"rules\": 3, \"agents\": [{\"plugin\": \"g\"}]}",
      {"field 'rules'", "got 3", NULL}},
+    {"{\"game\": \"solo\", \"time_limit_ms\": -1, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'time_limit_ms'", "got -1", "from 0"}},
+    {"{\"game\": \"solo\", \"game_time_limit_ms\": \"1s\", \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'game_time_limit_ms'", "got \"1s\"", NULL}},
+    {"{\"game\": \"solo\", \"memory_limit_mb\": 8, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'memory_limit_mb'", "got 8", "32"}},
+    {"{\"game\": \"solo\", \"memory_limit_mb\": 1.5, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'memory_limit_mb'", "got 1.5", NULL}},
+    {"{\"game\": \"solo\", \"fault_policy\": \"ignore\", \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'fault_policy'", "got \"ignore\"", "forfeit"}},
+    {"{\"game\": \"solo\", \"illegal_policy\": true, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'illegal_policy'", "got true", "substitute"}},
     {"[1, 2]", {"top level", "got [1,2]", NULL}},
     {"{\"game\": \"solo\",, }", {"invalid JSON", "bad.json:1:", NULL}},
     {NULL, {NULL}},
