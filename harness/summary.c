@@ -95,10 +95,25 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
       }
       json_object_set_new(o, mt->name, estimate_json(&e, 0));
     }
+    /* multi-seat games: the rank distribution also as one array, 1st place first */
+    if (json_object_get(o, "rank_1_rate")) {
+      json_t *ranks = json_array();
+      for (int k = 1; k <= TK_MAX_SEATS; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "rank_%d_rate", k);
+        json_t *v = json_object_get(o, key);
+        if (!v) break;
+        json_array_append(ranks, v);
+      }
+      json_object_set_new(o, "rank_rates", ranks);
+    }
     json_array_append_new(agents, o);
   }
-  for (int a = 0; a < t->nagents; a++)
-    for (int b = a + 1; b < t->nagents; b++) {
+  for (int a0 = 0; a0 < t->nagents; a0++)
+    for (int b0 = a0 + 1; b0 < t->nagents; b0++) {
+      /* duplicate: agents[0] is the baseline, so its pairs read candidate - baseline */
+      int swap = s->format == TK_FORMAT_DUPLICATE && a0 == 0;
+      int a = swap ? b0 : a0, b = swap ? a0 : b0;
       json_t *o = json_object();
       json_object_set_new(o, "a", json_string(s->agents[a].label));
       json_object_set_new(o, "b", json_string(s->agents[b].label));

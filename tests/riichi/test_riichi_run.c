@@ -72,6 +72,12 @@ static void duplicate(void) {
   }
   TK_EQ(r > 0.999 && r < 1.001, 1, "rank rates sum to 1");
   TK_EQ(json_array_size(json_object_get(s1, "paired")), 1, "one paired comparison");
+  json_t *rr = json_object_get(cand, "rank_rates");
+  TK_EQ(json_array_size(rr), 4, "rank_rates has four places");
+  TK_EQ(json_equal(json_array_get(rr, 0), json_object_get(cand, "rank_1_rate")), 1, "rank_rates[0] is 1st place");
+  json_t *p0 = json_array_get(json_object_get(s1, "paired"), 0);
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p0, "a")), "cand");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p0, "b")), "base");
   json_decref(s1);
   json_decref(s2);
 
