@@ -1,7 +1,7 @@
 /* tests/referee/e2e_util.h — helpers for end-to-end tests that run the `taikai` binary as a
  * child process (with a time limit) and look at its exit status, its stdout and stderr and the
  * files it writes. Set `work_dir` (a folder of its own) before running anything; W("x") is
- * the path of x in it. */
+ * the path of x in it. Functions are `static inline` so a test may use only some of them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,7 +22,7 @@ static char out_buf[1 << 16], err_buf[1 << 16];
 static char work_dir[1024];
 
 /* The path of `name` in work_dir (one of 16 rotating buffers). */
-static const char *W(const char *name) {
+static inline const char *W(const char *name) {
   static char bufs[16][1600];
   static int next;
   char *b = bufs[next++ % 16];
@@ -30,7 +30,7 @@ static const char *W(const char *name) {
   return b;
 }
 
-static void slurp(const char *path, char *buf, size_t cap) {
+static inline void slurp(const char *path, char *buf, size_t cap) {
   buf[0] = '\0';
   FILE *f = fopen(path, "rb");
   if (!f) return;
@@ -41,7 +41,7 @@ static void slurp(const char *path, char *buf, size_t cap) {
 
 /* Starts taikai with `args` (NULL-terminated, without argv[0]), stdout and stderr going to
  * W("stdout.txt") and W("stderr.txt"). Returns its pid. */
-static pid_t taikai_start(const char *const *args) {
+static inline pid_t taikai_start(const char *const *args) {
   const char *argv[48];
   int n = 0;
   argv[n++] = TK_TAIKAI_BIN;
@@ -63,7 +63,7 @@ static pid_t taikai_start(const char *const *args) {
 }
 
 /* Waits for a taikai started by taikai_start; returns its exit status, or -signal. */
-static int taikai_wait(pid_t pid) {
+static inline int taikai_wait(pid_t pid) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -75,7 +75,7 @@ static int taikai_wait(pid_t pid) {
 /* Runs taikai with `args` to the end. */
 static int taikai(const char *const *args) { return taikai_wait(taikai_start(args)); }
 
-static void write_file(const char *path, const char *text) {
+static inline void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   if (!f) {
     TK_FAILF("cannot write %s", path);
@@ -85,7 +85,7 @@ static void write_file(const char *path, const char *text) {
   fclose(f);
 }
 
-static int same_bytes(const char *a, const char *b) {
+static inline int same_bytes(const char *a, const char *b) {
   FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
   int same = fa && fb;
   while (same) {
@@ -98,25 +98,25 @@ static int same_bytes(const char *a, const char *b) {
   return same;
 }
 
-static int exists(const char *p) {
+static inline int exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0;
 }
 
-static void sleep_ms(int ms) {
+static inline void sleep_ms(int ms) {
   struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
   while (nanosleep(&ts, &ts)) {
   }
 }
 
-static int64_t now_ms(void) {
+static inline int64_t now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Lines of a file (at most max), each a new JSON value (NULL if it does not parse). */
-static int load_lines(const char *path, json_t **out, int max) {
+static inline int load_lines(const char *path, json_t **out, int max) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   static char line[1 << 14];
@@ -126,17 +126,17 @@ static int load_lines(const char *path, json_t **out, int max) {
   return n;
 }
 
-static void free_lines(json_t **l, int n) {
+static inline void free_lines(json_t **l, int n) {
   for (int i = 0; i < n; i++) json_decref(l[i]);
 }
 
 /* summary.json's agent `i` field `key` as an integer. */
-static long long agent_int(json_t *sum, int i, const char *key) {
+static inline long long agent_int(json_t *sum, int i, const char *key) {
   return (long long)json_integer_value(
       json_object_get(json_array_get(json_object_get(sum, "agents"), (size_t)i), key));
 }
 
-static long long agent_kind(json_t *sum, int i, const char *kind) {
+static inline long long agent_kind(json_t *sum, int i, const char *kind) {
   json_t *a = json_array_get(json_object_get(sum, "agents"), (size_t)i);
   return (long long)json_integer_value(json_object_get(json_object_get(a, "fault_kinds"), kind));
 }

@@ -26,70 +26,7 @@
     else CU_PASS(#x);                                                               \
   } while (0)
 
-static char out_buf[1 << 16], err_buf[1 << 16];
-
-static void slurp(const char *path, char *buf, size_t cap) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "rb");
-  if (!f) return;
-  size_t n = fread(buf, 1, cap - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-
-/* Runs taikai with `args` (NULL-terminated, without argv[0]); stdout/stderr into the buffers.
- * Returns the exit status, or -1 if it was killed (time limit 120 s). */
-static int taikai(const char *const *args) {
-  const char *argv[32];
-  int n = 0;
-  argv[n++] = TK_TAIKAI_BIN;
-  for (; *args && n < 31; args++) argv[n++] = *args;
-  argv[n] = NULL;
-  pid_t pid = fork();
-  if (pid == 0) {
-    int o = open(WORK "/stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = open(WORK "/stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    setenv("TAIKAI_PLUGIN_PATH", TK_PLUGIN_DIR, 1);
-    alarm(120);
-    execv(TK_TAIKAI_BIN, (char *const *)argv);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  slurp(WORK "/stdout.txt", out_buf, sizeof out_buf);
-  slurp(WORK "/stderr.txt", err_buf, sizeof err_buf);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    TK_FAILF("cannot write %s", path);
-    return;
-  }
-  fputs(text, f);
-  fclose(f);
-}
-
-static int same_bytes(const char *a, const char *b) {
-  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-  int same = fa && fb;
-  while (same) {
-    int ca = fgetc(fa), cb = fgetc(fb);
-    if (ca != cb) same = 0;
-    if (ca == EOF || cb == EOF) break;
-  }
-  if (fa) fclose(fa);
-  if (fb) fclose(fb);
-  return same;
-}
-
-static int exists(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0;
-}
+#include "e2e_util.h"
 
 static const char *TINY =
     "{\"game\": \"solo\", \"seed\": 7, \"walls\": 60, \"format\": \"field\",\n"
@@ -365,6 +302,7 @@ static void test_overrides_and_plugins(void) {
 int main(void) {
   if (system("rm -rf '" WORK "'")) return 1; /* outputs of an earlier run would be continued */
   mkdir(WORK, 0777);
+  snprintf(work_dir, sizeof work_dir, "%s", WORK);
   CU_TestInfo tests[] = {
       {"tiny_summary", test_tiny_summary},
       {"jobs_identical", test_jobs_identical},
