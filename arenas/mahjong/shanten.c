@@ -320,18 +320,6 @@ static int kokushi_shanten(const uint8_t *c) {
 
 static inline int valid_count(int n) { return n > 0 && n <= 14 && n % 3 != 0; }
 
-/* Rank of one suit; the caller has checked every count <= 4 and the total <= 14. */
-static inline uint32_t suit_rank_fast(const uint8_t *c) {
-  uint32_t r = 0;
-  int s = 0;
-#pragma GCC unroll 9
-  for (int i = 0; i < 9; i++) {
-    r += rank_tab[i][s][c[i]];
-    s += c[i];
-  }
-  return r;
-}
-
 /* SWAR over the 34 counts: 8 bytes at a time. H has the high bit of every byte. */
 #define H8 0x8080808080808080ULL
 static inline uint64_t load8(const uint8_t *p) {
