@@ -1,4 +1,5 @@
-/* harness/cmd_run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]`:
+/* harness/cmd_run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
+ *   [--logs]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -13,7 +14,8 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume] [--quiet]\n"
+          "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume] [--logs]\n"
+          "                      [--quiet]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -27,6 +29,8 @@ static void usage(FILE *f) {
           "  --out DIR   output folder (overrides \"output\")\n"
           "  --resume    continue the interrupted run in the output folder; an error if the\n"
           "              folder holds no run\n"
+          "  --logs      also write every game as mjai-style JSON lines, one file per unit:\n"
+          "              DIR/logs/unit-NNNNNNNN.jsonl (riichi; readable by mjai tools)\n"
           "  --quiet     no progress on stderr\n"
           "\n"
           "An output folder that already holds a run of the same tournament (same resolved spec,\n"
@@ -59,7 +63,7 @@ int tk_cmd_run(int argc, char **argv) {
   const char *spec_path = NULL, *out = NULL, *seen_flag[8] = {0};
   int nseen = 0;
   uint64_t jobs = 0, walls = 0, seed = 0;
-  int have_seed = 0, quiet = 0, resume = 0;
+  int have_seed = 0, quiet = 0, resume = 0, logs = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -111,6 +115,8 @@ int tk_cmd_run(int argc, char **argv) {
       i++;
     } else if (!strcmp(a, "--resume")) {
       resume = 1;
+    } else if (!strcmp(a, "--logs")) {
+      logs = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       quiet = 1;
     } else if (a[0] == '-' && a[1]) {
@@ -149,6 +155,12 @@ int tk_cmd_run(int argc, char **argv) {
     fprintf(stderr, "taikai run: refused: %s\n", err.msg);
     return 2;
   }
+  if (logs && !run.game->logs) {
+    fprintf(stderr, "taikai run: --logs: game '%s' has no game logs (riichi has)\n",
+            run.spec.game);
+    tk_run_free(&run);
+    return 2;
+  }
   /* the output folder: new, the same tournament to continue, or refused */
   int existing = 0, lock = -1;
   if (tk_outdir_check(&run, run.spec.output, resume, &existing, &err) ||
@@ -157,6 +169,20 @@ int tk_cmd_run(int argc, char **argv) {
     fprintf(stderr, "taikai run: refused: %s\n", err.msg);
     tk_run_free(&run);
     return 2;
+  }
+  if (logs) {
+    size_t len = strlen(run.spec.output) + sizeof "/logs";
+    if (!(run.logs_dir = malloc(len))) {
+      fprintf(stderr, "taikai run: out of memory\n");
+      tk_run_free(&run);
+      return 1;
+    }
+    snprintf(run.logs_dir, len, "%s/logs", run.spec.output);
+    if (tk_mkdirs(run.logs_dir, &err)) {
+      fprintf(stderr, "taikai run: refused: --logs: %s\n", err.msg);
+      tk_run_free(&run);
+      return 2;
+    }
   }
   tk_run_outcome outcome;
   tk_run_opts o = {run.spec.jobs, run.spec.output, quiet ? 0 : -1, NULL, existing, &outcome};
@@ -172,8 +198,12 @@ int tk_cmd_run(int argc, char **argv) {
     fprintf(stderr, "taikai run: %s: continued a run of this tournament (%llu of %llu units were "
             "already done)\n", run.spec.output, (unsigned long long)outcome.resumed,
             (unsigned long long)units);
+  if (existing && logs && outcome.resumed)
+    fprintf(stderr, "taikai run: --logs: the %llu units played before this command have logs "
+            "only if that run had --logs\n", (unsigned long long)outcome.resumed);
   tk_summary_table(&run, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md}\n", run.spec.output);
+  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s}\n", run.spec.output,
+         logs ? ",logs/" : "");
   json_decref(sum);
   tk_run_free(&run);
   if (outcome.stopped) {

@@ -12,7 +12,7 @@
 
 #include "taikai/agent.h"
 
-enum { TK_MAX_SEATS = 8, TK_MAX_Q = 16, TK_MAX_METRICS = 16, TK_LINE_MAX = 4096 }; /* riichi: 13 q, 11 metrics */
+enum { TK_MAX_SEATS = 8, TK_MAX_Q = 16, TK_MAX_METRICS = 16, TK_LINE_MAX = 8192 }; /* riichi: 16 q, 13 metrics */
 
 typedef struct tk_metric {
   const char *name;  /* key in summary.json ("win_rate") */
@@ -79,6 +79,11 @@ typedef struct tk_play_ctx {
   const void *rules;    /* the driver's parsed rules */
   tk_watch *watch;      /* may be NULL */
   int illegal_policy;   /* tk_illegal_policy (spec.h): 0 forfeit, 1 substitute the fallback */
+  /* multi-seat games (drivers with `fallback`): seats played from the start by the game's
+   * fallback agent instead of their agents, because those agents faulted in an earlier try of
+   * this unit (a crash, a kill); bit s = seat s */
+  unsigned fallback_seats;
+  const char *logs_dir; /* drivers with `logs`: write the unit's game log here; NULL: none */
 } tk_play_ctx;
 
 /* The parsed results of one unit. */
@@ -124,6 +129,12 @@ typedef struct tk_game_driver {
   /* issue 4 (may be NULL): describes a decision recorded with tk_watch_decision, for the
    * reason of a fault found by the parent ("turn 3: hand ..., drew 5p"). */
   void (*describe)(const void *snap, size_t len, char *buf, size_t cap);
+  /* 1: a multi-seat game whose `play` honours ctx->fallback_seats, so that a unit in which an
+   * agent crashed or was killed is played again with the fallback agent in that seat (the
+   * others get a complete game; the faulter the worst result); 0: fault_line records it */
+  int fallback;
+  /* 1: `play` writes a game log per unit into ctx->logs_dir (`taikai run --logs`) */
+  int logs;
 } tk_game_driver;
 
 /* The driver for game `name`, or NULL. */

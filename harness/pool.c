@@ -6,8 +6,11 @@
  * agent, seat and entry point is being called, since when, and the decision it was asked. The
  * parent kills a worker whose call passes the per-call or per-game limit or whose resident
  * size passes the memory limit; a worker that dies is buried: the unit it was playing becomes
- * a fault of the agent concerned (recorded with the game's fault_line and tk_fault_stamp), the
- * rest of its chunk is handed out again, and a new worker takes its place. Results depend only
+ * a fault of the agent concerned, the rest of its chunk is handed out again, and a new worker
+ * takes its place. In a multi-seat game whose driver has a fallback agent, the faulted unit is
+ * played again from its start by a worker with the fallback in the faulter's seat, and the
+ * fault is stamped on that seat of the replay's line (tk_fault_stamp); other games record it
+ * with the driver's fault_line. Results depend only
  * on the unit, never on which worker played it, so the output is identical for any -j. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <errno.h>
@@ -41,7 +44,17 @@ typedef struct worker {
   int killed;          /* the parent killed it; kill_fault says why */
   uint64_t kill_unit;  /* the unit it was playing then */
   tk_fault kill_fault;
+  /* a replay (a chunk of one unit): the seats played by the fallback, and the faults of the
+   * earlier tries to stamp on them */
+  unsigned fallback;
+  tk_fault faults[TK_MAX_SEATS];
 } worker;
+
+typedef struct replay {
+  uint64_t unit;
+  unsigned fallback;
+  tk_fault faults[TK_MAX_SEATS];
+} replay;
 
 typedef struct range {
   uint64_t first, end;
@@ -53,6 +66,8 @@ typedef struct pool {
   uint64_t next_new;     /* next never-assigned unit */
   range *requeue;        /* ranges handed back by dead workers */
   int nrequeue, caprequeue;
+  replay *replays;       /* units to play again with more fallback seats (multi-seat faults) */
+  int nreplays, capreplays;
   char **ring;           /* results waiting for earlier units: slot (u - first) % cap */
   uint32_t *ring_len;
   uint64_t ring_cap;
@@ -106,6 +121,7 @@ static int spawn(pool *p, worker *w) {
   w->busy = 0;
   w->rlen = 0;
   w->killed = 0;
+  w->fallback = 0;
   return 0;
 }
 
@@ -139,6 +155,20 @@ static int deliver(pool *p, uint64_t u, const char *line, size_t len) {
 
 static int assign(pool *p, worker *w, int jobs) {
   range g = {0, 0};
+  if (p->nreplays) { /* first: the reorder ring waits for them */
+    replay *x = &p->replays[--p->nreplays];
+    uint64_t cmd[TK_CMD_WORDS] = {x->unit, 1, x->fallback};
+    if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
+      p->nreplays++; /* the worker died before taking it: the EOF path respawns it */
+      return 0;
+    }
+    w->busy = 1;
+    w->next = x->unit;
+    w->end = x->unit + 1;
+    w->fallback = x->fallback;
+    memcpy(w->faults, x->faults, sizeof w->faults);
+    return 0;
+  }
   if (p->nrequeue) {
     g = p->requeue[--p->nrequeue];
   } else if (p->next_new < p->end) {
@@ -156,7 +186,7 @@ static int assign(pool *p, worker *w, int jobs) {
   } else {
     return 0;
   }
-  uint64_t cmd[2] = {g.first, g.end - g.first};
+  uint64_t cmd[TK_CMD_WORDS] = {g.first, g.end - g.first, 0};
   if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
     /* the worker died before taking it: hand the range back, the EOF path respawns it */
     p->requeue[p->nrequeue++] = g;
@@ -165,7 +195,24 @@ static int assign(pool *p, worker *w, int jobs) {
   w->busy = 1;
   w->next = g.first;
   w->end = g.end;
+  w->fallback = 0;
   return 0;
+}
+
+/* A replay's line: the faults of the earlier tries stamped on their seats. */
+static int deliver_replay(pool *p, worker *w, uint64_t u, const char *line, size_t len) {
+  char buf[TK_LINE_MAX];
+  if (len >= sizeof buf) return tk_error_set(p->err, TK_ERANGE, -1, "unit %llu: line too long",
+                                             (unsigned long long)u);
+  memcpy(buf, line, len);
+  buf[len] = '\0';
+  for (int s = 0; s < TK_MAX_SEATS; s++) {
+    if (!(w->fallback >> s & 1) || !w->faults[s].kind) continue;
+    int rc = tk_fault_stamp(buf, sizeof buf, &w->faults[s]);
+    if (rc) return tk_error_set(p->err, rc, -1, "cannot record the fault of unit %llu",
+                                (unsigned long long)u);
+  }
+  return deliver(p, u, buf, strlen(buf));
 }
 
 /* Parses complete messages in w->rbuf. */
@@ -180,7 +227,9 @@ static int drain(pool *p, worker *w) {
                    (unsigned long long)h.unit, tk_strerror(h.status));
       return h.status;
     }
-    int rc = deliver(p, h.unit, w->rbuf + off + sizeof h, h.len);
+    int rc = w->busy && w->fallback && h.unit == w->next
+                 ? deliver_replay(p, w, h.unit, w->rbuf + off + sizeof h, h.len)
+                 : deliver(p, h.unit, w->rbuf + off + sizeof h, h.len);
     if (rc) return rc;
     off += sizeof h + h.len;
     if (w->busy && h.unit == w->next) w->next++;
@@ -268,6 +317,24 @@ static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
   return 0;
 }
 
+/* Queues unit u to be played with the fallback in the seats of `fallback` (the faults of those
+ * seats copied from `faults`, if any). Returns the entry, or NULL when out of memory. */
+static replay *push_replay(pool *p, uint64_t u, unsigned fallback, const tk_fault *faults) {
+  if (p->nreplays == p->capreplays) {
+    int cap = p->capreplays ? 2 * p->capreplays : 8;
+    replay *nr = realloc(p->replays, (size_t)cap * sizeof *nr);
+    if (!nr) return NULL;
+    p->replays = nr;
+    p->capreplays = cap;
+  }
+  replay *x = &p->replays[p->nreplays++];
+  memset(x, 0, sizeof *x);
+  x->unit = u;
+  x->fallback = fallback;
+  if (fallback) memcpy(x->faults, faults, sizeof x->faults);
+  return x;
+}
+
 /* A worker's result pipe closed: record the fault of the unit it was playing, hand the rest
  * of its chunk back, and start a new worker. */
 static int bury(pool *p, worker *w) {
@@ -289,7 +356,12 @@ static int bury(pool *p, worker *w) {
   tk_fault f;
   if (u < w->next || u >= w->end) {
     if (w->killed) { /* its line arrived before the kill landed: not at fault */
-      p->requeue[p->nrequeue++] = (range){w->next, w->end};
+      if (w->fallback && w->next < w->end) { /* a replay: handed back as one */
+        if (!push_replay(p, w->next, w->fallback, w->faults))
+          return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+      } else {
+        p->requeue[p->nrequeue++] = (range){w->next, w->end};
+      }
       w->busy = 0;
       return spawn(p, w);
     }
@@ -303,7 +375,19 @@ static int bury(pool *p, worker *w) {
   }
   if (u > w->next) p->requeue[p->nrequeue++] = (range){w->next, u};
   const int *seating = tk_schedule_unit(&p->r->sched, u, &wall);
-  if (f.seat >= p->r->game->nseats) f.seat = 0;
+  if (f.seat < 0 || f.seat >= p->r->game->nseats) f.seat = 0;
+  unsigned earlier = w->fallback && u == w->next ? w->fallback : 0;
+  if (p->r->game->fallback && !(earlier >> f.seat & 1)) {
+    /* play the unit again from its start with the fallback agent in the faulter's seat */
+    replay *x = push_replay(p, u, earlier, w->faults);
+    if (!x) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+    x->fallback |= 1u << f.seat;
+    x->faults[f.seat] = f;
+    if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
+    w->busy = 0;
+    w->fallback = 0;
+    return spawn(p, w);
+  }
   char line[TK_LINE_MAX], reason[512];
   int n = p->r->spec.nagents;
   tk_seat_agent agents[TK_SPEC_MAX_AGENTS];
@@ -330,7 +414,7 @@ static int bury(pool *p, worker *w) {
 static void shutdown_workers(pool *p, int spawned, int failed) {
   const tk_run *r = p->r;
   for (int i = 0; i < spawned; i++) {
-    uint64_t cmd[2] = {0, 0};
+    uint64_t cmd[TK_CMD_WORDS] = {0, 0, 0};
     if (failed) kill(p->ws[i].pid, SIGKILL);
     else tk_write_all(p->ws[i].cmd_fd, cmd, sizeof cmd);
     close(p->ws[i].cmd_fd);
@@ -482,6 +566,7 @@ done:
   free(p.ring);
   free(p.ring_len);
   free(p.requeue);
+  free(p.replays);
   if (watches != MAP_FAILED) munmap(watches, sizeof(tk_watch) * (size_t)jobs);
   return rc;
 }

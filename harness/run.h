@@ -28,6 +28,7 @@ typedef struct tk_run {
   json_t **params;             /* owned: resolved params per agent */
   char **params_text;          /* owned: the same as compact JSON text */
   tk_schedule sched;
+  char *logs_dir;              /* owned: `taikai run --logs` (games with logs), else NULL */
 } tk_run;
 
 /* Takes ownership of `spec` (even on failure), finds the driver, parses the rules, loads every

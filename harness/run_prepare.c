@@ -22,6 +22,7 @@ void tk_run_free(tk_run *r) {
   free(r->rules);
   json_decref(r->rules_resolved);
   tk_schedule_free(&r->sched);
+  free(r->logs_dir);
   tk_spec_free(&r->spec);
   memset(r, 0, sizeof *r);
 }

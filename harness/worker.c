@@ -193,9 +193,10 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
     agents[i].index = i;
     agents[i].label = r->spec.agents[i].label;
   }
-  tk_play_ctx ctx = {r->spec.seed, r->rules, watch, (int)r->spec.illegal_policy};
+  tk_play_ctx ctx = {r->spec.seed, r->rules, watch, (int)r->spec.illegal_policy, 0,
+                     r->game->logs ? r->logs_dir : NULL};
   for (;;) {
-    uint64_t cmd[2];
+    uint64_t cmd[TK_CMD_WORDS];
     if (tk_read_all(cmd_fd, cmd, sizeof cmd) || cmd[1] == 0) break;
     size_t used = 0;
     int64_t flushed = tk_now_ns();
@@ -203,11 +204,19 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
       uint64_t wall;
       const int *seating = tk_schedule_unit(&r->sched, u, &wall);
       tk_watch_unit(watch, u);
-      tk_fault f;
+      tk_fault f, created[TK_MAX_SEATS];
       memset(&f, 0, sizeof f);
+      /* replays (the pool's cmd[2]): seats whose agents crashed in an earlier try of the unit */
+      unsigned fallback = (unsigned)cmd[2], failed = 0;
       for (int s = 0; s < nseats && !f.kind; s++) {
         tk_seat_agent *a = &agents[seating[s]];
-        if (!a->inst) a->inst = create_agent(r, seating[s], watch, s, &f);
+        if ((fallback >> s & 1) || a->inst) continue;
+        a->inst = create_agent(r, seating[s], watch, s, &f);
+        if (!a->inst && r->game->fallback) { /* played by the fallback, the fault stamped */
+          created[s] = f;
+          failed |= 1u << s;
+          memset(&f, 0, sizeof f);
+        }
       }
       int rc;
       if (f.kind) { /* an agent of this unit could not be created: the unit is its fault */
@@ -216,7 +225,10 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
         rc = r->game->fault_line(u, wall, seating, agents, f.seat, reason, line, sizeof line);
         if (!rc) rc = tk_fault_stamp(line, sizeof line, &f);
       } else {
+        ctx.fallback_seats = fallback | failed;
         rc = r->game->play(&ctx, u, wall, seating, agents, line, sizeof line);
+        for (int s = 0; s < nseats && !rc; s++)
+          if (failed >> s & 1) rc = tk_fault_stamp(line, sizeof line, &created[s]);
       }
       tk_msg_head h = {u, rc, rc ? 0 : (uint32_t)strlen(line)};
       if (used + sizeof h + h.len > WBUF) {

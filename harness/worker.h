@@ -3,7 +3,9 @@
  * agent code (its stdout, signals, memory limit, death with the referee), and the trial create
  * that vets each agent in a throw-away process before the run.
  *
- * Protocol: parent -> worker, on its command pipe: {uint64 first, uint64 count} (count 0: exit).
+ * Protocol: parent -> worker, on its command pipe: {uint64 first, uint64 count, uint64 fallback}
+ * (count 0: exit; fallback: bit s = seat s is played by the game's fallback agent, for the
+ * replay of a unit whose agent in seat s crashed; 0 for ordinary chunks).
  * Worker -> parent, on its result pipe, per unit: a tk_msg_head and `len` bytes of JSON line. */
 #ifndef TAIKAI_HARNESS_WORKER_H
 #define TAIKAI_HARNESS_WORKER_H
@@ -21,6 +23,7 @@ typedef struct tk_msg_head {
 /* Exit statuses of a worker that fails outside any agent call (a referee failure, not a
  * fault); an agent calling exit() inside a call is a fault whatever its status. */
 enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = 102 };
+enum { TK_CMD_WORDS = 3 }; /* uint64 words of a command */
 
 int tk_write_all(int fd, const void *p, size_t n);
 int tk_read_all(int fd, void *p, size_t n);

@@ -218,3 +218,12 @@ void tk_riichi_view_of(const tk_riichi_game *g, int seat, tk_riichi_view *v) {
         if (p->melds[i].tiles[j] != TK_TILE_NONE) v->seen[tk_tile_kind(p->melds[i].tiles[j])]++;
   }
 }
+
+int tk_riichi_fallback(const tk_riichi_legal *l) {
+  for (int i = 0; i < l->n; i++)
+    if (l->a[i].type == TK_RIICHI_PASS || (l->a[i].type == TK_RIICHI_DISCARD && l->a[i].tsumogiri))
+      return i;
+  for (int i = 0; i < l->n; i++) /* no drawn tile (after a call): the first discard */
+    if (l->a[i].type == TK_RIICHI_DISCARD) return i;
+  return -1;
+}

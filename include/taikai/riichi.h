@@ -396,6 +396,12 @@ TK_API int tk_riichi_to_act(const tk_riichi_game *g);
  * always among them. Returns n. */
 TK_API int tk_riichi_legal_of(const tk_riichi_game *g, int seat, tk_riichi_legal *out);
 
+/* The fallback action of a decision: the tsumogiri discard (the drawn tile), else the first
+ * discard (after a call), else pass; what the referee plays for a seat whose agent forfeited
+ * and, with illegal_policy "substitute", in place of an illegal action. Returns the index of
+ * that action in `l`, or -1 if `l` holds none of them (never for a legal set of the engine). */
+TK_API int tk_riichi_fallback(const tk_riichi_legal *l);
+
 /* The view of `seat` (meaningful in SELF and REACT phases). */
 TK_API void tk_riichi_view_of(const tk_riichi_game *g, int seat, tk_riichi_view *out);
 

@@ -15,13 +15,7 @@ static int begin_game(tk_agent_instance *self, const void *info) { return 0; }
 
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
   const tk_riichi_legal *l = legal;
-  int pick = -1;
-  for (int i = 0; i < l->n && pick < 0; i++) {
-    const tk_riichi_action *a = &l->a[i];
-    if (a->type == TK_RIICHI_PASS || (a->type == TK_RIICHI_DISCARD && a->tsumogiri)) pick = i;
-  }
-  for (int i = 0; i < l->n && pick < 0; i++) /* no drawn tile: the first discard */
-    if (l->a[i].type == TK_RIICHI_DISCARD) pick = i;
+  int pick = tk_riichi_fallback(l); /* the referee's fallback is exactly this agent */
   if (pick < 0) return TK_ESTATE;
   *(tk_riichi_action *)action = l->a[pick];
   return 0;

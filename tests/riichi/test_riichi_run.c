@@ -37,18 +37,16 @@ static json_t *load(const char *dir, const char *file) {
 }
 
 static void duplicate(void) {
-  char spec[600], out1[600], out2[600], logs[600];
+  char spec[600], out1[600], out2[600], logs[700];
   snprintf(spec, sizeof spec, "%s/dup.json", work);
   snprintf(out1, sizeof out1, "%s/dup1", work);
   snprintf(out2, sizeof out2, "%s/dup2", work);
-  snprintf(logs, sizeof logs, "%s/logs", work);
-  char extra[700];
-  snprintf(extra, sizeof extra, ", \"logs\": \"%s\"", logs);
+  snprintf(logs, sizeof logs, "%s/logs", out1);
   write_spec(spec, "duplicate",
              "{\"plugin\": \"riichi_tsumogiri\", \"label\": \"base\"},"
              " {\"plugin\": \"riichi_greedy\", \"label\": \"cand\"}",
-             extra);
-  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 2 --quiet > /dev/null", spec, out1), 0, "run -j 2");
+             "");
+  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 2 --logs --quiet > /dev/null", spec, out1), 0, "run -j 2 --logs");
   TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 1 --quiet > /dev/null", spec, out2), 0, "run -j 1");
   json_t *s1 = load(out1, "summary.json"), *s2 = load(out2, "summary.json");
   TK_EQ(s1 && s2 && json_equal(s1, s2), 1, "summary independent of -j");
