@@ -15,6 +15,7 @@ const tk_command tk_commands[] = {
     /* referee commands (issue 3) are added here */
     {"run", "play a tournament from a JSON spec (taikai run --help)", tk_cmd_run},
     {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
+    {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {NULL, NULL, NULL},
 };
 
