@@ -222,62 +222,145 @@ static int fault_table(json_t *sum, FILE *f, int md, int all) {
 }
 
 /* Writes both tables; markdown selects the report.md form. */
+/* A plain-text table for the terminal: columns as wide as their contents, and metrics split
+ * into blocks (each repeating the row names) so that no line passes TEXT_WIDTH characters. */
+enum { TEXT_WIDTH = 120, CELL = 192 };
+
+static void text_table(FILE *f, const char *corner, int nrows, const char *const *rows,
+                       int ncols, const char *const *titles, const char *cells /* [r][c][CELL] */) {
+  int w0 = (int)strlen(corner), *w = calloc((size_t)ncols + 1, sizeof *w);
+  if (!w) return;
+  for (int i = 0; i < nrows; i++)
+    if ((int)strlen(rows[i]) > w0) w0 = (int)strlen(rows[i]);
+  for (int c = 0; c < ncols; c++) {
+    w[c] = (int)strlen(titles[c]);
+    for (int i = 0; i < nrows; i++) {
+      int n = (int)strlen(cells + ((size_t)i * (size_t)ncols + (size_t)c) * CELL);
+      if (n > w[c]) w[c] = n;
+    }
+  }
+  for (int c0 = 0; c0 < ncols;) {
+    int c1 = c0, width = w0;
+    while (c1 < ncols && (c1 == c0 || width + 2 + w[c1] <= TEXT_WIDTH)) width += 2 + w[c1++];
+    if (c0) fprintf(f, "\n");
+    fprintf(f, "%-*s", w0, corner);
+    for (int c = c0; c < c1; c++) fprintf(f, "  %-*s", w[c], titles[c]);
+    fprintf(f, "\n");
+    for (int i = 0; i < nrows; i++) {
+      fprintf(f, "%-*s", w0, rows[i]);
+      for (int c = c0; c < c1; c++)
+        fprintf(f, "  %-*s", c + 1 < c1 ? w[c] : 0,
+                cells + ((size_t)i * (size_t)ncols + (size_t)c) * CELL);
+      fprintf(f, "\n");
+    }
+    c0 = c1;
+  }
+  free(w);
+}
+
 static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
   const tk_game_driver *g = r->game;
   char buf[128];
   int conf = (int)lround(r->spec.confidence * 100);
-  if (md) {
-    fprintf(f, "| agent | games | faults |");
-    for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s (%d%% CI) |", g->metrics[m].title, conf);
-    fprintf(f, "\n|---|---:|---:|");
-    for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|");
-    fprintf(f, "\n");
-  } else {
-    fprintf(f, "%-16s %8s", "agent", "games");
-    for (int m = 0; m < g->nmetrics; m++) fprintf(f, "  %-30s", g->metrics[m].title);
-    fprintf(f, "\n");
-  }
+  json_t *agents = json_object_get(sum, "agents"), *pairs = json_object_get(sum, "paired");
   size_t i;
   json_t *a;
-  json_array_foreach(json_object_get(sum, "agents"), i, a) {
+  if (!md) {
+    /* agents: games, faults (if any) and every metric */
+    int na = (int)json_array_size(agents), ncol = g->nmetrics + 1, any_faults = 0;
+    json_array_foreach(agents, i, a) any_faults |= json_integer_value(json_object_get(a, "faults")) != 0;
+    ncol += any_faults;
+    const char **rows = calloc((size_t)na + 1, sizeof *rows);
+    const char **titles = calloc((size_t)ncol, sizeof *titles);
+    char *cells = calloc((size_t)(na + 1) * (size_t)ncol, CELL);
+    char (*ptitle)[CELL] = calloc((size_t)ncol, CELL);
+    if (!rows || !titles || !cells || !ptitle) goto out;
+    titles[0] = "games";
+    if (any_faults) titles[1] = "faults";
+    for (int m = 0; m < g->nmetrics; m++) {
+      snprintf(ptitle[m], CELL, "%s", g->metrics[m].title);
+      titles[1 + any_faults + m] = ptitle[m];
+    }
+    json_array_foreach(agents, i, a) {
+      rows[i] = json_string_value(json_object_get(a, "label"));
+      char *row = cells + i * (size_t)ncol * CELL;
+      snprintf(row, CELL, "%lld", (long long)json_integer_value(json_object_get(a, "games")));
+      if (any_faults)
+        snprintf(row + CELL, CELL, "%lld", (long long)json_integer_value(json_object_get(a, "faults")));
+      for (int m = 0; m < g->nmetrics; m++)
+        cell(json_object_get(a, g->metrics[m].name), &g->metrics[m], 0,
+             row + (size_t)(1 + any_faults + m) * CELL, CELL);
+    }
+    text_table(f, "agent", na, rows, ncol, titles, cells);
+    fprintf(f, "(each value with its %d%% confidence interval)\n", conf);
+    /* paired differences: one cell per metric, "value [lo, hi] p P" */
+    int np = (int)json_array_size(pairs);
+    if (np) {
+      char (*names)[160] = calloc((size_t)np, 160);
+      const char **prow = calloc((size_t)np, sizeof *prow);
+      char *pc = calloc((size_t)np * (size_t)g->nmetrics, CELL);
+      if (names && prow && pc) {
+        json_array_foreach(pairs, i, a) {
+          snprintf(names[i], 160, "%s - %s", json_string_value(json_object_get(a, "a")),
+                   json_string_value(json_object_get(a, "b")));
+          prow[i] = names[i];
+          for (int m = 0; m < g->nmetrics; m++) {
+            json_t *e = json_object_get(a, g->metrics[m].name);
+            char p[32];
+            cell(e, &g->metrics[m], 1, buf, sizeof buf);
+            pcell(e, p, sizeof p);
+            if (strcmp(buf, "-")) snprintf(pc + (i * (size_t)g->nmetrics + (size_t)m) * CELL, CELL, "%s p %s", buf, p);
+            else snprintf(pc + (i * (size_t)g->nmetrics + (size_t)m) * CELL, CELL, "-");
+          }
+        }
+        fprintf(f, "\npaired differences (a - b on the same walls, %d%% interval, p-value of no "
+                   "difference):\n", conf);
+        text_table(f, "a - b", np, prow, g->nmetrics, titles + 1 + any_faults, pc);
+      }
+      free(names);
+      free(prow);
+      free(pc);
+    }
+  out:
+    free(rows);
+    free(titles);
+    free(cells);
+    free(ptitle);
+    return;
+  }
+  fprintf(f, "| agent | games | faults |");
+  for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s (%d%% CI) |", g->metrics[m].title, conf);
+  fprintf(f, "\n|---|---:|---:|");
+  for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|");
+  fprintf(f, "\n");
+  json_array_foreach(agents, i, a) {
     const char *label = json_string_value(json_object_get(a, "label"));
     long long games = (long long)json_integer_value(json_object_get(a, "games"));
     long long faults = (long long)json_integer_value(json_object_get(a, "faults"));
-    if (md) fprintf(f, "| %s | %lld | %lld |", label, games, faults);
-    else fprintf(f, "%-16s %8lld", label, games);
+    fprintf(f, "| %s | %lld | %lld |", label, games, faults);
     for (int m = 0; m < g->nmetrics; m++) {
       cell(json_object_get(a, g->metrics[m].name), &g->metrics[m], 0, buf, sizeof buf);
-      if (md) fprintf(f, " %s |", buf);
-      else fprintf(f, "  %-30s", buf);
+      fprintf(f, " %s |", buf);
     }
-    if (!md && faults) fprintf(f, "  (%lld faults)", faults);
     fprintf(f, "\n");
   }
-  json_t *pairs = json_object_get(sum, "paired");
   if (!json_array_size(pairs)) return;
-  if (md) {
-    fprintf(f, "\n### Paired differences (a − b on the same walls, %d%% CI, p-value)\n\n", conf);
-    fprintf(f, "| a − b | walls |");
-    for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s | p |", g->metrics[m].title);
-    fprintf(f, "\n|---|---:|");
-    for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|---:|");
-    fprintf(f, "\n");
-  } else {
-    fprintf(f, "\npaired differences (a - b, same walls):\n");
-  }
+  fprintf(f, "\n### Paired differences (a − b on the same walls, %d%% CI, p-value)\n\n", conf);
+  fprintf(f, "| a − b | walls |");
+  for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s | p |", g->metrics[m].title);
+  fprintf(f, "\n|---|---:|");
+  for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|---:|");
+  fprintf(f, "\n");
   json_array_foreach(pairs, i, a) {
-    char name[160];
-    snprintf(name, sizeof name, "%s - %s", json_string_value(json_object_get(a, "a")),
-             json_string_value(json_object_get(a, "b")));
-    if (md) fprintf(f, "| %s | %lld |", name, (long long)json_integer_value(json_object_get(a, "walls")));
-    else fprintf(f, "%-25s", name);
+    fprintf(f, "| %s - %s | %lld |", json_string_value(json_object_get(a, "a")),
+            json_string_value(json_object_get(a, "b")),
+            (long long)json_integer_value(json_object_get(a, "walls")));
     for (int m = 0; m < g->nmetrics; m++) {
       json_t *e = json_object_get(a, g->metrics[m].name);
       char p[32];
       cell(e, &g->metrics[m], 1, buf, sizeof buf);
       pcell(e, p, sizeof p);
-      if (md) fprintf(f, " %s | %s |", buf, p);
-      else fprintf(f, "  %-30s p %-6s", buf, p);
+      fprintf(f, " %s | %s |", buf, p);
     }
     fprintf(f, "\n");
   }
