@@ -16,6 +16,8 @@ const tk_command tk_commands[] = {
     {"run", "play a tournament from a JSON spec (taikai run --help)", tk_cmd_run},
     {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
+    {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
+     tk_cmd_rescore},
     {NULL, NULL, NULL},
 };
 
