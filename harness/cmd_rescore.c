@@ -284,6 +284,14 @@ int tk_cmd_rescore(int argc, char **argv) {
   uint8_t wall[TK_SOLO_WALL_TILES];
   while (fgets(line, sizeof line, in)) {
     lineno++;
+    size_t len = strlen(line);
+    if (len && line[len - 1] != '\n' && len < sizeof line - 1) {
+      /* the last line of a run still being written (or cut off): `taikai run --resume`
+       * plays that unit again; here it is left out */
+      fprintf(stderr, "taikai rescore: %s:%ld: incomplete last line (a run in progress?), left "
+              "out\n", path, lineno);
+      break;
+    }
     json_error_t lje;
     json_t *j = json_loads(line, 0, &lje);
     json_t *seat = j ? json_array_get(json_object_get(j, "seats"), 0) : NULL;
