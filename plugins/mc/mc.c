@@ -18,14 +18,15 @@
 typedef struct agent {
   int playouts;
   int tie_break;
+  int sample_from; /* TK__SAMPLE_* */
   tk_rng rng;
   int64_t value[TK_KINDS]; /* the last decision's total reward per kind */
   long playouts_run;       /* since create (statistics) */
 } agent;
 
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
-  int playouts, tie;
-  if (tk__mc_parse("mc", params_json, &playouts, &tie, NULL, NULL, err)) return NULL;
+  int playouts, tie, sample;
+  if (tk__mc_parse("mc", params_json, &playouts, &tie, &sample, NULL, NULL, err)) return NULL;
   agent *a = calloc(1, sizeof *a);
   if (!a) {
     tk_error_set(err, TK_ENOMEM, -1, "mc: out of memory");
@@ -33,6 +34,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   }
   a->playouts = playouts;
   a->tie_break = tie;
+  a->sample_from = sample;
   tk_rng_seed(&a->rng, seed);
   return a;
 }
@@ -97,7 +99,7 @@ static int playout(agent *a, const tk_solo_view *v, int k, uint8_t *unseen, int 
 static int decide(agent *a, const tk_solo_view *v, const tk_solo_legal *legal) {
   memset(a->value, 0, sizeof a->value);
   uint8_t unseen[TK_SOLO_WALL_TILES];
-  int n = tk__mc_unseen_tiles(v, unseen);
+  int n = tk__mc_unseen_tiles(v, a->sample_from, unseen);
   int d = v->draws - v->turn;
   if (d > n) d = n;
   if (d > 0 && legal->n > 1)
@@ -122,10 +124,10 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "mc",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .game = "solo",
     .description = "thesis Algorithm 3: flat Monte Carlo, random draws and random discards",
-    .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\"}",
+    .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\"}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,

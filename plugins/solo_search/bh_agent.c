@@ -14,8 +14,8 @@
 
 tk_agent_instance *tk__bh_agent_create(const char *name, int fixed_a, const char *params_json,
                                        uint64_t seed, tk_error *err) {
-  int playouts, tie, a = fixed_a, prefer = 0;
-  if (tk__mc_parse(name, params_json, &playouts, &tie, fixed_a >= 0 ? NULL : &a,
+  int playouts, tie, sample, a = fixed_a, prefer = 0;
+  if (tk__mc_parse(name, params_json, &playouts, &tie, &sample, fixed_a >= 0 ? NULL : &a,
                    fixed_a >= 0 ? NULL : &prefer, err))
     return NULL;
   tk__bh_agent *ag = calloc(1, sizeof *ag);
@@ -28,6 +28,7 @@ tk_agent_instance *tk__bh_agent_create(const char *name, int fixed_a, const char
   ag->playouts = playouts;
   ag->tie_break = tie;
   ag->prefer_points = prefer;
+  ag->sample_from = sample;
   tk_rng_seed(&ag->rng, seed);
   return ag;
 }
@@ -45,7 +46,7 @@ int tk__bh_agent_decide(tk__bh_agent *ag, const tk_solo_view *v, const tk_solo_l
   tk__bh_ctx ctx;
   tk__bh_prepare(&ctx, v->hand, v->dora_indicator, ag->a, ag->prefer_points);
   uint8_t unseen[TK_SOLO_WALL_TILES];
-  int n = tk__mc_unseen_tiles(v, unseen);
+  int n = tk__mc_unseen_tiles(v, ag->sample_from, unseen);
   if (d > n) d = n;
   if (d >= ctx.min_draws && legal->n > 1) {
     for (int i = 0; i < ag->playouts; i++) {

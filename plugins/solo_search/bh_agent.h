@@ -15,6 +15,7 @@ typedef struct tk__bh_agent {
   int playouts;      /* N */
   int tie_break;     /* TK__TIE_FIRST (lowest kind) or TK__TIE_RANDOM */
   int prefer_points; /* best-hand tie-break (best_hand.h); alpha's parameter, komatsu 0 */
+  int sample_from;   /* TK__SAMPLE_* (mc_common.h) */
   tk_rng rng;        /* re-seeded by every begin_game */
   int64_t value[TK_KINDS]; /* the last decision's total reward per kind */
   long searches;     /* best-hand searches run since create (statistics) */

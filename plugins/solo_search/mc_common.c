@@ -8,13 +8,14 @@
 #include "mc_common.h"
 
 int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *tie_break,
-                 int *alpha_milli, int *prefer_points, tk_error *err) {
+                 int *sample_from, int *alpha_milli, int *prefer_points, tk_error *err) {
   json_error_t jerr;
   json_t *p = json_loads(params_json ? params_json : "{}", 0, &jerr);
   if (!p) return tk_error_set(err, TK_EPARSE, jerr.position, "%s: params: %s", name, jerr.text);
   int rc = 0;
   *playouts = 1000;
   *tie_break = TK__TIE_FIRST;
+  *sample_from = TK__SAMPLE_UNSEEN;
   if (alpha_milli) *alpha_milli = 800;
   if (prefer_points) *prefer_points = 0;
   if (!json_is_object(p)) {
@@ -39,6 +40,15 @@ int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *
       else {
         rc = tk_error_set(err, TK_EINVAL, -1, "%s: tie_break must be \"first\" or \"random\"",
                           name);
+        goto done;
+      }
+    } else if (!strcmp(key, "sample_from")) {
+      const char *s = json_string_value(v);
+      if (s && !strcmp(s, "unseen")) *sample_from = TK__SAMPLE_UNSEEN;
+      else if (s && !strcmp(s, "not_held")) *sample_from = TK__SAMPLE_NOT_HELD;
+      else {
+        rc = tk_error_set(err, TK_EINVAL, -1,
+                          "%s: sample_from must be \"unseen\" or \"not_held\"", name);
         goto done;
       }
     } else if (alpha_milli && !strcmp(key, "alpha")) {
@@ -81,9 +91,11 @@ int tk__mc_argmax(const int64_t *value, const tk_solo_legal *legal, int tie_brea
   return best;
 }
 
-int tk__mc_unseen_tiles(const tk_solo_view *v, uint8_t *out) {
+int tk__mc_unseen_tiles(const tk_solo_view *v, int sample_from, uint8_t *out) {
   int n = 0;
-  for (int k = 0; k < TK_KINDS; k++)
-    for (int i = 0; i < v->unseen[k] && n < TK_SOLO_WALL_TILES; i++) out[n++] = (uint8_t)k;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int m = sample_from == TK__SAMPLE_NOT_HELD ? 4 - v->hand[k] : v->unseen[k];
+    for (int i = 0; i < m && n < TK_SOLO_WALL_TILES; i++) out[n++] = (uint8_t)k;
+  }
   return n;
 }

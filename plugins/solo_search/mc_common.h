@@ -17,17 +17,23 @@
 #endif
 
 enum { TK__TIE_FIRST = 0, TK__TIE_RANDOM = 1 };
+/* Where the future draws of a playout come from ("sample_from"): the tiles the player has not
+ * seen (4 - held - own discards - dora indicator; the default), or every tile it does not hold
+ * (4 - held: discards and the indicator forgotten, a reading of the thesis's "assume random
+ * future tiles" that a simpler implementation would make). */
+enum { TK__SAMPLE_UNSEEN = 0, TK__SAMPLE_NOT_HELD = 1 };
 enum { TK__MC_MAX_PLAYOUTS = 10000000 };
 
 /* Parses the common parameters from the JSON object text `params_json`: "playouts" (an integer,
- * 1..10^7; default 1000) and "tie_break" ("first", the default, or "random"). With `alpha_milli`
+ * 1..10^7; default 1000), "tie_break" ("first", the default, or "random") and "sample_from"
+ * ("unseen", the default, or "not_held": TK__SAMPLE_*). With `alpha_milli`
  * non-NULL also "alpha" (a number 0 <= x <= 1 that is a multiple of 0.001; default 0.8), stored
  * in thousandths, and "prefer_points" (a boolean, default false) into `*prefer_points`. Every
  * other name is refused. Returns 0 or a negative TK_E code with `err` naming the agent `name`
  * and the parameter. */
 TK__MC_HIDDEN int tk__mc_parse(const char *name, const char *params_json, int *playouts,
-                               int *tie_break, int *alpha_milli, int *prefer_points,
-                               tk_error *err);
+                               int *tie_break, int *sample_from, int *alpha_milli,
+                               int *prefer_points, tk_error *err);
 
 /* The argmax of `value` over the kinds of `legal`: ties go to the lowest kind (TK__TIE_FIRST, the
  * thesis's argmax over its sorted hand), or uniformly among the tied kinds drawn from `rng`
@@ -35,9 +41,11 @@ TK__MC_HIDDEN int tk__mc_parse(const char *name, const char *params_json, int *p
 TK__MC_HIDDEN int tk__mc_argmax(const int64_t *value, const tk_solo_legal *legal, int tie_break,
                                 tk_rng *rng);
 
-/* Writes the tiles the player has not seen (kind k repeated v->unseen[k] times, ascending) to
- * `out` (room for TK_SOLO_WALL_TILES) and returns their number. */
-TK__MC_HIDDEN int tk__mc_unseen_tiles(const tk_solo_view *v, uint8_t *out);
+/* Writes the tiles future draws are sampled from to `out` (room for TK_SOLO_WALL_TILES),
+ * ascending, and returns their number: with TK__SAMPLE_UNSEEN the tiles the player has not seen
+ * (kind k repeated v->unseen[k] times), with TK__SAMPLE_NOT_HELD those it does not hold
+ * (4 - v->hand[k] times). */
+TK__MC_HIDDEN int tk__mc_unseen_tiles(const tk_solo_view *v, int sample_from, uint8_t *out);
 
 /* Moves a uniform sample of `d` of the `n` tiles of `t` to t[0..d-1] (partial Fisher-Yates; the
  * rest of `t` is permuted). d <= n. */

@@ -119,6 +119,8 @@ static void test_determinism(void) {
   check_replay(taikai_agent_entry_komatsu(), "{\"playouts\": 100}");
   check_replay(taikai_agent_entry_alpha(), "{\"alpha\": 0.4, \"playouts\": 100}");
   check_replay(taikai_agent_entry_alpha(), "{\"playouts\": 100, \"tie_break\": \"random\"}");
+  check_replay(taikai_agent_entry_mc(), "{\"playouts\": 30, \"sample_from\": \"not_held\"}");
+  check_replay(taikai_agent_entry_alpha(), "{\"playouts\": 100, \"sample_from\": \"not_held\"}");
 }
 
 /* A view of the 14 tiles `tiles` at turn `turn` (no discards known beyond their number: the
@@ -177,6 +179,28 @@ static void test_komatsu_last_draw(void) {
   TK_EQ(choose(taikai_agent_entry_komatsu(), "{\"playouts\": 200}", &v, &l), TK_1S + 8, "komatsu");
 }
 
+/* 123456789m 11p 5s 7s 9s at the last draw, dora indicator 5s (dora 6s), and all four 6s
+ * already discarded: keeping 57s waits on 6s (ittsu tsumo + dora, 11,600) but no 6s is left;
+ * keeping 79s waits on 8s (5,800). Sampling the unseen tiles, only 8s can come: discard 5s.
+ * Sampling every tile not held (the discards forgotten), 6s looks as likely as 8s and pays
+ * double: discard 9s. */
+static void test_sample_from(void) {
+  tk_solo_view v;
+  tk_solo_legal l;
+  make_view("123456789m11p579s", 17, TK_1S + 4, &v, &l);
+  v.unseen[TK_1S + 5] = 0; /* four 6s discarded (and 4 other discards) */
+  for (int i = 0; i < 4; i++) v.discards[i] = TK_1S + 5;
+  const tk_agent_descriptor *D[3] = {taikai_agent_entry_mc(), taikai_agent_entry_komatsu(),
+                                     taikai_agent_entry_alpha()};
+  for (int i = 0; i < 3; i++) {
+    const char *p1 = i == 2 ? "{\"playouts\": 2000, \"alpha\": 1}" : "{\"playouts\": 2000}";
+    const char *p2 = i == 2 ? "{\"playouts\": 2000, \"alpha\": 1, \"sample_from\": \"not_held\"}"
+                            : "{\"playouts\": 2000, \"sample_from\": \"not_held\"}";
+    TK_EQ(choose(D[i], p1, &v, &l), TK_1S + 4, D[i]->name);
+    TK_EQ(choose(D[i], p2, &v, &l), TK_1S + 8, D[i]->name);
+  }
+}
+
 static void test_bad_params(void) {
   static const struct {
     int agent; /* 0 mc, 1 komatsu, 2 alpha */
@@ -187,6 +211,7 @@ static void test_bad_params(void) {
       {2, "{\"alpha\": -0.1}"},       {2, "{\"alpha\": 0.1234}"},  {2, "{\"alpha\": \"x\"}"},
       {2, "{\"tie_break\": \"last\"}"}, {2, "[1]"},                {2, "{"},
       {2, "{\"prefer_points\": 1}"}, {1, "{\"prefer_points\": true}"}, {0, "{\"prefer_points\": true}"},
+      {0, "{\"sample_from\": \"wall\"}"}, {1, "{\"sample_from\": 1}"}, {2, "{\"sample_from\": null}"},
   };
   const tk_agent_descriptor *D[3] = {taikai_agent_entry_mc(), taikai_agent_entry_komatsu(),
                                      taikai_agent_entry_alpha()};
@@ -221,6 +246,7 @@ int main(void) {
       {"same seed, same decisions (fresh or reused instance)", test_determinism},
       {"the obvious discard", test_obvious_discard},
       {"komatsu at the last draw keeps tenpai", test_komatsu_last_draw},
+      {"sample_from: unseen tiles or every tile not held", test_sample_from},
       {"bad parameters are refused, naming the agent", test_bad_params},
       CU_TEST_INFO_NULL,
   };
