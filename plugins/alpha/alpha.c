@@ -16,12 +16,12 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "alpha",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .game = "solo",
     .description = "thesis Algorithm 5: komatsu with reward alpha*P/48000 + (1-alpha)*U/13",
     .params_json =
         "{\"alpha\": 0.8, \"playouts\": 1000, \"tie_break\": \"first\", \"prefer_points\": false, "
-        "\"sample_from\": \"unseen\"}",
+        "\"sample_from\": \"unseen\", \"extra_draws\": 0}",
     .create = create,
     .destroy = tk__bh_agent_destroy,
     .begin_game = tk__bh_agent_begin,

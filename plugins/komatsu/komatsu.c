@@ -21,11 +21,12 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "komatsu",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .game = "solo",
     .description = "thesis Algorithm 4 (Komatsu et al.): playouts reward the tiles the "
                    "highest-scoring reachable hand discards",
-    .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\"}",
+    .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\", "
+                   "\"extra_draws\": 0}",
     .create = create,
     .destroy = tk__bh_agent_destroy,
     .begin_game = tk__bh_agent_begin,

@@ -7,7 +7,7 @@
  * is its total reward; discard the argmax. Ties (common: most playouts never win) go to the
  * lowest kind, as the thesis's argmax over its sorted hand, or with "tie_break": "random"
  * uniformly among the tied kinds. With no draw left every value is 0. Parameters: "playouts"
- * (default 1000), "tie_break". Randomness: re-seeded from tk_solo_info.seed by begin_game. */
+ * (default 1000), "tie_break", "sample_from", "extra_draws" (mc_common.h). Randomness: re-seeded from tk_solo_info.seed by begin_game. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,22 +19,24 @@ typedef struct agent {
   int playouts;
   int tie_break;
   int sample_from; /* TK__SAMPLE_* */
+  int extra_draws; /* future draws imagined beyond the draws left (mc_common.h) */
   tk_rng rng;
   int64_t value[TK_KINDS]; /* the last decision's total reward per kind */
   long playouts_run;       /* since create (statistics) */
 } agent;
 
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
-  int playouts, tie, sample;
-  if (tk__mc_parse("mc", params_json, &playouts, &tie, &sample, NULL, NULL, err)) return NULL;
+  tk__mc_params p;
+  if (tk__mc_parse("mc", params_json, 0, &p, err)) return NULL;
   agent *a = calloc(1, sizeof *a);
   if (!a) {
     tk_error_set(err, TK_ENOMEM, -1, "mc: out of memory");
     return NULL;
   }
-  a->playouts = playouts;
-  a->tie_break = tie;
-  a->sample_from = sample;
+  a->playouts = p.playouts;
+  a->tie_break = p.tie_break;
+  a->sample_from = p.sample_from;
+  a->extra_draws = p.extra_draws;
   tk_rng_seed(&a->rng, seed);
   return a;
 }
@@ -100,8 +102,7 @@ static int decide(agent *a, const tk_solo_view *v, const tk_solo_legal *legal) {
   memset(a->value, 0, sizeof a->value);
   uint8_t unseen[TK_SOLO_WALL_TILES];
   int n = tk__mc_unseen_tiles(v, a->sample_from, unseen);
-  int d = v->draws - v->turn;
-  if (d > n) d = n;
+  int d = tk__mc_future_draws(v, a->extra_draws, n);
   if (d > 0 && legal->n > 1)
     for (int i = 0; i < legal->n; i++) {
       int k = legal->kinds[i];
@@ -124,10 +125,11 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "mc",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .game = "solo",
     .description = "thesis Algorithm 3: flat Monte Carlo, random draws and random discards",
-    .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\"}",
+    .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\", "
+                   "\"extra_draws\": 0}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,

@@ -1,7 +1,8 @@
 /* plugins/solo_search/bh_agent.c — the komatsu / alpha agent (bh_agent.h).
  *
- * One decision at turn t (t draws taken, 14 tiles held, d = draws - t draws left): N playouts,
- * each a uniform sample without replacement of d of the unseen tiles as the future draws, then
+ * One decision at turn t (t draws taken, 14 tiles held, d = draws - t draws left, plus
+ * "extra_draws"): N playouts, each a uniform sample without replacement of d of the unseen
+ * tiles as the future draws, then
  * the best reachable hand for (held tiles, sample) and its reward R; R is added to the value of
  * every held kind of which the hand keeps fewer copies than are held (copies of a kind share
  * one value). Discard the legal kind of greatest value (tie-break: mc_common.h). With no draw
@@ -14,21 +15,20 @@
 
 tk_agent_instance *tk__bh_agent_create(const char *name, int fixed_a, const char *params_json,
                                        uint64_t seed, tk_error *err) {
-  int playouts, tie, sample, a = fixed_a, prefer = 0;
-  if (tk__mc_parse(name, params_json, &playouts, &tie, &sample, fixed_a >= 0 ? NULL : &a,
-                   fixed_a >= 0 ? NULL : &prefer, err))
-    return NULL;
+  tk__mc_params p;
+  if (tk__mc_parse(name, params_json, fixed_a < 0, &p, err)) return NULL;
   tk__bh_agent *ag = calloc(1, sizeof *ag);
   if (!ag) {
     tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", name);
     return NULL;
   }
   ag->name = name;
-  ag->a = a;
-  ag->playouts = playouts;
-  ag->tie_break = tie;
-  ag->prefer_points = prefer;
-  ag->sample_from = sample;
+  ag->a = fixed_a >= 0 ? fixed_a : p.alpha_milli;
+  ag->playouts = p.playouts;
+  ag->tie_break = p.tie_break;
+  ag->prefer_points = fixed_a >= 0 ? 0 : p.prefer_points;
+  ag->sample_from = p.sample_from;
+  ag->extra_draws = p.extra_draws;
   tk_rng_seed(&ag->rng, seed);
   return ag;
 }
@@ -42,12 +42,11 @@ int tk__bh_agent_begin(tk_agent_instance *self, const void *info) {
 
 int tk__bh_agent_decide(tk__bh_agent *ag, const tk_solo_view *v, const tk_solo_legal *legal) {
   memset(ag->value, 0, sizeof ag->value);
-  int d = v->draws - v->turn;
   tk__bh_ctx ctx;
   tk__bh_prepare(&ctx, v->hand, v->dora_indicator, ag->a, ag->prefer_points);
   uint8_t unseen[TK_SOLO_WALL_TILES];
   int n = tk__mc_unseen_tiles(v, ag->sample_from, unseen);
-  if (d > n) d = n;
+  int d = tk__mc_future_draws(v, ag->extra_draws, n);
   if (d >= ctx.min_draws && legal->n > 1) {
     for (int i = 0; i < ag->playouts; i++) {
       tk__mc_sample(unseen, n, d, &ag->rng);

@@ -16,14 +16,15 @@ typedef struct tk__bh_agent {
   int tie_break;     /* TK__TIE_FIRST (lowest kind) or TK__TIE_RANDOM */
   int prefer_points; /* best-hand tie-break (best_hand.h); alpha's parameter, komatsu 0 */
   int sample_from;   /* TK__SAMPLE_* (mc_common.h) */
+  int extra_draws;   /* future tiles imagined beyond the draws left (mc_common.h) */
   tk_rng rng;        /* re-seeded by every begin_game */
   int64_t value[TK_KINDS]; /* the last decision's total reward per kind */
   long searches;     /* best-hand searches run since create (statistics) */
   long nodes;        /* their search nodes */
 } tk__bh_agent;
 
-/* Creates an instance from `params_json` (tk__mc_parse: "playouts", "tie_break", and "alpha" and
- * "prefer_points" unless `fixed_a` >= 0 fixes alpha in thousandths — komatsu passes 1000). `name`
+/* Creates an instance from `params_json` (tk__mc_parse: "playouts", "tie_break", "sample_from",
+ * "extra_draws", and "alpha" and "prefer_points" unless `fixed_a` >= 0 fixes alpha in thousandths — komatsu passes 1000). `name`
  * is a static string. Returns NULL with `err` set on a bad parameter or no memory. */
 TK__BH_HIDDEN tk_agent_instance *tk__bh_agent_create(const char *name, int fixed_a,
                                                      const char *params_json, uint64_t seed,

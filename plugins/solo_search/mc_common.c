@@ -7,17 +7,14 @@
 
 #include "mc_common.h"
 
-int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *tie_break,
-                 int *sample_from, int *alpha_milli, int *prefer_points, tk_error *err) {
+int tk__mc_parse(const char *name, const char *params_json, int with_alpha, tk__mc_params *out,
+                 tk_error *err) {
   json_error_t jerr;
   json_t *p = json_loads(params_json ? params_json : "{}", 0, &jerr);
   if (!p) return tk_error_set(err, TK_EPARSE, jerr.position, "%s: params: %s", name, jerr.text);
   int rc = 0;
-  *playouts = 1000;
-  *tie_break = TK__TIE_FIRST;
-  *sample_from = TK__SAMPLE_UNSEEN;
-  if (alpha_milli) *alpha_milli = 800;
-  if (prefer_points) *prefer_points = 0;
+  *out = (tk__mc_params){.playouts = 1000, .tie_break = TK__TIE_FIRST,
+                         .sample_from = TK__SAMPLE_UNSEEN, .alpha_milli = 800};
   if (!json_is_object(p)) {
     rc = tk_error_set(err, TK_EINVAL, -1, "%s: params must be a JSON object", name);
     goto done;
@@ -32,11 +29,11 @@ int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *
                           name, TK__MC_MAX_PLAYOUTS);
         goto done;
       }
-      *playouts = (int)json_integer_value(v);
+      out->playouts = (int)json_integer_value(v);
     } else if (!strcmp(key, "tie_break")) {
       const char *s = json_string_value(v);
-      if (s && !strcmp(s, "first")) *tie_break = TK__TIE_FIRST;
-      else if (s && !strcmp(s, "random")) *tie_break = TK__TIE_RANDOM;
+      if (s && !strcmp(s, "first")) out->tie_break = TK__TIE_FIRST;
+      else if (s && !strcmp(s, "random")) out->tie_break = TK__TIE_RANDOM;
       else {
         rc = tk_error_set(err, TK_EINVAL, -1, "%s: tie_break must be \"first\" or \"random\"",
                           name);
@@ -44,14 +41,22 @@ int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *
       }
     } else if (!strcmp(key, "sample_from")) {
       const char *s = json_string_value(v);
-      if (s && !strcmp(s, "unseen")) *sample_from = TK__SAMPLE_UNSEEN;
-      else if (s && !strcmp(s, "not_held")) *sample_from = TK__SAMPLE_NOT_HELD;
+      if (s && !strcmp(s, "unseen")) out->sample_from = TK__SAMPLE_UNSEEN;
+      else if (s && !strcmp(s, "not_held")) out->sample_from = TK__SAMPLE_NOT_HELD;
       else {
         rc = tk_error_set(err, TK_EINVAL, -1,
                           "%s: sample_from must be \"unseen\" or \"not_held\"", name);
         goto done;
       }
-    } else if (alpha_milli && !strcmp(key, "alpha")) {
+    } else if (!strcmp(key, "extra_draws")) {
+      if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+          json_integer_value(v) > TK__MC_MAX_EXTRA_DRAWS) {
+        rc = tk_error_set(err, TK_EINVAL, -1, "%s: extra_draws must be an integer from 0 to %d",
+                          name, TK__MC_MAX_EXTRA_DRAWS);
+        goto done;
+      }
+      out->extra_draws = (int)json_integer_value(v);
+    } else if (with_alpha && !strcmp(key, "alpha")) {
       double x = json_number_value(v);
       double m = x * 1000;
       if (!json_is_number(v) || !(x >= 0 && x <= 1) || fabs(m - floor(m + 0.5)) > 1e-6) {
@@ -59,13 +64,13 @@ int tk__mc_parse(const char *name, const char *params_json, int *playouts, int *
                           "%s: alpha must be a number from 0 to 1 in steps of 0.001", name);
         goto done;
       }
-      *alpha_milli = (int)floor(m + 0.5);
-    } else if (alpha_milli && prefer_points && !strcmp(key, "prefer_points")) {
+      out->alpha_milli = (int)floor(m + 0.5);
+    } else if (with_alpha && !strcmp(key, "prefer_points")) {
       if (!json_is_boolean(v)) {
         rc = tk_error_set(err, TK_EINVAL, -1, "%s: prefer_points must be true or false", name);
         goto done;
       }
-      *prefer_points = json_is_true(v);
+      out->prefer_points = json_is_true(v);
     } else {
       rc = tk_error_set(err, TK_EINVAL, -1, "%s: unknown parameter '%s'", name, key);
       goto done;

@@ -24,16 +24,32 @@ enum { TK__TIE_FIRST = 0, TK__TIE_RANDOM = 1 };
 enum { TK__SAMPLE_UNSEEN = 0, TK__SAMPLE_NOT_HELD = 1 };
 enum { TK__MC_MAX_PLAYOUTS = 10000000 };
 
-/* Parses the common parameters from the JSON object text `params_json`: "playouts" (an integer,
- * 1..10^7; default 1000), "tie_break" ("first", the default, or "random") and "sample_from"
- * ("unseen", the default, or "not_held": TK__SAMPLE_*). With `alpha_milli`
- * non-NULL also "alpha" (a number 0 <= x <= 1 that is a multiple of 0.001; default 0.8), stored
- * in thousandths, and "prefer_points" (a boolean, default false) into `*prefer_points`. Every
- * other name is refused. Returns 0 or a negative TK_E code with `err` naming the agent `name`
- * and the parameter. */
-TK__MC_HIDDEN int tk__mc_parse(const char *name, const char *params_json, int *playouts,
-                               int *tie_break, int *sample_from, int *alpha_milli,
-                               int *prefer_points, tk_error *err);
+/* The parameters of the three Monte Carlo plugins. */
+typedef struct tk__mc_params {
+  int playouts;      /* N: "playouts", 1..10^7 (default 1000) */
+  int tie_break;     /* TK__TIE_*: "tie_break", "first" (default) or "random" */
+  int sample_from;   /* TK__SAMPLE_*: "sample_from", "unseen" (default) or "not_held" */
+  int extra_draws;   /* "extra_draws", 0..TK__MC_MAX_EXTRA_DRAWS (default 0): a playout imagines
+                        the draws left plus this many (capped by the tiles it samples from); 1
+                        reads the thesis's "remaining turns" as counting the current one */
+  int alpha_milli;   /* "alpha" in thousandths (alpha plugin only; default 800) */
+  int prefer_points; /* "prefer_points" (alpha plugin only; default 0) */
+} tk__mc_params;
+enum { TK__MC_MAX_EXTRA_DRAWS = 4 };
+
+/* Parses the parameters from the JSON object text `params_json` into `*out` (defaults above).
+ * "alpha" (a number 0 <= x <= 1 that is a multiple of 0.001) and "prefer_points" (a boolean)
+ * are accepted only with `with_alpha`; every other name is refused. Returns 0 or a negative
+ * TK_E code with `err` naming the agent `name` and the parameter. */
+TK__MC_HIDDEN int tk__mc_parse(const char *name, const char *params_json, int with_alpha,
+                               tk__mc_params *out, tk_error *err);
+
+/* The number of future draws a playout imagines at view `v`: the draws left plus `extra`,
+ * at most `n` (the tiles sampled from). */
+static inline int tk__mc_future_draws(const tk_solo_view *v, int extra, int n) {
+  int d = v->draws - v->turn + extra;
+  return d > n ? n : d;
+}
 
 /* The argmax of `value` over the kinds of `legal`: ties go to the lowest kind (TK__TIE_FIRST, the
  * thesis's argmax over its sorted hand), or uniformly among the tied kinds drawn from `rng`

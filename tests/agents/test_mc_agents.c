@@ -121,6 +121,7 @@ static void test_determinism(void) {
   check_replay(taikai_agent_entry_alpha(), "{\"playouts\": 100, \"tie_break\": \"random\"}");
   check_replay(taikai_agent_entry_mc(), "{\"playouts\": 30, \"sample_from\": \"not_held\"}");
   check_replay(taikai_agent_entry_alpha(), "{\"playouts\": 100, \"sample_from\": \"not_held\"}");
+  check_replay(taikai_agent_entry_komatsu(), "{\"playouts\": 100, \"extra_draws\": 1}");
 }
 
 /* A view of the 14 tiles `tiles` at turn `turn` (no discards known beyond their number: the
@@ -201,6 +202,23 @@ static void test_sample_from(void) {
   }
 }
 
+/* The last discard (turn 18: no draw left) of 234m 567m 55p 678s 11s + 9s: the game ends after
+ * it, so by default no playout runs, every value is 0 and the tie-break discards the lowest kind
+ * (2m). With "extra_draws": 1 each playout imagines one draw, as at turn 17, and only discarding
+ * 9s keeps a hand that one tile completes. */
+static void test_extra_draws(void) {
+  tk_solo_view v;
+  tk_solo_legal l;
+  make_view("234567m55p678s119s", 18, TK_SOUTH, &v, &l);
+  const tk_agent_descriptor *D[3] = {taikai_agent_entry_mc(), taikai_agent_entry_komatsu(),
+                                     taikai_agent_entry_alpha()};
+  for (int i = 0; i < 3; i++) {
+    TK_EQ(choose(D[i], "{\"playouts\": 300}", &v, &l), TK_1M + 1, D[i]->name);
+    TK_EQ(choose(D[i], "{\"playouts\": 300, \"extra_draws\": 1}", &v, &l), TK_1S + 8,
+          D[i]->name);
+  }
+}
+
 static void test_bad_params(void) {
   static const struct {
     int agent; /* 0 mc, 1 komatsu, 2 alpha */
@@ -212,6 +230,8 @@ static void test_bad_params(void) {
       {2, "{\"tie_break\": \"last\"}"}, {2, "[1]"},                {2, "{"},
       {2, "{\"prefer_points\": 1}"}, {1, "{\"prefer_points\": true}"}, {0, "{\"prefer_points\": true}"},
       {0, "{\"sample_from\": \"wall\"}"}, {1, "{\"sample_from\": 1}"}, {2, "{\"sample_from\": null}"},
+      {0, "{\"extra_draws\": -1}"}, {1, "{\"extra_draws\": 5}"}, {2, "{\"extra_draws\": 1.5}"},
+      {2, "{\"extra_draws\": \"1\"}"},
   };
   const tk_agent_descriptor *D[3] = {taikai_agent_entry_mc(), taikai_agent_entry_komatsu(),
                                      taikai_agent_entry_alpha()};
@@ -247,6 +267,7 @@ int main(void) {
       {"the obvious discard", test_obvious_discard},
       {"komatsu at the last draw keeps tenpai", test_komatsu_last_draw},
       {"sample_from: unseen tiles or every tile not held", test_sample_from},
+      {"extra_draws: playouts imagine more draws than are left", test_extra_draws},
       {"bad parameters are refused, naming the agent", test_bad_params},
       CU_TEST_INFO_NULL,
   };
