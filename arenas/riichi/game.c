@@ -351,6 +351,7 @@ static void wins(tk_riichi_game *g, int n, const int *winners, int from, int ron
     if (p->pao != TK_RIICHI_NOBODY)
       for (int y = 0; y < sc->nyaku; y++)
         if (sc->yaku[y] == p->pao_yaku) pao = p->pao;
+    if (ron && pao == from) pao = TK_RIICHI_NOBODY; /* the liable seat dealt in: a plain ron */
     int32_t d[4] = {0, 0, 0, 0};
     if (!ron) {
       if (pao != TK_RIICHI_NOBODY) {
@@ -362,7 +363,7 @@ static void wins(tk_riichi_game *g, int n, const int *winners, int from, int ron
           d[o] -= pay + 100 * honba;
         }
       }
-    } else if (pao != TK_RIICHI_NOBODY && pao != from) { /* liability: half each, honba on pao */
+    } else if (pao != TK_RIICHI_NOBODY) { /* liability: half each, honba on pao */
       d[from] -= value / 2;
       d[pao] -= value - value / 2 + 300 * honba;
     } else {

@@ -1,8 +1,9 @@
 /* tests/riichi/test_riichi_game.c — scenario tests of how hands and games end: abortive draws
- * (nine terminals, four winds, four riichi, four kans), the exhaustive draw's noten payments
- * and nagashi mangan, dealer repeat and honba, the wall derivation, and the end of the game
- * (bust, East 4, the South extension and its sudden death, agari-yame / tenpai-yame, leftover
- * sticks to the top, ties, hanchan). */
+ * (nine terminals, four winds, four riichi, four kans; a ron after the fourth kan wins instead)
+ * and their (absent) payments, the exhaustive draw's noten payments and nagashi mangan (by the
+ * dealer, beside tenpai seats), dealer repeat and honba, the wall derivation, and the end of the
+ * game (bust, East 4, the South extension and its sudden death, agari-yame / tenpai-yame,
+ * leftover sticks to the top, ties, hanchan). */
 #include <stdio.h>
 #include <string.h>
 
@@ -102,9 +103,11 @@ static void exhaustive_payments(void) {
   TK_EQ(s && s->honba == 4 && s->sticks == 1 && s->round == 0 && s->dealer == 0, 1, "start_kyoku E1 4 honba");
 }
 
-static void nagashi_mangan(void) {
-  /* seat 2 draws only terminals and honors and discards them all; the others draw simples */
-  const char *h[4] = {N0, N1, N2, N3};
+/* The live wall of a hand dealt by seat 0 with hands h (and indicator 9s) played out by
+ * tsumogiri without calls: draw j goes to seat j % 4, so seat `nagashi` draws only terminals and
+ * honors and every other seat only simples (the lowest kinds left first). Returns 0, or -1 if
+ * the tiles run out. */
+static int nagashi_live(const char *const h[4], int nagashi, char live[300]) {
   int cnt[TK_KINDS];
   for (int k = 0; k < TK_KINDS; k++) cnt[k] = 4;
   for (int s = 0; s < 4; s++) {
@@ -114,17 +117,14 @@ static void nagashi_mangan(void) {
     for (int i = 0; i < n; i++) cnt[tk_tile_kind(t[i])]--;
   }
   cnt[26]--; /* the dora indicator 9s */
-  char live[300] = "";
+  live[0] = 0;
   int y = 0, m = 0, reds = 0;
   for (int j = 0; j < TK_RIICHI_LIVE; j++) {
-    int want_yaochu = j % 4 == 2, k;
+    int want_yaochu = j % 4 == nagashi, k;
     int *cur = want_yaochu ? &y : &m;
     for (;; (*cur)++) {
       k = *cur;
-      if (k >= TK_KINDS) {
-        TK_FAILF("pool exhausted");
-        return;
-      }
+      if (k >= TK_KINDS) return -1;
       if (cnt[k] > 0 && tk_kind_is_yaochu(k) == want_yaochu) break;
     }
     cnt[k]--;
@@ -132,16 +132,69 @@ static void nagashi_mangan(void) {
     if (red) reds |= 1 << (k / 9);
     strcat(live, tk_tile_str((tk_tile)(k | (red ? TK_TILE_RED : 0))));
   }
-  wall(0, N0, N1, N2, N3, live);
-  rt_start(&T, NULL, W);
+  return 0;
+}
+
+/* Plays out a hand of East 1 in which seat `nagashi` qualifies for nagashi mangan. */
+static void nagashi_out(int nagashi, int honba, int sticks, const char *h0, const char *h1,
+                        const char *h2, const char *h3) {
+  const char *h[4] = {h0, h1, h2, h3};
+  char live[300];
+  if (nagashi_live(h, nagashi, live)) {
+    TK_FAILF("nagashi wall: pool exhausted");
+    return;
+  }
+  wall(0, h0, h1, h2, h3, live);
+  rt_init(&T, NULL);
+  T.g.honba = (uint8_t)honba;
+  T.g.sticks = (uint8_t)sticks;
+  T.g.scores[3] -= 1000 * sticks;
+  rt_deal(&T, W);
   T.check = 1;
   rt_to_end(&T);
+  TK_EQ(T.failures, 0, "invariants");
+}
+
+static void nagashi_mangan(void) {
+  /* seat 2 draws only terminals and honors and discards them all; the others draw simples */
+  nagashi_out(2, 0, 0, N0, N1, N2, N3);
   const tk_riichi_event *e = ryukyoku();
   TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_NAGASHI, "nagashi mangan");
   DELTAS(-4000, -2000, 8000, -2000, e); /* a non-dealer mangan tsumo, no noten payments */
   TK_EQ(T.g.round, 1, "dealer noten: the deal passes");
   TK_EQ(T.g.honba, 1, "honba + 1 (a draw)");
-  TK_EQ(T.failures, 0, "invariants");
+}
+
+static void nagashi_mangan_dealer(void) {
+  /* the dealer qualifies; seat 1 is tenpai. Dealer mangan: 4000 from each seat (12000), no honba
+   * paid, no noten payment (seat 1 would have had +3000), the stick stays; the dealer is noten,
+   * so the deal passes, and the honba grows */
+  nagashi_out(0, 1, 1, N0, T1, N2, N3);
+  const tk_riichi_event *e = ryukyoku();
+  TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_NAGASHI, "nagashi mangan");
+  TK_EQ(e ? e->tenpai[0] * 1000 + e->tenpai[1] * 100 + e->tenpai[2] * 10 + e->tenpai[3] : -1, 100,
+        "tenpai: seat 1 only");
+  DELTAS(12000, -4000, -4000, -4000, e);
+  TK_EQ(T.g.scores[0] == 37000 && T.g.scores[1] == 21000 && T.g.scores[2] == 21000 && T.g.scores[3] == 20000,
+        1, "scores after the hand");
+  TK_EQ(T.g.sticks, 1, "the stick stays on the table");
+  TK_EQ(T.g.round, 1, "dealer noten: the deal passes");
+  TK_EQ(T.g.honba, 2, "honba + 1");
+}
+
+static void nagashi_mangan_with_tenpai(void) {
+  /* seat 2 qualifies; the dealer and seat 3 are tenpai (noten payments would be +-1500): only
+   * the mangan is paid; the dealer is tenpai, so it repeats */
+  nagashi_out(2, 0, 0, T0, N1, N2, T3);
+  const tk_riichi_event *e = ryukyoku();
+  TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_NAGASHI, "nagashi mangan");
+  TK_EQ(e ? e->tenpai[0] * 1000 + e->tenpai[1] * 100 + e->tenpai[2] * 10 + e->tenpai[3] : -1, 1001,
+        "tenpai: the dealer and seat 3");
+  DELTAS(-4000, -2000, 8000, -2000, e);
+  TK_EQ(T.g.scores[0] == 21000 && T.g.scores[1] == 23000 && T.g.scores[2] == 33000 && T.g.scores[3] == 23000,
+        1, "scores after the hand");
+  TK_EQ(T.g.round, 0, "dealer tenpai: it repeats");
+  TK_EQ(T.g.honba, 1, "honba + 1");
 }
 
 /* ------------------------------------------------------------ abortive draws */
@@ -170,10 +223,30 @@ static void nine_terminals(void) {
   TK_EQ(rt_can(&T, 0, TK_RIICHI_KYUUSHU, NULL), 0, "rule off");
 }
 
+/* Starts East 1 from `W` with `honba` and `sticks` (seat 3 paid the sticks). */
+static void start_with(int honba, int sticks) {
+  rt_init(&T, NULL);
+  T.g.honba = (uint8_t)honba;
+  T.g.sticks = (uint8_t)sticks;
+  T.g.scores[3] -= 1000 * sticks;
+  rt_deal(&T, W);
+  T.check = 1;
+}
+
+/* An abortive draw pays nothing: the scores are unchanged, the sticks stay, the dealer repeats
+ * and the honba grows. */
+static void no_payment(int honba, int sticks) {
+  DELTAS(0, 0, 0, 0, ryukyoku());
+  TK_EQ(T.g.scores[0] == 25000 && T.g.scores[1] == 25000 && T.g.scores[2] == 25000 &&
+            T.g.scores[3] == 25000 - 1000 * sticks, 1, "scores unchanged");
+  TK_EQ(T.g.sticks, sticks, "the sticks stay on the table");
+  TK_EQ(T.g.round, 0, "dealer keeps the seat");
+  TK_EQ(T.g.honba, honba + 1, "honba + 1");
+}
+
 static void four_winds(void) {
   wall(0, N0, N1, "369m147p258s1567z", "147m369p258s1567z", NULL);
-  rt_start(&T, NULL, W);
-  T.check = 1;
+  start_with(2, 1);
   for (int s = 0; s < 4; s++) {
     TK_EQ(T.g.turn, s, "in turn");
     DO(s, TK_RIICHI_DISCARD, "1z");
@@ -181,8 +254,8 @@ static void four_winds(void) {
   }
   const tk_riichi_event *e = ryukyoku();
   TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_FOUR_WINDS, "suufonrenda");
-  TK_EQ(T.g.round, 0, "dealer keeps the seat");
-  TK_EQ(T.g.honba, 1, "honba + 1");
+  no_payment(2, 1);
+  TK_EQ(T.failures, 0, "invariants");
 }
 
 static void four_riichi(void) {
@@ -204,8 +277,7 @@ static void four_riichi(void) {
 
 static void four_kans(void) {
   wall(0, "11112222m147p12z", "33334444m258p34z", "369p147s258s369s5z", "556677889m5671z", NULL);
-  rt_start(&T, NULL, W);
-  T.check = 1;
+  start_with(1, 1);
   DO(0, TK_RIICHI_ANKAN, "1m");
   rt_pass(&T);
   DO(0, TK_RIICHI_ANKAN, "2m");
@@ -223,8 +295,45 @@ static void four_kans(void) {
   rt_pass(&T);
   const tk_riichi_event *e = ryukyoku();
   TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_FOUR_KANS, "suukaikan");
-  TK_EQ(T.g.round, 0, "dealer keeps the seat");
-  TK_EQ(T.g.honba, 1, "honba + 1");
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_HORA), 0, "no win");
+  no_payment(1, 1);
+  TK_EQ(T.failures, 0, "invariants");
+}
+
+/* The same two-player four kans, but seat 2 (shanpon 3z/5s) rons the discard that follows the
+ * fourth kan: the hand ends with the win, not the abortive draw. West is seat 2's own wind:
+ * 1 han 40 fu (20 + menzen ron 10 + honor triplet completed by ron 4) = 1300, + 300 honba from
+ * the discarder, + the stick on the table. The five indicators make 1p, 9p, 9p, 7m and 1p
+ * dora, none in the hand. */
+static void four_kans_ronned(void) {
+  const char *h[4] = {"11112222m147p12z", "33334444m258p34z", "234p567p678s33z55s", "5689m19p19s24567z"};
+  if (rt_wall(W, 0, h, "9m9m", "8m8m7m7m", "9p8p8p6m9p", NULL)) TK_FAILF("bad scripted wall");
+  start_with(1, 1);
+  DO(0, TK_RIICHI_ANKAN, "1m");
+  rt_pass(&T);
+  DO(0, TK_RIICHI_ANKAN, "2m");
+  rt_pass(&T);
+  DO(0, TK_RIICHI_DISCARD, "1z");
+  rt_pass(&T);
+  DO(1, TK_RIICHI_ANKAN, "3m");
+  rt_pass(&T);
+  DO(1, TK_RIICHI_ANKAN, "4m");
+  rt_pass(&T);
+  TK_EQ(T.g.nkans, 4, "four kans, two players");
+  TK_EQ(T.g.ndora, 5, "five indicators");
+  DO(1, TK_RIICHI_DISCARD, "3z");
+  TK_EQ(rt_can(&T, 2, TK_RIICHI_RON, "3z"), 1, "the discard after the fourth kan may be ronned");
+  DO(2, TK_RIICHI_RON, NULL);
+  rt_pass(&T);
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_RYUKYOKU), 0, "no abortive draw");
+  const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(e && e->actor == 2 && e->target == 1, 1, "seat 2 rons seat 1");
+  TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 140, "1 han 40 fu");
+  DELTAS(0, -1600, 2600, 0, e);
+  TK_EQ(T.g.scores[0] == 25000 && T.g.scores[1] == 23400 && T.g.scores[2] == 27600 && T.g.scores[3] == 24000,
+        1, "scores after the hand");
+  TK_EQ(T.g.sticks, 0, "the stick went to the winner");
+  TK_EQ(T.g.round == 1 && T.g.honba == 0, 1, "a non-dealer won: East 2, honba reset");
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -418,10 +527,13 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"exhaustive draw: noten payments, dealer repeat, honba", exhaustive_payments},
       {"nagashi mangan", nagashi_mangan},
+      {"nagashi mangan by the dealer: 4000 from each, no honba", nagashi_mangan_dealer},
+      {"nagashi mangan with tenpai seats: no noten payments", nagashi_mangan_with_tenpai},
       {"nine terminals", nine_terminals},
       {"four winds", four_winds},
       {"four riichi", four_riichi},
       {"four kans by two players", four_kans},
+      {"four kans: a ron on the next discard wins, no abortive draw", four_kans_ronned},
       {"walls: a pure function of (seed, game, round, honba)", walls},
       {"a player below zero ends the game", bust_ends},
       {"East 4 ends the game when someone has 30000", east4_ends},

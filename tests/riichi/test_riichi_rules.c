@@ -1,8 +1,9 @@
 /* tests/riichi/test_riichi_rules.c — scenario tests of the riichi engine's hand rules, each a
- * short scripted wall with the expected events and points: calls and their priorities, kuikae,
- * kans and kan dora timing, rinshan, chankan (and thirteen orphans on a closed kan), riichi
- * conditions, double riichi, ippatsu, furiten (discard, temporary, riichi), double and triple
- * ron, pao, haitei, houtei, tenhou. Seat 0 deals unless a test says otherwise; compact tile
+ * short scripted wall with the expected events and points: calls and their priorities (an
+ * open kan over a chi), kuikae, kans and kan dora timing, rinshan, chankan (and thirteen orphans
+ * on a closed kan), riichi conditions, a ron on the riichi tile, double riichi, ippatsu, furiten
+ * (discard, temporary, riichi), double ron (also with the dealer) and triple ron, pao
+ * (daisangen, daisuushii), haitei, houtei, tenhou. Seat 0 deals unless a test says otherwise; compact tile
  * notation, 0m/0p/0s = red fives, 1z..7z = E S W N P F C. */
 #include <stdio.h>
 #include <string.h>
@@ -236,6 +237,45 @@ static void open_kan_dora_turns_at_discard(void) {
   TK_EQ(T.g.ndora, 2, "two indicators");
 }
 
+/* Seat 0 discards 2p: seat 1 may chi it (13p), seat 2 holds 222p and calls an open kan. The
+ * kan wins over the chi whatever the order of the answers; seat 2 draws the replacement tile
+ * wall[122] (9s) and wins on it: rinshan, 1 han 40 fu (open kan of simples 8, tanki 2, tsumo 2)
+ * = 400/700, the kan's indicator not yet turned. */
+static void open_kan_beats_chi(void) {
+  wall(0, "19m29p19s1234567z", "13p147m258s34567z", "222p345m678m345s9s", "369m369p258s5567z",
+       "8p", "9s", "1z", NULL);
+  rt_start(&T, NULL, W);
+  T.check = 1;
+  DO(0, TK_RIICHI_DISCARD, "2p");
+  TK_EQ(rt_can(&T, 1, TK_RIICHI_CHI, "2p"), 1, "seat 1 may chi");
+  TK_EQ(rt_can(&T, 2, TK_RIICHI_MINKAN, "2p"), 1, "seat 2 may call an open kan");
+  DO2(1, TK_RIICHI_CHI, "2p", "1p", "3p"); /* the chi answers first */
+  DO(2, TK_RIICHI_MINKAN, NULL);
+  rt_pass(&T);
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_CHI), 0, "no chi");
+  const tk_riichi_event *k = rt_find(&T, TK_RIICHI_EV_DAIMINKAN, 0);
+  TK_EQ(k && k->actor == 2 && k->target == 0 && k->tile == rt_tile("2p"), 1, "seat 2 kans seat 0's 2p");
+  TK_EQ(T.ev[T.nev - 1].type, TK_RIICHI_EV_TSUMO, "the replacement draw follows the kan");
+  TK_EQ(T.ev[T.nev - 2].type, TK_RIICHI_EV_DAIMINKAN, "right after it");
+  const tk_riichi_event *ts = rt_find(&T, TK_RIICHI_EV_TSUMO, 0);
+  TK_EQ(ts && ts->actor == 2 && ts->tile == rt_tile("9s"), 1, "rinshan draw of wall[122] by seat 2");
+  TK_EQ(T.g.turn, 2, "seat 2 to move");
+  TK_EQ(T.g.rinshan, 1, "on a replacement tile");
+  TK_EQ(T.g.p[1].hand[9] + T.g.p[1].hand[11], 2, "seat 1 keeps 1p 3p");
+  TK_EQ(T.g.p[1].nmelds, 0, "seat 1 has no meld");
+  TK_EQ(T.g.p[2].melds[0].type, TK_CALL_MINKAN, "seat 2's open kan");
+  TK_EQ(tk_riichi_tiles_left(&T.g), 70 - 1 - 1, "the dealer's draw and the kan's tile");
+  DO(2, TK_RIICHI_TSUMO, NULL);
+  const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(has_yaku(e, TK_YAKU_RINSHAN), 1, "rinshan kaihou");
+  TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 140, "1 han 40 fu");
+  DEALTAS(-700, -400, 1500, -400, e);
+  TK_EQ(T.g.scores[0] == 24300 && T.g.scores[1] == 24600 && T.g.scores[2] == 26500 && T.g.scores[3] == 24600,
+        1, "scores after the hand");
+  TK_EQ(T.g.round == 1 && T.g.honba == 0, 1, "East 2, no honba");
+  TK_EQ(T.failures, 0, "invariants");
+}
+
 static void closed_kan_dora_at_once(void) {
   /* dealer: 123456789m 1p 777z + 7z: closed kan of C; its indicator (F: dora C) turns at once and
    * counts for the rinshan win on 1p: rinshan, tsumo, ittsu 2, chun, dora 4 = 9 han, baiman. */
@@ -444,6 +484,37 @@ static void riichi_closed_only(void) {
   TK_EQ(rt_can(&T, 1, TK_RIICHI_RIICHI, NULL), 0, "open hand: no riichi");
 }
 
+/* The dealer declares riichi on 7z and seat 1 rons it (shanpon 7z/9p: chun, 1 han 40 fu =
+ * 1300). The riichi never stands: no reach_accepted, no stick paid; the ron pays its plain
+ * value plus the honba (300) and the one stick already on the table (1000). */
+static void ron_on_the_riichi_tile(void) {
+  wall(0, T0, "234s567s678s99p77z", "147m258p369s1234z", "258m147p258s3456z", "7z", NULL, "9s", NULL);
+  rt_init(&T, NULL);
+  T.g.honba = 1;
+  T.g.sticks = 1;
+  T.g.scores[3] -= 1000;
+  rt_deal(&T, W);
+  T.check = 1;
+  DO(0, TK_RIICHI_RIICHI, "7z");
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_REACH), 1, "reach declared");
+  TK_EQ(rt_can(&T, 1, TK_RIICHI_RON, "7z"), 1, "the declaration tile may be ronned");
+  DO(1, TK_RIICHI_RON, NULL);
+  rt_pass(&T);
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_REACH_ACCEPTED), 0, "the riichi is not accepted");
+  const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(e && e->actor == 1 && e->target == 0, 1, "seat 1 rons the dealer");
+  TK_EQ(has_yaku(e, TK_YAKU_CHUN), 1, "chun");
+  TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 140, "1 han 40 fu");
+  TK_EQ(e ? e->ctx.sticks : -1, 1, "one stick for the winner: the one on the table");
+  DEALTAS(-1600, 2600, 0, 0, e); /* 1300 + 300 honba from the dealer, + 1000 stick */
+  TK_EQ(T.g.scores[0], 23400, "the dealer paid 1600 and no stick");
+  TK_EQ(T.g.scores[1], 27600, "seat 1");
+  TK_EQ(T.g.scores[2] == 25000 && T.g.scores[3] == 24000, 1, "the others unchanged");
+  TK_EQ(T.g.sticks, 0, "no stick left on the table");
+  TK_EQ(T.g.round == 1 && T.g.honba == 0, 1, "East 2, honba reset");
+  TK_EQ(T.failures, 0, "invariants");
+}
+
 static void riichi_kan_rules(void) {
   /* seat 0 riichi on 111m 234p 567p 888s 9s (tanki 9s): drawing 1m, the kan keeps the wait */
   wall(0, "111m234p567p888s9s", "247m258p369s1234z", "258m369p147s5677z", "369m147p258s5567z",
@@ -612,6 +683,42 @@ static void double_ron(void) {
   TK_EQ(T.failures, 0, "invariants");
 }
 
+/* Seat 1 discards 4p; seat 2 (pinfu tanyao, 2000) and the dealer (pinfu tanyao, 2900) ron it.
+ * Seat 2 is the first winner in turn order after the discarder, so it takes the honba (2 x
+ * 300) and the stick; the dealer is paid its plain value, repeats, and the honba grows. */
+static void double_ron_with_the_dealer(void) {
+  wall(0, "23p234m567m678s55s", DR0, DR2, "258m369p147s5677z", "9s9s", NULL, "1z", NULL);
+  rt_init(&T, NULL);
+  T.g.honba = 2;
+  T.g.sticks = 1;
+  T.g.scores[3] -= 1000;
+  rt_deal(&T, W);
+  T.check = 1;
+  rt_tsumogiri(&T, 1); /* the dealer discards 9s */
+  TK_EQ(T.g.turn, 1, "seat 1 drew");
+  DO(1, TK_RIICHI_DISCARD, "4p");
+  TK_EQ(rt_can(&T, 0, TK_RIICHI_RON, "4p") && rt_can(&T, 2, TK_RIICHI_RON, "4p"), 1, "two rons offered");
+  DO(0, TK_RIICHI_RON, NULL); /* the dealer answers first: the order of answers does not matter */
+  DO(2, TK_RIICHI_RON, NULL);
+  rt_pass(&T);
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_HORA), 2, "two wins");
+  const tk_riichi_event *first = rt_find(&T, TK_RIICHI_EV_HORA, 1), *second = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(first && first->actor == 2 && first->target == 1, 1, "seat 2 is scored first");
+  TK_EQ(second && second->actor == 0 && second->target == 1, 1, "then the dealer");
+  TK_EQ(first ? first->ctx.honba * 10 + first->ctx.sticks : -1, 21, "seat 2 gets 2 honba and 1 stick");
+  TK_EQ(second ? second->ctx.honba * 10 + second->ctx.sticks : -1, 0, "the dealer gets neither");
+  DEALTAS(0, -2600, 3600, 0, first);   /* 2000 + 600 + 1000 */
+  DEALTAS(2900, -2900, 0, 0, second);  /* dealer 2 han 30 fu */
+  TK_EQ(T.g.scores[0], 27900, "dealer");
+  TK_EQ(T.g.scores[1], 19500, "the discarder paid 5500");
+  TK_EQ(T.g.scores[2], 28600, "seat 2");
+  TK_EQ(T.g.scores[3], 24000, "seat 3 unchanged");
+  TK_EQ(T.g.sticks, 0, "stick collected");
+  TK_EQ(T.g.round, 0, "the dealer won: East 1 again");
+  TK_EQ(T.g.honba, 3, "honba + 1");
+  TK_EQ(T.failures, 0, "invariants");
+}
+
 static void triple_ron_aborts(void) {
   wall(0, DR0, DR1, DR2, DR3, "9s", NULL, "1z", NULL);
   rt_start(&T, NULL, W);
@@ -678,13 +785,78 @@ static void pao_ron(void) {
   TK_EQ(T.failures, 0, "invariants");
 }
 
+/* Daisuushii: seat 1 holds pairs of the four winds and pons E from the dealer, then S, W and
+ * N from seat 2; the fourth wind set makes seat 2 liable. Seat 1 then waits on 9s (tanki).
+ * Daisuushii counts as one yakuman (32000 for a non-dealer); honba 1. Live wall: the dealer's
+ * draw, seat 2's three draws, then `rest`. */
+static void pao4_setup(const char *rest) {
+  char live[64];
+  snprintf(live, sizeof live, "4m4m4m6m%s", rest);
+  wall(0, "258m258p258s1567z", "19m19p9s11223344z", "369m369p369s234z", "147m147p147s5677z",
+       live, NULL, "1s", NULL);
+  rt_init(&T, NULL);
+  T.g.honba = 1;
+  rt_deal(&T, W);
+  T.check = 1;
+  static const char *const wind[4] = {"1z", "2z", "3z", "4z"}, *const junk[4] = {"1m", "9m", "1p", "9p"};
+  for (int i = 0; i < 4; i++) {
+    int from = i == 0 ? 0 : 2;
+    DO(from, TK_RIICHI_DISCARD, wind[i]);
+    DO2(1, TK_RIICHI_PON, wind[i], wind[i], wind[i]);
+    rt_pass(&T);
+    TK_EQ(T.g.p[1].pao, i < 3 ? TK_RIICHI_NOBODY : 2, i < 3 ? "no liability yet" : "seat 2 fed the fourth wind set");
+    DO(1, TK_RIICHI_DISCARD, junk[i]);
+    rt_pass(&T);
+  }
+  TK_EQ(T.g.p[1].waits, 1ULL << 26, "seat 1 waits on 9s");
+}
+
+static void pao_daisuushii(void) {
+  /* tsumo: the liable seat pays the whole hand and the honba */
+  pao4_setup("6p6p7p9s");
+  rt_tsumogiri(&T, 3); /* seats 2, 3, 0 */
+  DO(1, TK_RIICHI_TSUMO, NULL);
+  const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(has_yaku(e, TK_YAKU_DAISUUSHII), 1, "daisuushii");
+  TK_EQ(e ? e->score.yakuman : 0, 1, "one yakuman");
+  TK_EQ(e ? e->pao : -1, 2, "liability applied");
+  DEALTAS(0, 32300, -32300, 0, e);
+  TK_EQ(T.g.scores[2], -7300, "seat 2 below zero");
+  TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "so the game is over");
+  TK_EQ(T.failures, 0, "invariants");
+
+  /* ron from seat 3: seat 3 and the liable seat 2 pay 16000 each, seat 2 also the honba */
+  pao4_setup("6p9s");
+  rt_tsumogiri(&T, 1); /* seat 2 */
+  DO(3, TK_RIICHI_DISCARD, NULL); /* 9s */
+  DO(1, TK_RIICHI_RON, NULL);
+  rt_pass(&T);
+  e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(e && e->actor == 1 && e->target == 3, 1, "seat 1 rons seat 3");
+  TK_EQ(e ? e->pao : -1, 2, "liability applied");
+  DEALTAS(0, 32300, -16300, -16000, e);
+  TK_EQ(T.failures, 0, "invariants");
+
+  /* ron from the liable seat itself: it pays the whole hand and the honba, as any discarder */
+  pao4_setup("9s");
+  DO(2, TK_RIICHI_DISCARD, NULL); /* 9s */
+  DO(1, TK_RIICHI_RON, NULL);
+  rt_pass(&T);
+  e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
+  TK_EQ(e && e->actor == 1 && e->target == 2, 1, "seat 1 rons seat 2");
+  TK_EQ(e ? e->pao : -1, TK_RIICHI_NOBODY, "no liability: the event names nobody");
+  DEALTAS(0, 32300, -32300, 0, e);
+  TK_EQ(T.failures, 0, "invariants");
+}
+
 /* ------------------------------------------------------------ last tile, first draw */
 
-/* Moves the copy of `t` found in the wall's leftover part to wall[121], the last live tile. */
+/* Makes wall[121], the last live tile, a copy of `t` taken from the live wall (the dead wall,
+ * e.g. a dora indicator, is left alone). */
 static void put_last(const char *tile) {
   uint8_t t = rt_tile(tile);
-  for (int i = TK_RIICHI_TILES - 1; i >= TK_RIICHI_FIRST_DRAW; i--)
-    if (W[i] == t && i != 121) {
+  for (int i = TK_RIICHI_RINSHAN_POS - 1; i >= TK_RIICHI_FIRST_DRAW; i--)
+    if (W[i] == t) {
       W[i] = W[121];
       W[121] = t;
       return;
@@ -710,6 +882,13 @@ static void haitei(void) {
   DO(1, TK_RIICHI_TSUMO, NULL);
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_HAITEI), 1, "haitei");
+  /* haitei, menzen tsumo, East (round wind) = 3 han; 20 + concealed honor triplet 8 + tanki 2 +
+   * tsumo 2 = 40 fu: 1300 / 2600 (dora 1s: none) */
+  TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 340, "3 han 40 fu");
+  DEALTAS(-2600, 5200, -1300, -1300, e);
+  TK_EQ(T.g.scores[0] == 22400 && T.g.scores[1] == 30200 && T.g.scores[2] == 23700 && T.g.scores[3] == 23700,
+        1, "scores after the hand");
+  TK_EQ(T.g.round == 1 && T.g.honba == 0 && T.g.sticks == 0, 1, "East 2, no honba, no stick");
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -754,6 +933,7 @@ int main(void) {
       {"pon and chi choices with a red five", red_five_choices},
       {"open kan: rinshan draw, rinshan win without the new dora", open_kan_rinshan_and_dora_timing},
       {"open kan: its indicator turns after the discard", open_kan_dora_turns_at_discard},
+      {"open kan beats chi; the replacement draw follows", open_kan_beats_chi},
       {"closed kan: its indicator turns at once", closed_kan_dora_at_once},
       {"added kan robbed (chankan)", kakan_and_chankan},
       {"added kan passed: rinshan, dora at the discard", kakan_passed},
@@ -763,15 +943,18 @@ int main(void) {
       {"riichi: at least four live tiles", riichi_needs_four_tiles},
       {"riichi: closed hands only", riichi_closed_only},
       {"riichi: closed kan only when the waits stay", riichi_kan_rules},
+      {"ron on the riichi declaration tile: no stick, plain value", ron_on_the_riichi_tile},
       {"ippatsu and ura-dora", ippatsu_and_ura},
       {"ippatsu broken by a call", ippatsu_broken_by_a_call},
       {"temporary furiten", temporary_furiten},
       {"discard furiten: no ron, tsumo allowed", discard_furiten},
       {"riichi furiten is permanent", riichi_furiten},
       {"double ron: honba and sticks to the nearest", double_ron},
+      {"double ron with the dealer: the nearest takes the sticks, the dealer repeats", double_ron_with_the_dealer},
       {"triple ron is an abortive draw", triple_ron_aborts},
       {"pao on tsumo: the liable seat pays all", pao_tsumo},
       {"pao on ron: half each", pao_ron},
+      {"pao for daisuushii: tsumo, ron by another, ron from the liable seat", pao_daisuushii},
       {"haitei: a win on the last live tile", haitei},
       {"houtei: a win on the last discard, no calls on it", houtei},
       {"tenhou", tenhou},
