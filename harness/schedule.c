@@ -4,11 +4,33 @@
 
 #include "schedule.h"
 
+/* C(n, k); n <= TK_SPEC_MAX_AGENTS (64) and k <= TK_MAX_SEATS (8) keep every step below
+ * 2^64 (r * (n - k + i) <= C(64, 8) * 64 < 2^39). */
 static uint64_t choose(int n, int k) {
   if (k < 0 || k > n) return 0;
   uint64_t r = 1;
   for (int i = 1; i <= k; i++) r = r * (uint64_t)(n - k + i) / (uint64_t)i;
   return r;
+}
+
+static uint64_t factorial(int n) {
+  uint64_t r = 1;
+  for (int i = 2; i <= n; i++) r *= (uint64_t)i;
+  return r;
+}
+
+/* The next permutation of a[0..n-1] in lexicographic order; 0 after the last (a descending). */
+static int next_permutation(int *a, int n) {
+  int i = n - 2;
+  while (i >= 0 && a[i] >= a[i + 1]) i--;
+  if (i < 0) return 0;
+  int j = n - 1;
+  while (a[j] <= a[i]) j--;
+  int t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+  for (int l = i + 1, r = n - 1; l < r; l++, r--) t = a[l], a[l] = a[r], a[r] = t;
+  return 1;
 }
 
 int tk_schedule_build(tk_schedule *s, tk_format format, int nagents, int nseats, uint64_t walls,
@@ -18,7 +40,7 @@ int tk_schedule_build(tk_schedule *s, tk_format format, int nagents, int nseats,
   s->nagents = nagents;
   s->nseats = nseats;
   s->walls = walls;
-  if (nseats < 1 || nseats > TK_MAX_SEATS || nagents < 1)
+  if (nseats < 1 || nseats > TK_MAX_SEATS || nagents < 1 || nagents > TK_SPEC_MAX_AGENTS)
     return tk_error_set(err, TK_EINVAL, -1, "schedule: bad seats/agents");
   switch (format) {
     case TK_FORMAT_FIELD:
@@ -42,13 +64,26 @@ int tk_schedule_build(tk_schedule *s, tk_format format, int nagents, int nseats,
         return tk_error_set(err, TK_EINVAL, -1,
                             "format 'duplicate' needs a baseline (agents[0]) and at least one "
                             "candidate");
-      s->per_wall = format == TK_FORMAT_ROUND_ROBIN ? choose(nagents, nseats) * (uint64_t)nseats
-                                                    : (uint64_t)(nagents - 1) * (uint64_t)nseats;
+      if (format == TK_FORMAT_DUPLICATE) {
+        s->per_wall = (uint64_t)(nagents - 1) * (uint64_t)nseats;
+        break;
+      }
+      /* every seating of every combination: C(nagents, nseats) tables x nseats! orders */
+      uint64_t tables = choose(nagents, nseats), orders = factorial(nseats);
+      s->per_wall = tables * orders;
+      if (s->per_wall > TK_SCHEDULE_MAX_PER_WALL)
+        return tk_error_set(err, TK_ERANGE, -1,
+                            "format 'round-robin' with %d agents plays C(%d, %d) = %llu tables x "
+                            "%llu seatings = %llu games per wall, more than the limit of %d: use "
+                            "fewer agents, or the duplicate format",
+                            nagents, nagents, nseats, (unsigned long long)tables,
+                            (unsigned long long)orders, (unsigned long long)s->per_wall,
+                            TK_SCHEDULE_MAX_PER_WALL);
       break;
   }
-  if (s->per_wall == 0 || s->per_wall > 10000000)
-    return tk_error_set(err, TK_ERANGE, -1, "schedule: %llu seatings per wall is too many",
-                        (unsigned long long)s->per_wall);
+  if (s->per_wall == 0 || s->per_wall > TK_SCHEDULE_MAX_PER_WALL)
+    return tk_error_set(err, TK_ERANGE, -1, "schedule: %llu seatings per wall is more than the "
+                        "limit of %d", (unsigned long long)s->per_wall, TK_SCHEDULE_MAX_PER_WALL);
   s->seatings = malloc(s->per_wall * (uint64_t)nseats * sizeof *s->seatings);
   if (!s->seatings) return tk_error_set(err, TK_ENOMEM, -1, "schedule: out of memory");
   int *row = s->seatings;
@@ -59,11 +94,16 @@ int tk_schedule_build(tk_schedule *s, tk_format format, int nagents, int nseats,
       for (int seat = 0; seat < nseats; seat++, row += nseats)
         for (int i = 0; i < nseats; i++) row[i] = i == seat ? c : 0;
   } else {
-    int comb[TK_MAX_SEATS];
+    /* combinations in lexicographic order; each one's permutations in lexicographic order,
+     * starting from the combination itself (sorted) */
+    int comb[TK_MAX_SEATS], perm[TK_MAX_SEATS];
     for (int i = 0; i < nseats; i++) comb[i] = i;
     for (;;) {
-      for (int r = 0; r < nseats; r++, row += nseats)
-        for (int i = 0; i < nseats; i++) row[i] = comb[(i + r) % nseats];
+      memcpy(perm, comb, (size_t)nseats * sizeof *perm);
+      do {
+        memcpy(row, perm, (size_t)nseats * sizeof *row);
+        row += nseats;
+      } while (next_permutation(perm, nseats));
       int i = nseats - 1;
       while (i >= 0 && comb[i] == nagents - nseats + i) i--;
       if (i < 0) break;

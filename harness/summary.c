@@ -11,6 +11,9 @@
 #include "run.h"
 #include "stats.h"
 
+/* summary.json's name of the Student-t interval of a ratio over walls */
+#define TK_INTERVAL_RATIO "student-t over walls (per-wall linearised ratio)"
+
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
 static json_t *estimate_json(const tk_estimate *e, int with_p) {
@@ -49,11 +52,13 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   json_object_set_new(root, "illegal_policy",
                       json_string(tk_illegal_policy_name(s->illegal_policy)));
   json_object_set_new(root, "confidence", json_real(conf));
-  json_object_set_new(root, "intervals",
-                      json_pack("{s:s, s:s, s:s}", "rates", tk_interval_name(s->proportion),
-                                "means", "student-t over walls (per-wall linearised ratio)",
-                                "paired", "student-t over per-wall differences"));
+  /* the binomial intervals need one game per agent per wall (field); with several games per
+   * wall (round-robin, duplicate) rates are ratios like the means */
   int one_game_per_wall = s->format == TK_FORMAT_FIELD;
+  const char *rates = one_game_per_wall ? tk_interval_name(s->proportion) : TK_INTERVAL_RATIO;
+  json_object_set_new(root, "intervals",
+                      json_pack("{s:s, s:s, s:s}", "rates", rates, "means", TK_INTERVAL_RATIO,
+                                "paired", "student-t over per-wall differences"));
   for (int a = 0; a < t->nagents; a++) {
     json_t *o = json_object();
     json_object_set_new(o, "label", json_string(s->agents[a].label));
@@ -392,9 +397,14 @@ void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
             (long long)json_integer_value(json_object_get(sum, "units_total")),
             why ? why : "stopped");
   }
-  fprintf(f, "Intervals: rates %s; means Student-t over walls (walls are the independent "
-             "unit); paired differences Student-t over per-wall differences.\n\n",
-          tk_interval_name(s->proportion));
+  if (s->format == TK_FORMAT_FIELD)
+    fprintf(f, "Intervals: rates %s; means Student-t over walls (walls are the independent "
+               "unit); paired differences Student-t over per-wall differences.\n\n",
+            tk_interval_name(s->proportion));
+  else
+    fprintf(f, "Intervals: rates and means Student-t over walls (per-wall linearised ratio: a "
+               "wall, i.e. a game index with the games of all its seatings, is the independent "
+               "unit); paired differences Student-t over per-wall differences.\n\n");
   fprintf(f, "## Agents\n\n");
   tables(r, sum, f, 1);
   fprintf(f, "\n## Faults\n\nFault policy `%s`, illegal actions `%s`; limits: %d ms per call, "

@@ -77,6 +77,11 @@ static void test_tiny_summary(void) {
   json_t *sum = json_load_file(WORK "/tiny1/summary.json", 0, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(sum, "game")), "solo");
+  /* one game per agent per wall: the rates' intervals are Wilson's, and the labels say so */
+  json_t *iv = json_object_get(sum, "intervals");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "rates")), "wilson");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "means")),
+                         "student-t over walls (per-wall linearised ratio)");
   TK_EQ(json_integer_value(json_object_get(sum, "walls")), 60, "walls");
   TK_EQ(json_integer_value(json_object_get(sum, "seed")), 7, "seed");
   json_t *agents = json_object_get(sum, "agents");
@@ -147,6 +152,9 @@ static void test_tiny_summary(void) {
   TK_EQ(json_integer_value(json_object_get(json_object_get(spec, "rules"), "draws")), 18, "draws");
   json_decref(spec);
   CU_ASSERT(exists(WORK "/tiny1/report.md"));
+  static char report[1 << 16];
+  slurp(WORK "/tiny1/report.md", report, sizeof report);
+  CU_ASSERT_PTR_NOT_NULL(strstr(report, "\nIntervals: rates wilson; means Student-t over walls"));
 }
 
 static void test_jobs_identical(void) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <jansson.h>
 
@@ -37,7 +38,7 @@ static json_t *load(const char *dir, const char *file) {
 }
 
 static void duplicate(void) {
-  char spec[600], out1[600], out2[600], logs[700];
+  char spec[600], out1[600], out2[600], logs[700], p0path[700];
   snprintf(spec, sizeof spec, "%s/dup.json", work);
   snprintf(out1, sizeof out1, "%s/dup1", work);
   snprintf(out2, sizeof out2, "%s/dup2", work);
@@ -73,6 +74,19 @@ static void duplicate(void) {
   json_t *rr = json_object_get(cand, "rank_rates");
   TK_EQ(json_array_size(rr), 4, "rank_rates has four places");
   TK_EQ(json_equal(json_array_get(rr, 0), json_object_get(cand, "rank_1_rate")), 1, "rank_rates[0] is 1st place");
+  /* several games per agent per game index: every rate is a ratio with a Student-t interval
+   * over game indices (not Wilson's), and summary.json and report.md say so */
+  json_t *iv = json_object_get(s1, "intervals");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "rates")),
+                         "student-t over walls (per-wall linearised ratio)");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "means")),
+                         "student-t over walls (per-wall linearised ratio)");
+  char md[1 << 14] = "";
+  snprintf(p0path, sizeof p0path, "%s/report.md", out1);
+  FILE *mdf = fopen(p0path, "r");
+  if (mdf) md[fread(md, 1, sizeof md - 1, mdf)] = '\0', fclose(mdf);
+  CU_ASSERT_PTR_NOT_NULL(strstr(md, "\nIntervals: rates and means Student-t over walls"));
+  CU_ASSERT_PTR_NULL(strstr(md, "wilson"));
   json_t *p0 = json_array_get(json_object_get(s1, "paired"), 0);
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p0, "a")), "cand");
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p0, "b")), "base");
@@ -109,24 +123,79 @@ static void duplicate(void) {
   TK_EQ(units, 24, "24 units");
 }
 
+/* Round-robin plays every distinct seating: each of the C(5,4) = 5 combinations in all 4! = 24
+ * orders around the table on every game index (120 games per index). */
 static void round_robin(void) {
-  char spec[600], out[600];
+  char spec[600], out[600], out1[600], old[600], p[4096];
   snprintf(spec, sizeof spec, "%s/rr.json", work);
   snprintf(out, sizeof out, "%s/rr", work);
+  snprintf(out1, sizeof out1, "%s/rr1", work);
+  snprintf(old, sizeof old, "%s/rr-old", work);
   write_spec(spec, "round-robin",
              "{\"plugin\": \"riichi_tsumogiri\", \"label\": \"t\"}, {\"plugin\": \"riichi_random\", \"label\": \"r\"},"
              " {\"plugin\": \"riichi_greedy\", \"label\": \"g\"}, {\"plugin\": \"riichi_greedy\", \"label\": \"g2\"},"
              " {\"plugin\": \"riichi_random\", \"label\": \"r2\"}",
              "");
-  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 2 --quiet > /dev/null", spec, out), 0, "run");
+  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 2 --quiet > /dev/null", spec, out), 0, "run -j 2");
+  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 1 --quiet > /dev/null", spec, out1), 0, "run -j 1");
+  static const char *const files[] = {"games.jsonl", "summary.json", "report.md"};
+  for (int i = 0; i < 3; i++) {
+    char a[700], b[700];
+    snprintf(a, sizeof a, "%s/%s", out, files[i]);
+    snprintf(b, sizeof b, "%s/%s", out1, files[i]);
+    TK_EQ(sh("cmp -s %s %s", a, b), 0, files[i]); /* byte-identical for -j 1 and 2 */
+  }
   json_t *s = load(out, "summary.json");
   json_t *agents = json_object_get(s, "agents");
   TK_EQ(json_array_size(agents), 5, "five agents");
-  /* C(5,4) = 5 tables x 4 seatings per game index; each agent sits at 4 tables */
+  TK_EQ(json_integer_value(json_object_get(s, "units")), 6 * 120, "6 game indices x 120 seatings");
+  /* each agent sits at C(4,3) = 4 of the 5 tables, in all 24 seatings of each */
   for (int a = 0; a < 5; a++)
-    TK_EQ(json_integer_value(json_object_get(json_array_get(agents, (size_t)a), "games")), 6 * 16, "games");
+    TK_EQ(json_integer_value(json_object_get(json_array_get(agents, (size_t)a), "games")), 6 * 4 * 24, "games");
   TK_EQ(json_array_size(json_object_get(s, "paired")), 10, "every pair");
   json_decref(s);
+
+  /* games.jsonl: on every game index, every permutation of every combination exactly once */
+  static unsigned char seen[6][5 * 5 * 5 * 5];
+  memset(seen, 0, sizeof seen);
+  int per_wall[6] = {0}, lines = 0;
+  snprintf(p, sizeof p, "%s/games.jsonl", out);
+  FILE *g = fopen(p, "r");
+  TK_EQ(g != NULL, 1, p);
+  char line[8192];
+  while (g && fgets(line, sizeof line, g)) {
+    json_t *o = json_loads(line, 0, NULL);
+    int w = (int)json_integer_value(json_object_get(o, "wall"));
+    json_t *seats = json_object_get(o, "seats");
+    int code = 0, mask = 0, ok = w >= 0 && w < 6 && json_array_size(seats) == 4;
+    for (int i = 0; i < 4 && ok; i++) {
+      int a = (int)json_integer_value(json_object_get(json_array_get(seats, (size_t)i), "agent"));
+      ok = a >= 0 && a < 5 && !(mask >> a & 1);
+      mask |= 1 << a;
+      code = code * 5 + a;
+    }
+    TK_EQ(ok, 1, "a seating of four distinct agents");
+    if (ok) {
+      TK_EQ(seen[w][code]++, 0, "each seating once per game index");
+      per_wall[w]++;
+    }
+    lines++;
+    json_decref(o);
+  }
+  if (g) fclose(g);
+  TK_EQ(lines, 6 * 120, "games.jsonl lines");
+  for (int w = 0; w < 6; w++) TK_EQ(per_wall[w], 120, "distinct seatings per game index");
+
+  /* a folder holding a run of the former schedule (4 rotations per combination: 20 units per
+   * game index) is another tournament: refused, not continued with the wrong seatings */
+  snprintf(p, sizeof p, "mkdir -p %s && cp %s/spec.json %s/ && sed -i 's/\"units\": 720$/\"units\": 120/' %s/spec.json",
+           old, out, old, old);
+  TK_EQ(system(p), 0, "a spec.json of the former schedule");
+  snprintf(p, sizeof p, TK_TAIKAI_BIN " run %s --out %s --quiet > /dev/null 2> %s/rr-old.err", spec, old, work);
+  int st = system(p);
+  TK_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 2, "resume of the former schedule refused");
+  snprintf(p, sizeof p, "grep -q 'units: 120 there, 720 here' %s/rr-old.err", work);
+  TK_EQ(system(p), 0, "refusal names the units");
 }
 
 static void bad_rules(void) {
@@ -148,6 +217,7 @@ static void bad_rules(void) {
 
 int main(void) {
   snprintf(work, sizeof work, "%s", TK_WORK_DIR);
+  sh("rm -rf %s%s", work, ""); /* no run folder of an earlier build: each test starts afresh */
   mkdir(work, 0777);
   setenv("TAIKAI_PLUGIN_PATH", TK_PLUGIN_DIR, 1);
   CU_TestInfo tests[] = {
