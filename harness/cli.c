@@ -18,6 +18,8 @@ const tk_command tk_commands[] = {
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
      tk_cmd_rescore},
+    {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
+     tk_cmd_replay},
     {NULL, NULL, NULL},
 };
 

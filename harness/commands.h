@@ -16,6 +16,7 @@ int tk_cmd_run(int argc, char **argv);     /* harness/cmd_run.c (issue 3) */
 int tk_cmd_plugins(int argc, char **argv); /* harness/cmd_plugins.c (issue 3) */
 int tk_cmd_report(int argc, char **argv);  /* harness/cmd_report.c (issue 5) */
 int tk_cmd_rescore(int argc, char **argv); /* harness/cmd_rescore.c (issue 5) */
+int tk_cmd_replay(int argc, char **argv);  /* harness/cmd_replay.c (issue 6) */
 
 /* The command table, terminated by a NULL name (harness/cli.c). */
 extern const tk_command tk_commands[];

@@ -50,10 +50,13 @@ tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const
 /* ------------------------------------------------------------ reader */
 
 typedef struct replay {
-  json_t **line;   /* parsed lines */
+  json_t **line;   /* parsed lines (blank lines left out) */
+  int *lineno;     /* each one's line number in the file (1-based) */
   int n, cur;      /* lines, next line to match */
   int checked;
+  int own;         /* written by taikai (start_game has taikai_rules): compare the yaku too */
   tk_error *err;
+  tk_riichi_replay *out;
   int failed;
 } replay;
 
@@ -90,13 +93,35 @@ static int same_tiles(json_t *a, json_t *b) {
   return !memcmp(x, y, n);
 }
 
-static int mismatch(replay *r, const char *what, json_t *engine) {
+/* `v` as compact JSON into buf ("" for NULL), cut with "..." if it does not fit. */
+static void dump(json_t *v, char *buf, size_t cap) {
+  buf[0] = '\0';
+  char *t = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) : NULL;
+  if (!t) return;
+  size_t n = strlen(t);
+  if (n < cap) memcpy(buf, t, n + 1);
+  else snprintf(buf, cap, "%.*s...", (int)(cap - 4), t);
+  free(t);
+}
+
+/* Records the first mismatch: at the log's current line, `what` happened; `field` (may be NULL)
+ * is the first differing field of the engine's event `engine` (may be NULL). */
+static int mismatch(replay *r, const char *what, const char *field, json_t *engine) {
   if (r->failed) return TK_EINVAL;
   r->failed = 1;
+  tk_riichi_replay *o = r->out;
+  json_t *l = r->cur < r->n ? r->line[r->cur] : NULL;
+  const char *ev = l ? type_of(l) : engine ? type_of(engine) : NULL;
+  o->bad_line = r->cur < r->n ? r->lineno[r->cur] : r->n ? r->lineno[r->n - 1] : 0;
+  snprintf(o->bad_event, sizeof o->bad_event, "%s", ev ? ev : "");
+  snprintf(o->bad_what, sizeof o->bad_what, "%s", what);
+  snprintf(o->bad_field, sizeof o->bad_field, "%s", field ? field : "");
+  dump(field && engine ? json_object_get(engine, field) : engine, o->expected, sizeof o->expected);
+  dump(field && l ? json_object_get(l, field) : l, o->logged, sizeof o->logged);
   char *a = engine ? json_dumps(engine, JSON_COMPACT) : NULL;
-  char *b = r->cur < r->n ? json_dumps(r->line[r->cur], JSON_COMPACT) : NULL;
-  tk_error_set(r->err, TK_EINVAL, r->cur + 1, "log line %d: %s; engine: %.400s; log: %.400s",
-               r->cur + 1, what, a ? a : "-", b ? b : "(end of log)");
+  char *b = l ? json_dumps(l, JSON_COMPACT) : NULL;
+  tk_error_set(r->err, TK_EINVAL, o->bad_line, "log line %d (%s): %s; engine: %.400s; log: %.400s",
+               o->bad_line, ev ? ev : "?", what, a ? a : "-", b ? b : "(end of log)");
   free(a);
   free(b);
   return TK_EINVAL;
@@ -110,36 +135,44 @@ static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
   tk_riichi_event_json(ev, NULL, buf, sizeof buf);
   json_t *e = json_loads(buf, 0, NULL);
   if (!e) {
-    mismatch(r, "the engine's event is not JSON", NULL);
+    mismatch(r, "the engine's event is not JSON", NULL, NULL);
     return;
   }
   if (r->cur >= r->n) {
-    mismatch(r, "the engine goes on after the log ends", e);
+    mismatch(r, "the engine goes on after the log ends", NULL, e);
     json_decref(e);
     return;
   }
   json_t *l = r->line[r->cur];
+  /* compared when both sides have them; tile lists as multisets */
   static const char *const keys[] = {"type", "actor", "target", "pai", "tsumogiri", "deltas",
                                      "scores", "reason", "dora_marker", "bakaze", "kyoku",
                                      "honba", "kyotaku", "oya", "ura_markers", "fu", "han",
-                                     "tenpais", NULL};
+                                     "yakuman", "limit", "hora_points", "pao", "tenpais",
+                                     "yakus", NULL};
   static const char *const tile_keys[] = {"consumed", "hora_tehais", NULL};
-  int ok = 1;
-  for (int i = 0; keys[i] && ok; i++) {
+  const char *field = NULL;
+  if (!json_object_get(l, "type")) field = "type";
+  for (int i = 0; keys[i] && !field; i++) {
+    if (!strcmp(keys[i], "yakus") && !r->own) continue; /* names differ between mjai dialects */
     json_t *a = json_object_get(e, keys[i]), *b = json_object_get(l, keys[i]);
-    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b))) ok = 0;
-    if (!b && !strcmp(keys[i], "type")) ok = 0;
+    if (!b && !strcmp(keys[i], "ura_markers")) b = json_object_get(l, "uradora_markers");
+    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b))) field = keys[i];
   }
-  for (int i = 0; tile_keys[i] && ok; i++) {
+  for (int i = 0; tile_keys[i] && !field; i++) {
     json_t *a = json_object_get(e, tile_keys[i]), *b = json_object_get(l, tile_keys[i]);
-    if (a && b && !same_tiles(a, b)) ok = 0;
+    if (a && b && !same_tiles(a, b)) field = tile_keys[i];
   }
-  if (ok && is(e, "start_kyoku")) {
+  if (!field && is(e, "start_kyoku")) {
     json_t *ta = json_object_get(e, "tehais"), *tb = json_object_get(l, "tehais");
-    for (int s = 0; s < 4 && ok; s++) ok = same_tiles(json_array_get(ta, s), json_array_get(tb, s));
+    for (int s = 0; s < 4 && !field; s++)
+      if (!same_tiles(json_array_get(ta, s), json_array_get(tb, s))) field = "tehais";
   }
-  if (!ok) mismatch(r, "the engine's event differs", e);
-  else {
+  if (field) {
+    char what[96];
+    snprintf(what, sizeof what, "differs in %s", field);
+    mismatch(r, what, field, e);
+  } else {
     r->cur++;
     r->checked++;
   }
@@ -221,7 +254,7 @@ static int rebuild_wall(replay *r, int at, const tk_riichi_rules *rules, uint8_t
 static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action *a) {
   memset(a, 0, sizeof *a);
   a->consumed[0] = a->consumed[1] = TK_TILE_NONE;
-  if (r->cur >= r->n) return mismatch(r, "the log ends during a hand", NULL);
+  if (r->cur >= r->n) return mismatch(r, "the log ends during a hand", NULL, NULL);
   json_t *l = r->line[r->cur];
   int actor = int_of(l, "actor", -1);
   if (g->phase == TK_RIICHI_PHASE_SELF) {
@@ -233,7 +266,7 @@ static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action
     }
     if ((is(d, "dahai") && int_of(d, "actor", -1) == seat)) {
       int t = tile_of(json_object_get(d, "pai"));
-      if (t < 0) return mismatch(r, "bad tile", NULL);
+      if (t < 0) return mismatch(r, "bad tile", NULL, NULL);
       a->tile = (uint8_t)t;
       a->tsumogiri = json_is_true(json_object_get(d, "tsumogiri"));
       return 0;
@@ -261,7 +294,9 @@ static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action
       a->tile = g->drawn;
       return 0;
     }
-    return mismatch(r, "expected an action of the seat to move", NULL);
+    char what[96];
+    snprintf(what, sizeof what, "not an action of seat %d, the seat to move", seat);
+    return mismatch(r, what, NULL, NULL);
   }
   /* a reaction; the riichi stick of the discard is accepted (logged) before a call */
   a->type = TK_RIICHI_PASS;
@@ -282,7 +317,7 @@ static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action
     if (a->type != TK_RIICHI_MINKAN) {
       json_t *c = json_object_get(l, "consumed");
       int c0 = tile_of(json_array_get(c, 0)), c1 = tile_of(json_array_get(c, 1));
-      if (c0 < 0 || c1 < 0) return mismatch(r, "bad consumed tiles", NULL);
+      if (c0 < 0 || c1 < 0) return mismatch(r, "bad consumed tiles", NULL, NULL);
       a->consumed[0] = (uint8_t)c0;
       a->consumed[1] = (uint8_t)c1;
     }
@@ -308,62 +343,88 @@ static int rules_of(json_t *sg, tk_riichi_rules *out) {
   return 0;
 }
 
+/* Records a failure that is not a comparison (a line that is not JSON, a log that is not a
+ * game) at file line `lineno`. */
+static int fail_at(tk_riichi_replay *out, tk_error *err, int code, int lineno, const char *event,
+                   const char *what) {
+  out->bad_line = lineno;
+  snprintf(out->bad_event, sizeof out->bad_event, "%s", event ? event : "");
+  snprintf(out->bad_what, sizeof out->bad_what, "%s", what);
+  return tk_error_set(err, code, lineno, "log line %d: %s", lineno, what);
+}
+
 int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
   memset(out, 0, sizeof *out);
   replay r;
   memset(&r, 0, sizeof r);
   r.err = err;
-  int cap = 0, rc = 0;
+  r.out = out;
+  int cap = 0, rc = 0, physical = 0;
   char *buf = NULL;
   size_t bcap = 0;
   ssize_t len;
   while ((len = getline(&buf, &bcap, f)) > 0) {
-    if (len <= 1 && buf[0] == '\n') continue;
+    physical++;
+    if (strspn(buf, " \t\r\n") == (size_t)len) continue;
     json_error_t je;
     json_t *o = json_loads(buf, 0, &je);
     if (!o) {
-      rc = tk_error_set(err, TK_EPARSE, r.n + 1, "log line %d: %s", r.n + 1, je.text);
+      char what[200];
+      snprintf(what, sizeof what, "not JSON: %s", je.text);
+      rc = fail_at(out, err, TK_EPARSE, physical, NULL, what);
       break;
     }
     if (r.n == cap) {
       cap = cap ? 2 * cap : 1024;
       json_t **nl = realloc(r.line, sizeof *nl * (size_t)cap);
-      if (!nl) {
+      if (nl) r.line = nl;
+      int *nn = nl ? realloc(r.lineno, sizeof *nn * (size_t)cap) : NULL;
+      if (nn) r.lineno = nn;
+      if (!nl || !nn) {
         json_decref(o);
         rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
         break;
       }
-      r.line = nl;
     }
+    r.lineno[r.n] = physical;
     r.line[r.n++] = o;
   }
   free(buf);
-  out->lines = r.n;
+  if (!rc && ferror(f)) rc = tk_error_set(err, TK_EIO, -1, "read error");
+  out->lines = physical;
   if (!rc && (r.n < 2 || !is(r.line[0], "start_game")))
-    rc = tk_error_set(err, TK_EINVAL, 1, "log line 1: not a start_game");
+    rc = fail_at(out, err, TK_EINVAL, r.n ? r.lineno[0] : 1, r.n ? type_of(r.line[0]) : NULL,
+                 r.n ? "not a start_game (a riichi log starts with start_game)"
+                     : "empty: not a riichi log");
   tk_riichi_rules rules;
   tk_riichi_game g;
   tk_riichi_sink sink = {on_engine_event, &r};
   if (!rc) {
+    r.own = json_object_get(r.line[0], "taikai_rules") != NULL;
     rules_of(r.line[0], &rules);
     tk_error e2;
-    if (tk_riichi_init(&g, &rules, 0, 0, NULL, &e2)) rc = tk_error_set(err, TK_EINVAL, 1, "%s", e2.msg);
+    tk_error_clear(&e2);
+    if (tk_riichi_init(&g, &rules, 0, 0, NULL, &e2))
+      rc = fail_at(out, err, TK_EINVAL, r.lineno[0], "start_game", e2.msg);
     r.cur = 1;
   }
   while (!rc && !r.failed && r.cur < r.n) {
     if (!is(r.line[r.cur], "start_kyoku") || g.phase != TK_RIICHI_PHASE_DEAL) {
-      rc = mismatch(&r, g.phase == TK_RIICHI_PHASE_OVER ? "the game is over" : "expected start_kyoku", NULL);
+      rc = mismatch(&r, g.phase == TK_RIICHI_PHASE_OVER ? "a line after the end of the game"
+                                                       : "expected start_kyoku",
+                    NULL, NULL);
       break;
     }
     uint8_t wall[TK_RIICHI_TILES];
     if (rebuild_wall(&r, r.cur, &rules, wall)) {
-      rc = mismatch(&r, "cannot rebuild this hand's wall", NULL);
+      rc = mismatch(&r, "cannot rebuild this hand's wall from its lines (a tile too many, or a "
+                    "bad tile name)", NULL, NULL);
       break;
     }
     tk_error e2;
     tk_error_clear(&e2);
     if (tk_riichi_deal(&g, wall, &sink, &e2)) {
-      rc = mismatch(&r, e2.msg, NULL);
+      rc = mismatch(&r, e2.msg, NULL, NULL);
       break;
     }
     out->kyoku++;
@@ -373,17 +434,21 @@ int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
       if (decide(&r, &g, s, &a)) break;
       tk_error_clear(&e2);
       if (tk_riichi_apply(&g, s, &a, &sink, &e2)) {
-        mismatch(&r, e2.msg, NULL);
+        char what[320];
+        snprintf(what, sizeof what, "the logged action of seat %d is not legal: %.250s", s, e2.msg);
+        mismatch(&r, what, NULL, NULL);
         break;
       }
     }
   }
   if (!rc && r.failed) rc = TK_EINVAL;
   if (!rc && g.phase != TK_RIICHI_PHASE_OVER)
-    rc = tk_error_set(err, TK_EINVAL, r.n, "the log ends before the game does");
+    rc = fail_at(out, err, TK_EINVAL, r.lineno[r.n - 1], type_of(r.line[r.n - 1]),
+                 "the log ends before the game does");
   if (!rc) memcpy(out->scores, g.scores, sizeof out->scores);
   out->events_checked = r.checked;
   for (int i = 0; i < r.n; i++) json_decref(r.line[i]);
   free(r.line);
+  free(r.lineno);
   return rc;
 }

@@ -183,13 +183,14 @@ static void tampered(void) {
   }
   (void)cap;
   fclose(f);
-  /* 1: a delta of the first hora / ryukyoku */
+  /* 1: a delta of the first line with deltas (reach_accepted, hora or ryukyoku) */
   char *copy = strdup(text);
   char *p = strstr(copy, "\"deltas\":[");
   TK_EQ(p != NULL, 1, "a deltas field");
   if (p) {
     p += strlen("\"deltas\":[");
-    *p = *p == '-' ? '1' : '-'; /* flip the sign of the first delta (or make it non-zero) */
+    if (*p == '-') p++;
+    *p = *p == '9' ? '8' : (char)(*p + 1); /* the first delta's first digit: still JSON, another value */
     FILE *g = tmpfile();
     fputs(copy, g);
     rewind(g);
@@ -198,6 +199,15 @@ static void tampered(void) {
     tk_error_clear(&err);
     TK_EQ(tk_riichi_log_replay(g, &rp, &err) != 0, 1, "tampered deltas refused");
     TK_EQ(strstr(err.msg, "log line") != NULL, 1, err.msg);
+    /* the mismatch itself: the tampered line, its event, the field and both values */
+    int line = 1;
+    for (const char *c = copy; c < p; c++) line += *c == '\n';
+    TK_EQ(rp.bad_line, line, "mismatch at the tampered line");
+    CU_ASSERT_STRING_EQUAL(rp.bad_field, "deltas");
+    CU_ASSERT_STRING_EQUAL(rp.bad_what, "differs in deltas");
+    CU_ASSERT(!strcmp(rp.bad_event, "hora") || !strcmp(rp.bad_event, "ryukyoku") ||
+              !strcmp(rp.bad_event, "reach_accepted"));
+    CU_ASSERT(rp.expected[0] == '[' && rp.logged[0] == '[' && strcmp(rp.expected, rp.logged));
     fclose(g);
   }
   free(copy);
@@ -209,6 +219,7 @@ static void tampered(void) {
   tk_error err;
   tk_error_clear(&err);
   TK_EQ(tk_riichi_log_replay(g, &rp, &err), TK_EPARSE, "parse error");
+  TK_EQ(rp.bad_line, 2, "the line that is not JSON");
   fclose(g);
   free(text);
 }
