@@ -275,9 +275,9 @@ static void four_riichi(void) {
   TK_EQ(T.failures, 0, "invariants");
 }
 
-static void four_kans(void) {
-  wall(0, "11112222m147p12z", "33334444m258p34z", "369p147s258s369s5z", "556677889m5671z", NULL);
-  start_with(1, 1);
+/* The dealer's closed kans of 1m and 2m, its 1z discard, then seat 1's closed kans of 3m and
+ * 4m: four kans by two players, seat 1 to discard. */
+static void two_players_kan_four_times(void) {
   DO(0, TK_RIICHI_ANKAN, "1m");
   rt_pass(&T);
   DO(0, TK_RIICHI_ANKAN, "2m");
@@ -290,6 +290,12 @@ static void four_kans(void) {
   DO(1, TK_RIICHI_ANKAN, "4m");
   rt_pass(&T);
   TK_EQ(T.g.nkans, 4, "four kans, two players");
+}
+
+static void four_kans(void) {
+  wall(0, "11112222m147p12z", "33334444m258p34z", "369p147s258s369s5z", "556677889m5671z", NULL);
+  start_with(1, 1);
+  two_players_kan_four_times();
   TK_EQ(T.g.phase, TK_RIICHI_PHASE_SELF, "the hand goes on until the discard passes");
   DO(1, TK_RIICHI_DISCARD, "3z");
   rt_pass(&T);
@@ -309,17 +315,7 @@ static void four_kans_ronned(void) {
   const char *h[4] = {"11112222m147p12z", "33334444m258p34z", "234p567p678s33z55s", "5689m19p19s24567z"};
   if (rt_wall(W, 0, h, "9m9m", "8m8m7m7m", "9p8p8p6m9p", NULL)) TK_FAILF("bad scripted wall");
   start_with(1, 1);
-  DO(0, TK_RIICHI_ANKAN, "1m");
-  rt_pass(&T);
-  DO(0, TK_RIICHI_ANKAN, "2m");
-  rt_pass(&T);
-  DO(0, TK_RIICHI_DISCARD, "1z");
-  rt_pass(&T);
-  DO(1, TK_RIICHI_ANKAN, "3m");
-  rt_pass(&T);
-  DO(1, TK_RIICHI_ANKAN, "4m");
-  rt_pass(&T);
-  TK_EQ(T.g.nkans, 4, "four kans, two players");
+  two_players_kan_four_times();
   TK_EQ(T.g.ndora, 5, "five indicators");
   DO(1, TK_RIICHI_DISCARD, "3z");
   TK_EQ(rt_can(&T, 2, TK_RIICHI_RON, "3z"), 1, "the discard after the fourth kan may be ronned");
