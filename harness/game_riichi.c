@@ -379,7 +379,9 @@ static int try_unit(const tk_play_ctx *ctx, uint64_t unit, uint64_t wall, const 
       if (!rec[s].illegal++) {
         char where[160];
         describe_snap(&sn, where, sizeof where);
-        snprintf(rec[s].illegal_first, sizeof rec[s].illegal_first, "%s: %s, not legal", where, what);
+        /* at most 100 + 2 + 78 + 11 characters: fits illegal_first[192] */
+        snprintf(rec[s].illegal_first, sizeof rec[s].illegal_first, "%.100s: %.78s, not legal",
+                 where, what);
       }
       tk_error_clear(&err);
       rc = tk_riichi_apply(&g, s, &l.a[pick], &sink, &err);
