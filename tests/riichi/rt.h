@@ -4,6 +4,7 @@
 #define TAIKAI_TESTS_RIICHI_RT_H
 
 #include "taikai/riichi.h"
+#include "unit.h"
 
 enum { RT_MAX_EVENTS = 4096 };
 
@@ -66,5 +67,30 @@ typedef int (*rt_policy)(void *ctx, const tk_riichi_view *v, const tk_riichi_leg
  * invariant after every action when t->check. Returns 0, or the first negative code. */
 int rt_play(rt *t, const tk_riichi_rules *rules, uint64_t seed, uint64_t game_index,
             rt_policy policy[4], void *ctx[4], long *actions);
+
+/* Assertions shared by the scenario tests (they need tests/unit.h): an event's four point
+ * deltas, and the four scores of `t`'s game, each seat checked and reported on its own. */
+#define DELTAS(a, b, c, d, ev)                                                                \
+  do {                                                                                        \
+    const tk_riichi_event *ev_ = (ev);                                                        \
+    if (!ev_) TK_FAILF("line %d: no event", __LINE__);                                        \
+    else {                                                                                    \
+      TK_EQ(ev_->deltas[0], a, "delta 0");                                                    \
+      TK_EQ(ev_->deltas[1], b, "delta 1");                                                    \
+      TK_EQ(ev_->deltas[2], c, "delta 2");                                                    \
+      TK_EQ(ev_->deltas[3], d, "delta 3");                                                    \
+    }                                                                                         \
+  } while (0)
+#define SCORES(t, a, b, c, d)                                                                 \
+  do {                                                                                        \
+    TK_EQ((t)->g.scores[0], a, "score of seat 0");                                            \
+    TK_EQ((t)->g.scores[1], b, "score of seat 1");                                            \
+    TK_EQ((t)->g.scores[2], c, "score of seat 2");                                            \
+    TK_EQ((t)->g.scores[3], d, "score of seat 3");                                            \
+  } while (0)
+/* A draw event's tenpai flags as one number, seat 0 first: 1001 = the dealer and seat 3. */
+static inline int rt_tenpai_code(const tk_riichi_event *e) {
+  return e ? e->tenpai[0] * 1000 + e->tenpai[1] * 100 + e->tenpai[2] * 10 + e->tenpai[3] : -1;
+}
 
 #endif

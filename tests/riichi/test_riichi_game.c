@@ -18,17 +18,6 @@ static uint8_t W[TK_RIICHI_TILES];
     int rc_ = rt_do(&T, (seat), (type), (tile), NULL, NULL);                                  \
     if (rc_) TK_FAILF("line %d: seat %d action %d: %s", __LINE__, (seat), (type), T.last_err);\
   } while (0)
-#define DELTAS(a, b, c, d, ev)                                                                \
-  do {                                                                                        \
-    const tk_riichi_event *ev_ = (ev);                                                        \
-    if (!ev_) TK_FAILF("line %d: no event", __LINE__);                                        \
-    else {                                                                                    \
-      TK_EQ(ev_->deltas[0], a, "delta 0");                                                    \
-      TK_EQ(ev_->deltas[1], b, "delta 1");                                                    \
-      TK_EQ(ev_->deltas[2], c, "delta 2");                                                    \
-      TK_EQ(ev_->deltas[3], d, "delta 3");                                                    \
-    }                                                                                         \
-  } while (0)
 
 /* Tenpai hands (T*) and noten hands (N*), compatible in any seat combination used below. */
 static const char *T0 = "123456789m11p23p", *T1 = "123456789s11m23m", *T2 = "123456789p44s56s",
@@ -172,11 +161,9 @@ static void nagashi_mangan_dealer(void) {
   nagashi_out(0, 1, 1, N0, T1, N2, N3);
   const tk_riichi_event *e = ryukyoku();
   TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_NAGASHI, "nagashi mangan");
-  TK_EQ(e ? e->tenpai[0] * 1000 + e->tenpai[1] * 100 + e->tenpai[2] * 10 + e->tenpai[3] : -1, 100,
-        "tenpai: seat 1 only");
+  TK_EQ(rt_tenpai_code(e), 100, "tenpai: seat 1 only");
   DELTAS(12000, -4000, -4000, -4000, e);
-  TK_EQ(T.g.scores[0] == 37000 && T.g.scores[1] == 21000 && T.g.scores[2] == 21000 && T.g.scores[3] == 20000,
-        1, "scores after the hand");
+  SCORES(&T, 37000, 21000, 21000, 20000);
   TK_EQ(T.g.sticks, 1, "the stick stays on the table");
   TK_EQ(T.g.round, 1, "dealer noten: the deal passes");
   TK_EQ(T.g.honba, 2, "honba + 1");
@@ -188,11 +175,9 @@ static void nagashi_mangan_with_tenpai(void) {
   nagashi_out(2, 0, 0, T0, N1, N2, T3);
   const tk_riichi_event *e = ryukyoku();
   TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_NAGASHI, "nagashi mangan");
-  TK_EQ(e ? e->tenpai[0] * 1000 + e->tenpai[1] * 100 + e->tenpai[2] * 10 + e->tenpai[3] : -1, 1001,
-        "tenpai: the dealer and seat 3");
+  TK_EQ(rt_tenpai_code(e), 1001, "tenpai: the dealer and seat 3");
   DELTAS(-4000, -2000, 8000, -2000, e);
-  TK_EQ(T.g.scores[0] == 21000 && T.g.scores[1] == 23000 && T.g.scores[2] == 33000 && T.g.scores[3] == 23000,
-        1, "scores after the hand");
+  SCORES(&T, 21000, 23000, 33000, 23000);
   TK_EQ(T.g.round, 0, "dealer tenpai: it repeats");
   TK_EQ(T.g.honba, 1, "honba + 1");
 }
@@ -237,8 +222,7 @@ static void start_with(int honba, int sticks) {
  * and the honba grows. */
 static void no_payment(int honba, int sticks) {
   DELTAS(0, 0, 0, 0, ryukyoku());
-  TK_EQ(T.g.scores[0] == 25000 && T.g.scores[1] == 25000 && T.g.scores[2] == 25000 &&
-            T.g.scores[3] == 25000 - 1000 * sticks, 1, "scores unchanged");
+  SCORES(&T, 25000, 25000, 25000, 25000 - 1000 * sticks);
   TK_EQ(T.g.sticks, sticks, "the sticks stay on the table");
   TK_EQ(T.g.round, 0, "dealer keeps the seat");
   TK_EQ(T.g.honba, honba + 1, "honba + 1");
@@ -326,8 +310,7 @@ static void four_kans_ronned(void) {
   TK_EQ(e && e->actor == 2 && e->target == 1, 1, "seat 2 rons seat 1");
   TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 140, "1 han 40 fu");
   DELTAS(0, -1600, 2600, 0, e);
-  TK_EQ(T.g.scores[0] == 25000 && T.g.scores[1] == 23400 && T.g.scores[2] == 27600 && T.g.scores[3] == 24000,
-        1, "scores after the hand");
+  SCORES(&T, 25000, 23400, 27600, 24000);
   TK_EQ(T.g.sticks, 0, "the stick went to the winner");
   TK_EQ(T.g.round == 1 && T.g.honba == 0, 1, "a non-dealer won: East 2, honba reset");
   TK_EQ(T.failures, 0, "invariants");

@@ -24,17 +24,6 @@ static rt T;
     int rc_ = rt_do(&T, (seat), (type), (tile), (c0), (c1));                                  \
     if (rc_) TK_FAILF("line %d: seat %d call %d: %s", __LINE__, (seat), (type), T.last_err);  \
   } while (0)
-#define DEALTAS(a, b, c, d, ev)                                                               \
-  do {                                                                                        \
-    const tk_riichi_event *ev_ = (ev);                                                         \
-    if (!ev_) TK_FAILF("line %d: no event", __LINE__);                                         \
-    else {                                                                                    \
-      TK_EQ(ev_->deltas[0], a, "delta 0");                                                     \
-      TK_EQ(ev_->deltas[1], b, "delta 1");                                                     \
-      TK_EQ(ev_->deltas[2], c, "delta 2");                                                     \
-      TK_EQ(ev_->deltas[3], d, "delta 3");                                                     \
-    }                                                                                         \
-  } while (0)
 
 static uint8_t W[TK_RIICHI_TILES];
 
@@ -129,7 +118,7 @@ static void ron_beats_calls(void) {
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(e && e->actor == 3 && e->target == 0, 1, "seat 3 rons seat 0");
   TK_EQ(has_yaku(e, TK_YAKU_PINFU) && has_yaku(e, TK_YAKU_TANYAO), 1, "pinfu tanyao");
-  DEALTAS(-2000, 0, 0, 2000, e); /* 2 han 30 fu, non-dealer ron */
+  DELTAS(-2000, 0, 0, 2000, e); /* 2 han 30 fu, non-dealer ron */
   TK_EQ(T.g.round, 1, "East 2 next");
   TK_EQ(T.g.honba, 0, "honba reset");
   TK_EQ(T.failures, 0, "invariants");
@@ -216,7 +205,7 @@ static void open_kan_rinshan_and_dora_timing(void) {
   TK_EQ(has_yaku(e, TK_YAKU_DORA), 0, "the kan dora was not turned");
   TK_EQ(e ? e->score.han : 0, 1, "1 han");
   TK_EQ(e ? e->score.fu : 0, 40, "40 fu");
-  DEALTAS(-700, 1500, -400, -400, e);
+  DELTAS(-700, 1500, -400, -400, e);
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -269,9 +258,8 @@ static void open_kan_beats_chi(void) {
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_RINSHAN), 1, "rinshan kaihou");
   TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 140, "1 han 40 fu");
-  DEALTAS(-700, -400, 1500, -400, e);
-  TK_EQ(T.g.scores[0] == 24300 && T.g.scores[1] == 24600 && T.g.scores[2] == 26500 && T.g.scores[3] == 24600,
-        1, "scores after the hand");
+  DELTAS(-700, -400, 1500, -400, e);
+  SCORES(&T, 24300, 24600, 26500, 24600);
   TK_EQ(T.g.round == 1 && T.g.honba == 0, 1, "East 2, no honba");
   TK_EQ(T.failures, 0, "invariants");
 }
@@ -295,7 +283,7 @@ static void closed_kan_dora_at_once(void) {
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_TENHOU), 0, "no tenhou on a replacement tile");
   TK_EQ(e ? e->score.han : 0, 9, "9 han with the kan dora");
-  DEALTAS(24000, -8000, -8000, -8000, e);
+  DELTAS(24000, -8000, -8000, -8000, e);
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -329,7 +317,7 @@ static void kakan_and_chankan(void) {
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(e && e->actor == 2 && e->target == 1, 1, "seat 2 robs seat 1's kan");
   TK_EQ(has_yaku(e, TK_YAKU_CHANKAN), 1, "chankan");
-  DEALTAS(0, -1300, 1300, 0, e); /* 1 han 40 fu */
+  DELTAS(0, -1300, 1300, 0, e); /* 1 han 40 fu */
   TK_EQ(T.g.stats[1].deal_ins, 1, "the kan's owner dealt in");
   TK_EQ(rt_count(&T, TK_RIICHI_EV_DORA), 0, "the robbed kan never turned its indicator");
   TK_EQ(T.failures, 0, "invariants");
@@ -372,7 +360,7 @@ static void kokushi_robs_closed_kan(void) {
   DO(1, TK_RIICHI_RON, NULL);
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_KOKUSHI), 1, "kokushi");
-  DEALTAS(-32000, 32000, 0, 0, e);
+  DELTAS(-32000, 32000, 0, 0, e);
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -506,7 +494,7 @@ static void ron_on_the_riichi_tile(void) {
   TK_EQ(has_yaku(e, TK_YAKU_CHUN), 1, "chun");
   TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 140, "1 han 40 fu");
   TK_EQ(e ? e->ctx.sticks : -1, 1, "one stick for the winner: the one on the table");
-  DEALTAS(-1600, 2600, 0, 0, e); /* 1300 + 300 honba from the dealer, + 1000 stick */
+  DELTAS(-1600, 2600, 0, 0, e); /* 1300 + 300 honba from the dealer, + 1000 stick */
   TK_EQ(T.g.scores[0], 23400, "the dealer paid 1600 and no stick");
   TK_EQ(T.g.scores[1], 27600, "seat 1");
   TK_EQ(T.g.scores[2] == 25000 && T.g.scores[3] == 24000, 1, "the others unchanged");
@@ -556,7 +544,7 @@ static void ippatsu_and_ura(void) {
   TK_EQ(has_yaku(e, TK_YAKU_URA_DORA), 1, "ura dora (3p: 4p)");
   TK_EQ(e ? e->nura : 0, 1, "one ura indicator shown");
   /* double riichi 2 + ippatsu 1 + ittsu 2 + ura 1 = 6 han: dealer haneman 18000 + the stick */
-  DEALTAS(19000, -18000, 0, 0, e);
+  DELTAS(19000, -18000, 0, 0, e);
   char buf[2048] = "";
   if (e) tk_riichi_event_json(e, NULL, buf, sizeof buf);
   TK_EQ(strstr(buf, "\"ura_markers\":[\"3p\"]") != NULL, 1, buf);
@@ -610,7 +598,7 @@ static void temporary_furiten(void) {
   DO(3, TK_RIICHI_RON, NULL);
   TK_EQ(rt_count(&T, TK_RIICHI_EV_HORA), 0, "seat 1 (chi) has not answered yet");
   rt_pass(&T);
-  DEALTAS(-1000, 0, 0, 1000, rt_find(&T, TK_RIICHI_EV_HORA, 0)); /* pinfu 30 fu */
+  DELTAS(-1000, 0, 0, 1000, rt_find(&T, TK_RIICHI_EV_HORA, 0)); /* pinfu 30 fu */
 }
 
 static void discard_furiten(void) {
@@ -634,7 +622,7 @@ static void discard_furiten(void) {
   rt_tsumogiri(&T, 2);
   TK_EQ(rt_can(&T, 3, TK_RIICHI_TSUMO, "1m"), 1, "tsumo allowed in furiten");
   DO(3, TK_RIICHI_TSUMO, NULL);
-  DEALTAS(-700, -400, -400, 1500, rt_find(&T, TK_RIICHI_EV_HORA, 0));
+  DELTAS(-700, -400, -400, 1500, rt_find(&T, TK_RIICHI_EV_HORA, 0));
 }
 
 static void riichi_furiten(void) {
@@ -674,8 +662,8 @@ static void double_ron(void) {
   DO(3, TK_RIICHI_PASS, NULL);
   TK_EQ(rt_count(&T, TK_RIICHI_EV_HORA), 2, "two wins");
   /* the nearest winner (seat 1) takes the honba (600) and the stick (1000) */
-  DEALTAS(-2600, 3600, 0, 0, rt_find(&T, TK_RIICHI_EV_HORA, 1));
-  DEALTAS(-2000, 0, 2000, 0, rt_find(&T, TK_RIICHI_EV_HORA, 0));
+  DELTAS(-2600, 3600, 0, 0, rt_find(&T, TK_RIICHI_EV_HORA, 1));
+  DELTAS(-2000, 0, 2000, 0, rt_find(&T, TK_RIICHI_EV_HORA, 0));
   TK_EQ(T.g.scores[0], 25000 - 4600, "dealer paid both");
   TK_EQ(T.g.sticks, 0, "stick collected");
   TK_EQ(T.g.round, 1, "dealer did not win: East 2");
@@ -707,8 +695,8 @@ static void double_ron_with_the_dealer(void) {
   TK_EQ(second && second->actor == 0 && second->target == 1, 1, "then the dealer");
   TK_EQ(first ? first->ctx.honba * 10 + first->ctx.sticks : -1, 21, "seat 2 gets 2 honba and 1 stick");
   TK_EQ(second ? second->ctx.honba * 10 + second->ctx.sticks : -1, 0, "the dealer gets neither");
-  DEALTAS(0, -2600, 3600, 0, first);   /* 2000 + 600 + 1000 */
-  DEALTAS(2900, -2900, 0, 0, second);  /* dealer 2 han 30 fu */
+  DELTAS(0, -2600, 3600, 0, first);   /* 2000 + 600 + 1000 */
+  DELTAS(2900, -2900, 0, 0, second);  /* dealer 2 han 30 fu */
   TK_EQ(T.g.scores[0], 27900, "dealer");
   TK_EQ(T.g.scores[1], 19500, "the discarder paid 5500");
   TK_EQ(T.g.scores[2], 28600, "seat 2");
@@ -729,7 +717,7 @@ static void triple_ron_aborts(void) {
   TK_EQ(rt_count(&T, TK_RIICHI_EV_HORA), 0, "no win");
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_RYUKYOKU, 0);
   TK_EQ(e ? e->reason : -1, TK_RIICHI_DRAW_TRIPLE_RON, "sanchahou");
-  DEALTAS(0, 0, 0, 0, e);
+  DELTAS(0, 0, 0, 0, e);
   TK_EQ(T.g.round, 0, "dealer keeps the seat");
   TK_EQ(T.g.honba, 1, "honba + 1");
 }
@@ -771,7 +759,7 @@ static void pao_tsumo(void) {
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_DAISANGEN), 1, "daisangen");
   TK_EQ(e ? e->pao : -1, 2, "liability applied");
-  DEALTAS(0, 32000, -32000, 0, e);
+  DELTAS(0, 32000, -32000, 0, e);
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -781,7 +769,7 @@ static void pao_ron(void) {
   DO(3, TK_RIICHI_DISCARD, NULL); /* 9s */
   DO(1, TK_RIICHI_RON, NULL);
   /* half each; the liable seat also pays the honba */
-  DEALTAS(0, 32300, -16300, -16000, rt_find(&T, TK_RIICHI_EV_HORA, 0));
+  DELTAS(0, 32300, -16300, -16000, rt_find(&T, TK_RIICHI_EV_HORA, 0));
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -820,7 +808,7 @@ static void pao_daisuushii(void) {
   TK_EQ(has_yaku(e, TK_YAKU_DAISUUSHII), 1, "daisuushii");
   TK_EQ(e ? e->score.yakuman : 0, 1, "one yakuman");
   TK_EQ(e ? e->pao : -1, 2, "liability applied");
-  DEALTAS(0, 32300, -32300, 0, e);
+  DELTAS(0, 32300, -32300, 0, e);
   TK_EQ(T.g.scores[2], -7300, "seat 2 below zero");
   TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "so the game is over");
   TK_EQ(T.failures, 0, "invariants");
@@ -834,7 +822,7 @@ static void pao_daisuushii(void) {
   e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(e && e->actor == 1 && e->target == 3, 1, "seat 1 rons seat 3");
   TK_EQ(e ? e->pao : -1, 2, "liability applied");
-  DEALTAS(0, 32300, -16300, -16000, e);
+  DELTAS(0, 32300, -16300, -16000, e);
   TK_EQ(T.failures, 0, "invariants");
 
   /* ron from the liable seat itself: it pays the whole hand and the honba, as any discarder */
@@ -845,7 +833,7 @@ static void pao_daisuushii(void) {
   e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(e && e->actor == 1 && e->target == 2, 1, "seat 1 rons seat 2");
   TK_EQ(e ? e->pao : -1, TK_RIICHI_NOBODY, "no liability: the event names nobody");
-  DEALTAS(0, 32300, -32300, 0, e);
+  DELTAS(0, 32300, -32300, 0, e);
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -885,9 +873,8 @@ static void haitei(void) {
   /* haitei, menzen tsumo, East (round wind) = 3 han; 20 + concealed honor triplet 8 + tanki 2 +
    * tsumo 2 = 40 fu: 1300 / 2600 (dora 1s: none) */
   TK_EQ(e ? e->score.han * 100 + e->score.fu : 0, 340, "3 han 40 fu");
-  DEALTAS(-2600, 5200, -1300, -1300, e);
-  TK_EQ(T.g.scores[0] == 22400 && T.g.scores[1] == 30200 && T.g.scores[2] == 23700 && T.g.scores[3] == 23700,
-        1, "scores after the hand");
+  DELTAS(-2600, 5200, -1300, -1300, e);
+  SCORES(&T, 22400, 30200, 23700, 23700);
   TK_EQ(T.g.round == 1 && T.g.honba == 0 && T.g.sticks == 0, 1, "East 2, no honba, no stick");
   TK_EQ(T.failures, 0, "invariants");
 }
@@ -909,7 +896,7 @@ static void houtei(void) {
   DO(2, TK_RIICHI_RON, NULL);
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_HOUTEI), 1, "houtei");
-  DEALTAS(0, -2600, 2600, 0, e); /* houtei + dora (9p: 1p), 40 fu */
+  DELTAS(0, -2600, 2600, 0, e); /* houtei + dora (9p: 1p), 40 fu */
   TK_EQ(T.failures, 0, "invariants");
 }
 
@@ -919,7 +906,7 @@ static void tenhou(void) {
   DO(0, TK_RIICHI_TSUMO, NULL);
   const tk_riichi_event *e = rt_find(&T, TK_RIICHI_EV_HORA, 0);
   TK_EQ(has_yaku(e, TK_YAKU_TENHOU), 1, "tenhou");
-  DEALTAS(48000, -16000, -16000, -16000, e);
+  DELTAS(48000, -16000, -16000, -16000, e);
   TK_EQ(T.g.round, 0, "dealer repeats");
   TK_EQ(T.g.honba, 1, "honba + 1");
 }
