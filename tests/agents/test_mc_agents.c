@@ -247,6 +247,13 @@ static void test_bad_params(void) {
                BAD[i].params, err.msg);
     }
   }
+  /* a refused value is quoted back */
+  tk_error err;
+  tk_error_clear(&err);
+  tk_agent_instance *bad = D[1]->create("{\"extra_draws\": 5}", 1, &err);
+  CU_ASSERT_PTR_NULL(bad);
+  if (!strstr(err.msg, "extra_draws must be an integer from 0 to 4, got 5"))
+    TK_FAILF("komatsu extra_draws 5: message '%s'", err.msg);
   /* and the defaults, declared in params_json, are accepted as they are */
   for (int i = 0; i < 3; i++) {
     tk_agent_instance *a = make(D[i], D[i]->params_json, 1);
