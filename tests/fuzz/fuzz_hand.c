@@ -1,5 +1,5 @@
-/* tests/fuzz/fuzz_hand.c — libFuzzer harness for `taikai hand` (harness/handargs.c and
- * harness/cmd_hand.c): the input is split into arguments at newlines (at most 40, as a shell
+/* tests/fuzz/fuzz_hand.c — libFuzzer harness for `taikai hand` (harness/cmd/handargs.c and
+ * harness/cmd/hand.c): the input is split into arguments at newlines (at most 40, as a shell
  * would pass them); tk_hand_args_parse must either refuse them with a message or accept a
  * consistent hand, and an accepted hand goes through the whole command (shanten, effective
  * tiles, waits, decomposition, yaku, fu and points; text and JSON output), whose output is

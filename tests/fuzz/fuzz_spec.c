@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_spec.c — libFuzzer harness for tournament specs (harness/spec.c and each
+/* tests/fuzz/fuzz_spec.c — libFuzzer harness for tournament specs (harness/core/spec.c and each
  * game's rules parser): tk_spec_parse on any bytes must either refuse them with a message that
  * names the file, or accept a spec whose resolved form (tk_spec_to_json, what spec.json holds)
  * parses again to the same resolved form; the game's rule options are then validated by its

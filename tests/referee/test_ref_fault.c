@@ -1,4 +1,4 @@
-/* tests/referee/test_ref_fault.c — harness/fault.c and the time checks of the watch: the
+/* tests/referee/test_ref_fault.c — harness/core/fault.c and the time checks of the watch: the
  * hand-written fault record a worker writes equals the one the parent builds with Jansson, for
  * every kind; stamping a fault and the skipped mark into a line; reading faults back (also
  * from lines without fault_info); tk_watch_over's per-call and per-game limits. */

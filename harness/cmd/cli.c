@@ -1,0 +1,49 @@
+/* harness/cmd/cli.c — `taikai COMMAND ...`: the command table, --help and --version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+#ifndef TAIKAI_VERSION
+#define TAIKAI_VERSION "0.1.0"
+#endif
+
+const tk_command tk_commands[] = {
+    {"hand", "shanten, waits, effective tiles and the score of a mahjong hand", tk_cmd_hand},
+    {"bench", "speed benchmarks (taikai bench --help)", tk_cmd_bench},
+    /* referee commands (issue 3) are added here */
+    {"run", "play a tournament from a JSON spec (taikai run --help)", tk_cmd_run},
+    {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
+    {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
+    {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
+     tk_cmd_rescore},
+    {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
+     tk_cmd_replay},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: taikai COMMAND [ARGS...]\n\ncommands:\n");
+  for (const tk_command *c = tk_commands; c->name; c++) fprintf(f, "  %-9s %s\n", c->name, c->summary);
+  fprintf(f, "\n`taikai COMMAND --help` describes each command. taikai %s\n", TAIKAI_VERSION);
+}
+
+int tk_cli_main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("taikai %s\n", TAIKAI_VERSION);
+    return 0;
+  }
+  for (const tk_command *c = tk_commands; c->name; c++)
+    if (!strcmp(argv[1], c->name)) return c->main(argc - 1, argv + 1);
+  fprintf(stderr, "taikai: unknown command '%s' (see taikai --help)\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,38 @@
+/* harness/cmd/commands.h — the taikai subcommands. Each takes the arguments after its name
+ * (argv[0] is the subcommand name) and returns the process exit status:
+ * 0 success, 1 a failure of the work itself, 2 bad usage or bad input. */
+#ifndef TAIKAI_HARNESS_COMMANDS_H
+#define TAIKAI_HARNESS_COMMANDS_H
+
+typedef struct tk_command {
+  const char *name;
+  const char *summary; /* one line for `taikai --help` */
+  int (*main)(int argc, char **argv);
+} tk_command;
+
+int tk_cmd_hand(int argc, char **argv);
+int tk_cmd_bench(int argc, char **argv);
+int tk_cmd_run(int argc, char **argv);     /* harness/cmd/run.c (issue 3) */
+int tk_cmd_plugins(int argc, char **argv); /* harness/cmd/plugins.c (issue 3) */
+int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c (issue 5) */
+int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c (issue 5) */
+int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c (issue 6) */
+
+/* The command table, terminated by a NULL name (harness/cmd/cli.c). */
+extern const tk_command tk_commands[];
+
+/* Benchmarks, dispatched by `taikai bench NAME` (harness/cmd/bench.c). */
+typedef struct tk_bench {
+  const char *name;
+  const char *summary;
+  int (*run)(int argc, char **argv); /* argv[0] is the bench name */
+} tk_bench;
+extern const tk_bench tk_benches[];
+
+int tk_bench_shanten(int argc, char **argv);
+int tk_bench_score(int argc, char **argv);
+int tk_bench_solo(int argc, char **argv); /* harness/cmd/bench_solo.c (issue 3) */
+int tk_bench_riichi(int argc, char **argv); /* harness/cmd/bench_riichi.c (issue 6) */
+int tk_bench_mcagents(int argc, char **argv); /* harness/cmd/bench_mcagents.c (issue 5) */
+
+#endif

@@ -1,0 +1,240 @@
+/* harness/cmd/hand.c — `taikai hand`: shanten, waits, effective tiles and the score of a hand,
+ * as text or as one JSON object (format in README.md, "taikai hand"). */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "handargs.h"
+
+static json_t *kinds_json(uint64_t mask) {
+  json_t *a = json_array();
+  for (int k = 0; k < TK_KINDS; k++)
+    if (mask >> k & 1) json_array_append_new(a, json_string(tk_tile_str((tk_tile)k)));
+  return a;
+}
+
+static void kinds_text(uint64_t mask, char *buf, size_t cap) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < TK_KINDS; k++)
+    if (mask >> k & 1) {
+      int w = snprintf(buf + len, cap - len, "%s%s", len ? " " : "", tk_tile_str((tk_tile)k));
+      if (w < 0 || (size_t)w >= cap - len) break;
+      len += (size_t)w;
+    }
+}
+
+static const char *const WIND[4] = {"E", "S", "W", "N"};
+
+static void decomp_text(const tk_score *s, const tk_hand_args *a, char *buf, size_t cap) {
+  const tk_decomp *d = &s->decomp;
+  size_t len = 0;
+#define ADD(...)                                                              \
+  do {                                                                        \
+    int w_ = snprintf(buf + len, cap - len, __VA_ARGS__);                     \
+    if (w_ > 0 && (size_t)w_ < cap - len) len += (size_t)w_;                  \
+  } while (0)
+  buf[0] = '\0';
+  if (d->form == TK_HAND_CHIITOI) {
+    for (int i = 0; i < 7; i++) ADD("%s%s%s", i ? " " : "", tk_tile_str(d->pairs[i]), tk_tile_str(d->pairs[i]));
+  } else if (d->form == TK_HAND_KOKUSHI) {
+    ADD("thirteen orphans, pair %s", tk_tile_str(d->pair));
+  } else {
+    for (int i = 0; i < d->nmelds; i++) {
+      int k = d->meld_kind[i];
+      if (d->meld_type[i] == TK_GROUP_SEQ)
+        ADD("%s%d%d%d%c", i ? " " : "", k % 9 + 1, k % 9 + 2, k % 9 + 3, "mpsz"[k / 9]);
+      else
+        ADD("%s%c%c%s", i ? " " : "", tk_tile_str((tk_tile)k)[0], tk_tile_str((tk_tile)k)[0], tk_tile_str((tk_tile)k));
+    }
+    ADD("%s%c%s", d->nmelds ? " " : "", tk_tile_str(d->pair)[0], tk_tile_str(d->pair));
+    for (int c = 0; c < a->ncalls; c++) {
+      char t[16];
+      tk_tiles_format(a->call_tiles[c], a->call_ntiles[c], t, sizeof t);
+      static const char *const CALL[] = {"chi", "pon", "minkan", "ankan", "kakan"};
+      ADD(" [%s %s]", CALL[a->calls[c].type], t);
+    }
+  }
+#undef ADD
+}
+
+int tk_cmd_hand(int argc, char **argv) {
+  tk_hand_args a;
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_hand_args_parse(argc, argv, &a, &err) < 0) {
+    fprintf(stderr, "taikai hand: %s\n", err.msg);
+    return 2;
+  }
+  if (a.help) {
+    fputs(tk_hand_usage, stdout);
+    return 0;
+  }
+  uint8_t c[TK_KINDS] = {0};
+  for (int i = 0; i < a.ntiles; i++) c[tk_tile_kind(a.tiles[i])]++;
+  int n = a.ntiles;
+  int shanten = tk_shanten(c);
+  char tiles[64];
+  tk_tiles_format(a.tiles, a.ntiles, tiles, sizeof tiles);
+
+  /* 3k+1 tiles: the hand itself; 3k+2 tiles: the hand before the winning / drawn tile. */
+  uint8_t before[TK_KINDS];
+  memcpy(before, c, TK_KINDS);
+  if (n % 3 == 2) before[tk_tile_kind(a.ctx.win_tile)]--;
+  int uk_count = 0, sh_before = 0;
+  uint64_t uk = tk_ukeire(before, a.seen, TK_FORM_ALL, &uk_count, &sh_before);
+  uint64_t waits = sh_before == 0 ? tk_waits(before) : 0;
+
+  int complete = n % 3 == 2 && shanten == -1;
+  tk_score s;
+  int rc = 0;
+  tk_error serr;
+  tk_error_clear(&serr);
+  if (complete) rc = tk_score_hand(a.tiles, a.ntiles, a.calls, a.ncalls, &a.ctx, &s, &serr);
+  if (complete && rc < 0 && rc != TK_ENOYAKU) {
+    fprintf(stderr, "taikai hand: %s\n", serr.msg);
+    return 2;
+  }
+
+  /* 3k+2 tiles and not complete: every discard with the shanten and effective tiles after it */
+  typedef struct discard_info {
+    int kind, shanten, count;
+    uint64_t mask;
+  } discard_info;
+  discard_info disc[TK_KINDS];
+  int nd = 0;
+  if (n % 3 == 2 && !complete)
+    for (int k = 0; k < TK_KINDS; k++) {
+      if (!c[k]) continue;
+      c[k]--;
+      disc[nd].kind = k;
+      disc[nd].mask = tk_ukeire(c, a.seen, TK_FORM_ALL, &disc[nd].count, &disc[nd].shanten);
+      c[k]++;
+      nd++;
+    }
+  /* best first: lower shanten, then more effective tiles, then kind order */
+  for (int i = 1; i < nd; i++)
+    for (int j = i; j > 0; j--) {
+      int sw = disc[j].shanten < disc[j - 1].shanten ||
+               (disc[j].shanten == disc[j - 1].shanten && disc[j].count > disc[j - 1].count);
+      if (!sw) break;
+      discard_info t = disc[j];
+      disc[j] = disc[j - 1];
+      disc[j - 1] = t;
+    }
+
+  if (a.json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "tiles", json_string(tiles));
+    json_object_set_new(o, "ruleset", json_string(a.ctx.ruleset == TK_RULES_SOLO ? "solo" : "tenhou"));
+    json_object_set_new(o, "shanten", json_integer(shanten));
+    json_object_set_new(o, "waits", kinds_json(waits));
+    json_t *u = json_object();
+    json_object_set_new(u, "shanten", json_integer(sh_before));
+    json_object_set_new(u, "count", json_integer(uk_count));
+    json_object_set_new(u, "tiles", kinds_json(uk));
+    json_object_set_new(o, "ukeire", u);
+    if (nd) {
+      json_t *arr = json_array();
+      for (int i = 0; i < nd; i++) {
+        json_t *d = json_object();
+        json_object_set_new(d, "discard", json_string(tk_tile_str((tk_tile)disc[i].kind)));
+        json_object_set_new(d, "shanten", json_integer(disc[i].shanten));
+        json_object_set_new(d, "ukeire", json_integer(disc[i].count));
+        json_object_set_new(d, "tiles", kinds_json(disc[i].mask));
+        json_array_append_new(arr, d);
+      }
+      json_object_set_new(o, "discards", arr);
+    }
+    json_object_set_new(o, "complete", json_boolean(complete));
+    if (complete) {
+      json_object_set_new(o, "win", json_string(tk_tile_str(a.ctx.win_tile)));
+      json_object_set_new(o, "ron", json_boolean(a.ctx.ron));
+      json_object_set_new(o, "seat", json_string(WIND[a.ctx.seat_wind]));
+      json_object_set_new(o, "round", json_string(WIND[a.ctx.round_wind]));
+      if (rc == TK_ENOYAKU) {
+        json_object_set_new(o, "result", json_string("no_yaku"));
+        json_object_set_new(o, "han", json_integer(0));
+        json_object_set_new(o, "yaku", json_array());
+      } else {
+        char dbuf[160];
+        decomp_text(&s, &a, dbuf, sizeof dbuf);
+        json_object_set_new(o, "result", json_string("win"));
+        json_object_set_new(o, "han", json_integer(s.han));
+        json_object_set_new(o, "fu", json_integer(s.fu));
+        json_object_set_new(o, "yakuman", json_integer(s.yakuman));
+        json_object_set_new(o, "limit", json_string(tk_limit_name(s.limit, s.yakuman)));
+        json_t *y = json_array();
+        for (int i = 0; i < s.nyaku; i++)
+          json_array_append_new(y, json_pack("{s:s,s:i}", "name", tk_yaku_name(s.yaku[i]), "han", s.yaku_han[i]));
+        json_object_set_new(o, "yaku", y);
+        json_object_set_new(o, "decomposition", json_string(dbuf));
+        json_object_set_new(o, "base", json_integer(s.base));
+        json_t *p;
+        if (a.ctx.ruleset == TK_RULES_SOLO) p = json_pack("{s:i}", "points", s.total);
+        else if (a.ctx.ron) p = json_pack("{s:i}", "ron", s.pay_ron);
+        else if (a.ctx.seat_wind == 0) p = json_pack("{s:i}", "all", s.pay_all);
+        else p = json_pack("{s:i,s:i}", "dealer", s.pay_dealer, "non_dealer", s.pay_non_dealer);
+        json_object_set_new(o, "payment", p);
+        json_object_set_new(o, "honba", json_integer(a.ctx.honba));
+        json_object_set_new(o, "sticks", json_integer(a.ctx.sticks));
+        json_object_set_new(o, "total", json_integer(s.total));
+      }
+    } else {
+      json_object_set_new(o, "result", json_string("incomplete"));
+    }
+    char *text = json_dumps(o, JSON_COMPACT);
+    puts(text);
+    free(text);
+    json_decref(o);
+    return 0;
+  }
+
+  char buf[256];
+  printf("hand      %s", tiles);
+  for (int i = 0; i < a.ncalls; i++) {
+    char t[16];
+    tk_tiles_format(a.call_tiles[i], a.call_ntiles[i], t, sizeof t);
+    printf(" +%s", t);
+  }
+  printf("  (%s, seat %s, round %s)\n", a.ctx.ruleset == TK_RULES_SOLO ? "solo rules" : "Tenhou rules",
+         WIND[a.ctx.seat_wind], WIND[a.ctx.round_wind]);
+  if (shanten == -1 && n % 3 == 2) printf("shanten   -1 (complete)\n");
+  else printf("shanten   %d%s\n", shanten, shanten == 0 ? " (tenpai)" : "");
+  if (n % 3 == 1 || complete) {
+    if (waits) {
+      kinds_text(waits, buf, sizeof buf);
+      printf("waits     %s%s\n", buf, complete ? "  (before the winning tile)" : "");
+    }
+    kinds_text(uk, buf, sizeof buf);
+    if (!complete || !waits) printf("ukeire    %d tiles: %s\n", uk_count, buf);
+  }
+  if (nd) {
+    printf("discards  (shanten after, unseen effective tiles)\n");
+    for (int i = 0; i < nd; i++) {
+      kinds_text(disc[i].mask, buf, sizeof buf);
+      printf("  %-3s %2d  %3d  %s\n", tk_tile_str((tk_tile)disc[i].kind), disc[i].shanten, disc[i].count, buf);
+    }
+  }
+  if (!complete) return 0;
+  if (rc == TK_ENOYAKU) {
+    printf("result    complete, but no yaku: not a valid win (dora are not yaku)\n");
+    return 0;
+  }
+  decomp_text(&s, &a, buf, sizeof buf);
+  printf("win       %s by %s: %s\n", tk_tile_str(a.ctx.win_tile), a.ctx.ron ? "ron" : "tsumo", buf);
+  printf("yaku     ");
+  for (int i = 0; i < s.nyaku; i++)
+    printf(" %s %d%s", tk_yaku_name(s.yaku[i]), s.yaku_han[i], i + 1 < s.nyaku ? "," : "");
+  printf("\n");
+  if (s.yakuman) printf("value     %s\n", tk_limit_name(s.limit, s.yakuman));
+  else printf("value     %d han %d fu%s%s\n", s.han, s.fu, s.limit ? ", " : "", s.limit ? tk_limit_name(s.limit, 0) : "");
+  if (a.ctx.ruleset == TK_RULES_SOLO) printf("points    %d\n", s.total);
+  else if (a.ctx.ron) printf("payment   ron %d\n", s.pay_ron);
+  else if (a.ctx.seat_wind == 0) printf("payment   tsumo %d all\n", s.pay_all);
+  else printf("payment   tsumo %d / %d (dealer / non-dealer)\n", s.pay_dealer, s.pay_non_dealer);
+  if (a.ctx.ruleset != TK_RULES_SOLO)
+    printf("total     %d (honba %d, riichi sticks %d)\n", s.total, a.ctx.honba, a.ctx.sticks);
+  return 0;
+}

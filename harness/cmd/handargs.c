@@ -1,0 +1,281 @@
+/* harness/cmd/handargs.c — parsing of `taikai hand` arguments into tk_hand_args. Every error
+ * names the flag and the value; nothing is guessed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "handargs.h"
+
+const char tk_hand_usage[] =
+    "usage: taikai hand TILES [options]\n"
+    "\n"
+    "Shanten, waits and effective tiles of a mahjong hand; for a complete hand its yaku, fu,\n"
+    "limit and payments (Tenhou rules, or the one-player rules with --ruleset solo).\n"
+    "\n"
+    "TILES are the concealed tiles, winning tile included: 123m456p789s1122z (honors 1z..7z =\n"
+    "E S W N P F C; 0m 0p 0s = red fives). Called melds are given with --meld, not in TILES.\n"
+    "\n"
+    "options:\n"
+    "  --win TILE          the winning (or last drawn) tile; default: the last tile of TILES\n"
+    "  --ron               won on a discard (default: self-drawn, tsumo)\n"
+    "  --meld TYPE:TILES   a called meld or closed kan: chi:345m pon:555z minkan:5555p\n"
+    "                      ankan:1111s kakan:2222m (repeatable)\n"
+    "  --dora TILES        dora indicators (kan dora included), e.g. --dora 1m4z\n"
+    "  --ura TILES         ura-dora indicators (count only with riichi)\n"
+    "  --riichi | --double-riichi | --ippatsu\n"
+    "  --haitei            won on the last tile (haitei for tsumo, houtei for ron; --houtei too)\n"
+    "  --rinshan | --chankan\n"
+    "  --tenhou            won on the uninterrupted first draw (tenhou as dealer, chiihou\n"
+    "                      otherwise; --chiihou too)\n"
+    "  --round E|S|W|N     round wind (default E)\n"
+    "  --seat E|S|W|N      seat wind (default S, a non-dealer; E is the dealer)\n"
+    "  --honba N           counters on the table (300 each to the winner)\n"
+    "  --sticks N          riichi sticks on the table (1000 each to the winner)\n"
+    "  --seen TILES        other tiles the player can see (rivers), for effective-tile counts\n"
+    "  --ruleset tenhou|solo   scoring rules (default tenhou); solo: one-player mahjong\n"
+    "  --json              print one JSON object (format in README.md)\n"
+    "  -h, --help          this text\n";
+
+static int wind_of(const char *flag, const char *v, uint8_t *out, tk_error *err) {
+  static const char *const W[] = {"E", "S", "W", "N"};
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(v, W[i]) || (v[0] && !v[1] && v[0] == W[i][0] + 32)) {
+      *out = (uint8_t)i;
+      return 0;
+    }
+  return tk_error_set(err, TK_EINVAL, -1, "%s: '%s' is not a wind (E, S, W or N)", flag, v);
+}
+
+static int number_of(const char *flag, const char *v, uint16_t *out, tk_error *err) {
+  char *end;
+  long x = strtol(v, &end, 10);
+  if (!*v || *end || x < 0 || x > 1000)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: '%s' is not a whole number from 0 to 1000", flag, v);
+  *out = (uint16_t)x;
+  return 0;
+}
+
+static int tiles_of(const char *flag, const char *v, tk_tile *out, int cap, tk_error *err) {
+  tk_error e;
+  tk_error_clear(&e);
+  int n = tk_tiles_parse(v, out, cap, &e);
+  if (n < 0) return tk_error_set(err, n, e.position, "%s '%s': %s", flag, v, e.msg);
+  if (n == 0) return tk_error_set(err, TK_EINVAL, -1, "%s: no tiles in '%s'", flag, v);
+  return n;
+}
+
+static int indicators(const char *flag, const char *v, uint8_t *kinds, uint8_t *n, tk_error *err) {
+  tk_tile t[TK_MAX_INDICATORS];
+  int m = tiles_of(flag, v, t, TK_MAX_INDICATORS, err);
+  if (m < 0) return m;
+  if (*n + m > TK_MAX_INDICATORS)
+    return tk_error_set(err, TK_ERANGE, -1, "%s: at most %d indicators in all", flag, TK_MAX_INDICATORS);
+  for (int i = 0; i < m; i++) kinds[(*n)++] = (uint8_t)tk_tile_kind(t[i]);
+  return m;
+}
+
+static int meld_of(const char *v, tk_hand_args *a, tk_error *err) {
+  static const struct {
+    const char *name;
+    int type, n;
+  } TYPES[] = {{"chi", TK_CALL_CHI, 3},       {"pon", TK_CALL_PON, 3},     {"minkan", TK_CALL_MINKAN, 4},
+               {"ankan", TK_CALL_ANKAN, 4}, {"kakan", TK_CALL_KAKAN, 4}, {"daiminkan", TK_CALL_MINKAN, 4}};
+  if (a->ncalls >= 4) return tk_error_set(err, TK_ERANGE, -1, "--meld '%s': at most 4 melds", v);
+  const char *colon = strchr(v, ':');
+  int type = -1, need = 0;
+  if (colon)
+    for (size_t i = 0; i < sizeof TYPES / sizeof TYPES[0]; i++)
+      if ((size_t)(colon - v) == strlen(TYPES[i].name) && !strncmp(v, TYPES[i].name, (size_t)(colon - v))) {
+        type = TYPES[i].type;
+        need = TYPES[i].n;
+      }
+  if (type < 0)
+    return tk_error_set(err, TK_EINVAL, -1,
+                        "--meld '%s': expected TYPE:TILES with TYPE one of chi, pon, minkan, ankan, kakan", v);
+  tk_tile t[5];
+  tk_error e;
+  tk_error_clear(&e);
+  int n = tk_tiles_parse(colon + 1, t, 5, &e);
+  if (n < 0) return tk_error_set(err, n, -1, "--meld '%s': %s", v, e.msg);
+  if (n != need) return tk_error_set(err, TK_EINVAL, -1, "--meld '%s': a %.*s has %d tiles, not %d", v, (int)(colon - v), v, need, n);
+  int k[4], red = 0;
+  for (int i = 0; i < n; i++) {
+    k[i] = tk_tile_kind(t[i]);
+    red += tk_tile_is_red(t[i]);
+  }
+  /* sort kinds */
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && k[j - 1] > k[j]; j--) {
+      int x = k[j];
+      k[j] = k[j - 1];
+      k[j - 1] = x;
+    }
+  if (type == TK_CALL_CHI) {
+    if (k[0] >= 27 || k[1] != k[0] + 1 || k[2] != k[0] + 2 || k[0] / 9 != k[2] / 9)
+      return tk_error_set(err, TK_EINVAL, -1, "--meld '%s': a chi is three consecutive number tiles of one suit", v);
+  } else {
+    for (int i = 1; i < n; i++)
+      if (k[i] != k[0])
+        return tk_error_set(err, TK_EINVAL, -1, "--meld '%s': a %s is %d copies of one tile", v,
+                            type == TK_CALL_PON ? "pon" : "kan", n);
+  }
+  int c = a->ncalls++;
+  a->calls[c].type = (uint8_t)type;
+  a->calls[c].kind = (uint8_t)k[0];
+  a->calls[c].red = (uint8_t)red;
+  memcpy(a->call_tiles[c], t, (size_t)n);
+  a->call_ntiles[c] = n;
+  return 0;
+}
+
+/* The whole set must be possible: no fifth copy, at most one red five per suit. */
+static int check_tiles(tk_hand_args *a, tk_error *err) {
+  uint8_t cnt[TK_KINDS] = {0};
+  int red[3] = {0, 0, 0};
+  for (int i = 0; i < a->ntiles; i++) {
+    cnt[tk_tile_kind(a->tiles[i])]++;
+    if (tk_tile_is_red(a->tiles[i])) red[tk_tile_kind(a->tiles[i]) / 9]++;
+  }
+  for (int c = 0; c < a->ncalls; c++)
+    for (int i = 0; i < a->call_ntiles[c]; i++) {
+      cnt[tk_tile_kind(a->call_tiles[c][i])]++;
+      if (tk_tile_is_red(a->call_tiles[c][i])) red[tk_tile_kind(a->call_tiles[c][i]) / 9]++;
+    }
+  for (int k = 0; k < TK_KINDS; k++)
+    if (cnt[k] > 4)
+      return tk_error_set(err, TK_ERANGE, -1, "%d copies of %s in the hand and melds (a set has 4)", cnt[k],
+                          tk_tile_str((tk_tile)k));
+  for (int s = 0; s < 3; s++)
+    if (red[s] > 1)
+      return tk_error_set(err, TK_ERANGE, -1, "%d red fives of one suit (a set has one: 0%c)", red[s], "mps"[s]);
+  if (a->ctx.ruleset == TK_RULES_SOLO && (red[0] + red[1] + red[2]))
+    return tk_error_set(err, TK_EINVAL, -1, "--ruleset solo: one-player mahjong has no red fives (0m, 0p, 0s)");
+  return 0;
+}
+
+int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
+  memset(a, 0, sizeof *a);
+  a->ctx.seat_wind = 1; /* South: a non-dealer */
+  const char *tiles = NULL, *win = NULL, *seen = NULL;
+  int seat_given = 0, round_given = 0, haitei = 0, tenhou = 0;
+  int rc;
+  for (int i = 1; i < argc; i++) {
+    const char *f = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE()                                                                        \
+  do {                                                                                      \
+    if (!v) return tk_error_set(err, TK_EINVAL, -1, "%s needs a value (see --help)", f);   \
+    i++;                                                                                    \
+  } while (0)
+    if (!strcmp(f, "-h") || !strcmp(f, "--help")) {
+      a->help = 1;
+      return 0;
+    } else if (!strcmp(f, "--json")) a->json = 1;
+    else if (!strcmp(f, "--ron")) a->ctx.ron = 1;
+    else if (!strcmp(f, "--tsumo")) a->ctx.ron = 0;
+    else if (!strcmp(f, "--riichi")) a->ctx.riichi = 1;
+    else if (!strcmp(f, "--double-riichi")) a->ctx.double_riichi = 1;
+    else if (!strcmp(f, "--ippatsu")) a->ctx.ippatsu = 1;
+    else if (!strcmp(f, "--haitei") || !strcmp(f, "--houtei")) haitei = 1;
+    else if (!strcmp(f, "--rinshan")) a->ctx.rinshan = 1;
+    else if (!strcmp(f, "--chankan")) a->ctx.chankan = 1;
+    else if (!strcmp(f, "--tenhou") || !strcmp(f, "--chiihou")) tenhou = 1;
+    else if (!strcmp(f, "--win")) {
+      NEED_VALUE();
+      win = v;
+    } else if (!strcmp(f, "--meld")) {
+      NEED_VALUE();
+      if ((rc = meld_of(v, a, err)) < 0) return rc;
+    } else if (!strcmp(f, "--dora")) {
+      NEED_VALUE();
+      if ((rc = indicators(f, v, a->ctx.dora, &a->ctx.ndora, err)) < 0) return rc;
+    } else if (!strcmp(f, "--ura")) {
+      NEED_VALUE();
+      if ((rc = indicators(f, v, a->ctx.ura, &a->ctx.nura, err)) < 0) return rc;
+    } else if (!strcmp(f, "--round")) {
+      NEED_VALUE();
+      if ((rc = wind_of(f, v, &a->ctx.round_wind, err)) < 0) return rc;
+      round_given = 1;
+    } else if (!strcmp(f, "--seat")) {
+      NEED_VALUE();
+      if ((rc = wind_of(f, v, &a->ctx.seat_wind, err)) < 0) return rc;
+      seat_given = 1;
+    } else if (!strcmp(f, "--honba")) {
+      NEED_VALUE();
+      if ((rc = number_of(f, v, &a->ctx.honba, err)) < 0) return rc;
+    } else if (!strcmp(f, "--sticks")) {
+      NEED_VALUE();
+      if ((rc = number_of(f, v, &a->ctx.sticks, err)) < 0) return rc;
+    } else if (!strcmp(f, "--seen")) {
+      NEED_VALUE();
+      seen = v;
+    } else if (!strcmp(f, "--ruleset")) {
+      NEED_VALUE();
+      if (!strcmp(v, "tenhou")) a->ctx.ruleset = TK_RULES_TENHOU;
+      else if (!strcmp(v, "solo")) a->ctx.ruleset = TK_RULES_SOLO;
+      else return tk_error_set(err, TK_EINVAL, -1, "--ruleset: '%s' is not a ruleset (tenhou or solo)", v);
+    } else if (f[0] == '-' && f[1]) {
+      return tk_error_set(err, TK_EINVAL, -1, "unknown option '%s' (see taikai hand --help)", f);
+    } else if (!tiles) {
+      tiles = f;
+    } else {
+      return tk_error_set(err, TK_EINVAL, -1, "unexpected argument '%s': TILES was already given as '%s'", f, tiles);
+    }
+#undef NEED_VALUE
+  }
+  if (!tiles) return tk_error_set(err, TK_EINVAL, -1, "no TILES given (see taikai hand --help)");
+  if ((rc = tiles_of("TILES", tiles, a->tiles, 14, err)) < 0) return rc;
+  a->ntiles = rc;
+  int want13 = 13 - 3 * a->ncalls, want14 = 14 - 3 * a->ncalls;
+  if (a->ntiles != want13 && a->ntiles != want14)
+    return tk_error_set(err, TK_EINVAL, -1, "TILES '%s' has %d tiles; with %d meld%s it needs %d (or %d with the winning tile)",
+                        tiles, a->ntiles, a->ncalls, a->ncalls == 1 ? "" : "s", want13, want14);
+  if (a->ctx.ruleset == TK_RULES_SOLO) {
+    if (seat_given && a->ctx.seat_wind != 0)
+      return tk_error_set(err, TK_EINVAL, -1, "--seat: the solo ruleset's player is always the East dealer");
+    if (round_given && a->ctx.round_wind != 0)
+      return tk_error_set(err, TK_EINVAL, -1, "--round: the solo ruleset is always played in the East round");
+    a->ctx.seat_wind = 0;
+    a->ctx.round_wind = 0;
+    const char *bad = a->ctx.ron ? "--ron" : a->ctx.riichi ? "--riichi" : a->ctx.double_riichi ? "--double-riichi"
+                    : a->ctx.ippatsu ? "--ippatsu" : haitei ? "--haitei" : a->ctx.rinshan ? "--rinshan"
+                    : a->ctx.chankan ? "--chankan" : tenhou ? "--tenhou" : a->ctx.nura ? "--ura"
+                    : a->ctx.honba ? "--honba" : a->ctx.sticks ? "--sticks" : a->ncalls ? "--meld" : NULL;
+    if (bad) return tk_error_set(err, TK_EINVAL, -1, "%s: not part of the solo ruleset (closed self-drawn wins only)", bad);
+  }
+  if (a->ctx.nura && !(a->ctx.riichi || a->ctx.double_riichi))
+    return tk_error_set(err, TK_EINVAL, -1, "--ura: ura-dora count only for a riichi hand (add --riichi)");
+  a->ctx.last_tile = (uint8_t)haitei;
+  a->ctx.first_draw = (uint8_t)tenhou;
+  if ((rc = check_tiles(a, err)) < 0) return rc;
+  if (win) {
+    tk_error e;
+    tk_error_clear(&e);
+    int t = tk_tile_parse1(win, &e);
+    if (t < 0) return tk_error_set(err, TK_EINVAL, -1, "--win '%s': %s", win, e.msg);
+    int found = 0;
+    for (int i = 0; i < a->ntiles; i++) found |= a->tiles[i] == t;
+    if (!found) return tk_error_set(err, TK_EINVAL, -1, "--win '%s': that tile is not among TILES '%s'", win, tiles);
+    a->ctx.win_tile = (uint8_t)t;
+    a->win_given = 1;
+  } else {
+    a->ctx.win_tile = a->tiles[a->ntiles - 1];
+  }
+  /* what the player sees besides the concealed hand */
+  for (int c = 0; c < a->ncalls; c++)
+    for (int i = 0; i < a->call_ntiles[c]; i++) a->seen[tk_tile_kind(a->call_tiles[c][i])]++;
+  for (int i = 0; i < a->ctx.ndora; i++) a->seen[a->ctx.dora[i]]++;
+  if (seen) {
+    tk_tile t[136];
+    if ((rc = tiles_of("--seen", seen, t, 136, err)) < 0) return rc;
+    for (int i = 0; i < rc; i++) a->seen[tk_tile_kind(t[i])]++;
+  }
+  uint8_t hand[TK_KINDS] = {0};
+  for (int i = 0; i < a->ntiles; i++) hand[tk_tile_kind(a->tiles[i])]++;
+  for (int k = 0; k < TK_KINDS; k++)
+    if (hand[k] + a->seen[k] > 4)
+      return tk_error_set(err, TK_ERANGE, -1,
+                          "%s: %d copies of %s seen in melds, dora indicators and --seen besides %d in the hand (a set has 4)",
+                          seen ? "--seen" : "--dora", a->seen[k], tk_tile_str((tk_tile)k), hand[k]);
+  return 0;
+}

@@ -1,0 +1,259 @@
+/* harness/cmd/replay.c — `taikai replay LOG|DIR...`: checks four-player riichi logs (the
+ * mjai-style JSON lines `taikai run --logs` writes to OUT/logs/unit-NNNNNNNN.jsonl) by replaying
+ * each through the engine, whose every win is scored by the rules kernel (tk_riichi_log_replay,
+ * harness/games/riichi_log.h). Prints one line per log (OK, or its first mismatch with the engine's
+ * and the log's values) and a count; exit 0 all replay, 1 a mismatch, 2 bad usage or a file
+ * or folder that cannot be read. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "riichi_log.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: taikai replay [--quiet] LOG|DIR...\n"
+          "\n"
+          "Checks four-player riichi logs written by `taikai run --logs` (OUT/logs/\n"
+          "unit-NNNNNNNN.jsonl, one game each): every hand's wall is rebuilt from the log, the\n"
+          "players' decisions are replayed through the riichi engine, and every event the\n"
+          "engine emits must equal the log's line: draws, discards, calls, riichi, dora, each\n"
+          "win scored again by the rules kernel (yaku, fu, han, points), payments, draws and\n"
+          "tenpai, scores, the final scores.\n"
+          "\n"
+          "  LOG      a log file\n"
+          "  DIR      every *.jsonl file in the folder, in name order; a run folder (one with\n"
+          "           spec.json) stands for its logs/ folder\n"
+          "  --quiet  print only the mismatches and the final count\n"
+          "\n"
+          "Prints, per log, `OK LOG: ...` or its first mismatch:\n"
+          "  MISMATCH LOG:LINE: EVENT: what differs\n"
+          "    expected: the engine's value (or event)\n"
+          "    logged:   the log's value (or line)\n"
+          "then `N logs, M games replayed, K mismatches`.\n"
+          "\n"
+          "Exit status: 0 every log replays; 1 a log does not (a mismatch, or a line that is\n"
+          "not JSON); 2 bad usage, or a file or folder that cannot be read (the message names\n"
+          "it and the reason).\n");
+}
+
+typedef struct paths {
+  char **p;
+  size_t n, cap;
+} paths;
+
+/* "a/b" (or a copy of a when b is NULL), malloc'd; NULL when out of memory. */
+static char *join(const char *a, const char *b) {
+  size_t len = strlen(a) + (b ? strlen(b) + 1 : 0) + 1;
+  char *s = malloc(len);
+  if (s && b) snprintf(s, len, "%s/%s", a, b);
+  else if (s) snprintf(s, len, "%s", a);
+  return s;
+}
+
+/* Appends "a/b" (or a); -1 when out of memory. */
+static int push(paths *ps, const char *a, const char *b) {
+  if (ps->n == ps->cap) {
+    size_t cap = ps->cap ? 2 * ps->cap : 64;
+    char **np = realloc(ps->p, cap * sizeof *np);
+    if (!np) return -1;
+    ps->p = np;
+    ps->cap = cap;
+  }
+  char *s = join(a, b);
+  if (!s) return -1;
+  ps->p[ps->n++] = s;
+  return 0;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n > m && !strcmp(s + n - m, suffix);
+}
+
+static int is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Adds the logs argument `arg` names. Returns 0, or 2 after a message. */
+static int add_arg(paths *ps, const char *arg) {
+  struct stat st;
+  if (stat(arg, &st)) {
+    fprintf(stderr, "taikai replay: %s: %s\n", arg, strerror(errno));
+    return 2;
+  }
+  if (S_ISREG(st.st_mode)) {
+    if (!push(ps, arg, NULL)) return 0;
+    fprintf(stderr, "taikai replay: out of memory\n");
+    return 2;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "taikai replay: %s: not a file or a folder\n", arg);
+    return 2;
+  }
+  /* a run folder: its logs/ */
+  char *dir = NULL, *p = join(arg, "spec.json");
+  int rc = 0;
+  size_t first = ps->n, unfinished = 0;
+  if (!p) goto oom;
+  if (stat(p, &st) == 0) {
+    dir = join(arg, "logs");
+    if (dir && !is_dir(dir)) {
+      fprintf(stderr, "taikai replay: %s: a run folder without logs/ (logs are written by "
+              "`taikai run --logs`)\n", arg);
+      rc = 2;
+      goto out;
+    }
+  } else {
+    dir = join(arg, NULL);
+  }
+  if (!dir) goto oom;
+  DIR *d = opendir(dir);
+  if (!d) {
+    fprintf(stderr, "taikai replay: %s: cannot open the folder: %s\n", dir, strerror(errno));
+    rc = 2;
+    goto out;
+  }
+  struct dirent *e;
+  int read_errno = 0;
+  for (;;) {
+    errno = 0;
+    if (!(e = readdir(d))) {
+      read_errno = errno;
+      break;
+    }
+    if (e->d_name[0] == '.') continue;
+    if (ends_with(e->d_name, ".jsonl.tmp")) unfinished++;
+    if (!ends_with(e->d_name, ".jsonl")) continue;
+    free(p);
+    if (!(p = join(dir, e->d_name))) {
+      closedir(d);
+      goto oom;
+    }
+    if (stat(p, &st) || !S_ISREG(st.st_mode)) continue;
+    if (push(ps, dir, e->d_name)) {
+      closedir(d);
+      goto oom;
+    }
+  }
+  closedir(d);
+  if (read_errno) {
+    fprintf(stderr, "taikai replay: %s: cannot read the folder: %s\n", dir, strerror(read_errno));
+    rc = 2;
+  } else if (ps->n == first) {
+    fprintf(stderr, "taikai replay: %s: no *.jsonl log in this folder (riichi logs are written "
+            "by `taikai run --logs` into OUT/logs/)\n", dir);
+    rc = 2;
+  } else {
+    qsort(ps->p + first, ps->n - first, sizeof *ps->p, by_name);
+    if (unfinished)
+      fprintf(stderr, "taikai replay: %s: %zu unfinished log%s (*.jsonl.tmp, from a run that "
+              "was stopped) left out\n", dir, unfinished, unfinished == 1 ? "" : "s");
+  }
+  goto out;
+oom:
+  fprintf(stderr, "taikai replay: out of memory\n");
+  rc = 2;
+out:
+  free(p);
+  free(dir);
+  return rc;
+}
+
+static const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+int tk_cmd_replay(int argc, char **argv) {
+  paths ps = {NULL, 0, 0};
+  int quiet = 0, rc = 0, nargs = 0, dashdash = 0;
+  for (int i = 1; i < argc && !rc; i++) {
+    const char *a = argv[i];
+    if (!dashdash && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
+      usage(stdout);
+      goto done;
+    }
+    if (!dashdash && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
+      quiet = 1;
+      continue;
+    }
+    if (!dashdash && !strcmp(a, "--")) {
+      dashdash = 1;
+      continue;
+    }
+    if (!dashdash && a[0] == '-' && a[1]) {
+      fprintf(stderr, "taikai replay: unknown option '%s' (see taikai replay --help)\n", a);
+      rc = 2;
+      break;
+    }
+    nargs++;
+    rc = add_arg(&ps, a);
+  }
+  if (!rc && !nargs) {
+    usage(stderr);
+    rc = 2;
+  }
+  if (rc) goto done;
+
+  long logs = 0, games = 0, bad = 0, unreadable = 0;
+  for (size_t i = 0; i < ps.n; i++) {
+    const char *path = ps.p[i];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+      fprintf(stderr, "taikai replay: %s: cannot open: %s\n", path, strerror(errno));
+      unreadable++;
+      continue;
+    }
+    tk_riichi_replay *r = malloc(sizeof *r);
+    if (!r) {
+      fclose(f);
+      fprintf(stderr, "taikai replay: out of memory\n");
+      rc = 2;
+      goto done;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    errno = 0;
+    int e = tk_riichi_log_replay(f, r, &err);
+    int read_errno = errno;
+    fclose(f);
+    if (e == TK_EIO || e == TK_ENOMEM) {
+      fprintf(stderr, "taikai replay: %s: cannot read: %s\n", path,
+              e == TK_EIO && read_errno ? strerror(read_errno) : err.msg);
+      unreadable++;
+    } else if (e) {
+      logs++;
+      bad++;
+      printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
+             r->bad_event[0] ? ": " : "", r->bad_what);
+      if (r->expected[0]) printf("  expected: %s\n", r->expected);
+      if (r->logged[0] || r->expected[0])
+        printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
+    } else {
+      logs++;
+      games++;
+      if (!quiet)
+        printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", path, r->kyoku,
+               plural(r->kyoku, "hand", "hands"), r->events_checked, (int)r->scores[0],
+               (int)r->scores[1], (int)r->scores[2], (int)r->scores[3]);
+    }
+    free(r);
+  }
+  printf("%ld %s, %ld %s replayed, %ld %s", logs, plural(logs, "log", "logs"), games,
+         plural(games, "game", "games"), bad, plural(bad, "mismatch", "mismatches"));
+  if (unreadable) printf(", %ld unreadable", unreadable);
+  printf("\n");
+  rc = unreadable ? 2 : bad ? 1 : 0;
+done:
+  for (size_t i = 0; i < ps.n; i++) free(ps.p[i]);
+  free(ps.p);
+  fflush(stdout);
+  return rc;
+}

@@ -1,0 +1,724 @@
+/* harness/cmd/report.c — `taikai report SUMMARY --reference REF [--pairs L,...] [--notes FILE]
+ * [--out FILE] [--strict]`: a run's results held against a published table, as Markdown.
+ *
+ * REF is a JSON file holding the published numbers in summary.json's units (rates as
+ * fractions), e.g. arenas/solo/table-5-1.reference.json:
+ *   {"title": "...", "source": "...", "games": 10000,
+ *    "metrics": ["win_rate", "points_per_game", ...],
+ *    "rows": [{"label": "greedy", "win_rate": 0.1891, "points_per_game": 739.0, ...}, ...]}
+ * "label" matches an agent of the run; "name" (optional) is shown instead of the label; a row's
+ * metric may be null (not published). "games" (optional) is the reference's games per agent:
+ * with it, each published rate gets its own Wilson interval and the report says whether it
+ * overlaps ours. Metric titles, scales and decimals are the game's (harness/game_*.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "commands.h"
+#include "game.h"
+#include "stats.h"
+
+enum { MAX_METRICS = 16, MAX_PAIRS = 16 };
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: taikai report SUMMARY --reference REF [--pairs LABEL[,LABEL...]] [--notes FILE]\n"
+          "                     [--out FILE] [--strict]\n"
+          "\n"
+          "Writes a Markdown report that holds a run's results (SUMMARY: the summary.json of\n"
+          "`taikai run`) against a published table (REF: JSON with the table's numbers, see\n"
+          "arenas/solo/table-5-1.reference.json): for every agent and metric of REF, our value\n"
+          "with its confidence interval beside the published one, and whether the published\n"
+          "value lies inside our interval (for rates, when REF gives its number of games,\n"
+          "whether the two intervals overlap).\n"
+          "\n"
+          "  --reference REF   the published table (required)\n"
+          "  --pairs L,...     also list the paired differences (other agent - L, on the same\n"
+          "                    walls, from SUMMARY) for each agent label L\n"
+          "  --notes FILE      Markdown appended as the report's discussion\n"
+          "  --out FILE        write the report there (default: stdout)\n"
+          "  --strict          exit status 1 when a check of REF fails (for CI)\n"
+          "\n"
+          "REF may also list \"checks\": the shapes a reproduction must show (which agent is\n"
+          "top on a metric, which is significantly above or below another, a trend along a\n"
+          "list of agents within noise, agreement with a published value); the report gives\n"
+          "each a verdict with the evidence (point estimates and paired differences on the\n"
+          "same walls). See the top of harness/cmd/report.c for the kinds.\n"
+          "\n"
+          "Exit status: 0 written; 1 a check failed with --strict (the report is written);\n"
+          "2 bad usage or input (the message names the file, field and value).\n");
+}
+
+typedef struct report {
+  const char *summary_path, *ref_path;
+  json_t *summary, *ref;
+  const tk_game_driver *game;
+  const tk_metric *metrics[MAX_METRICS];
+  const char *metric_names[MAX_METRICS];
+  int nmetrics;
+  double conf;
+  double ref_games; /* 0: unknown */
+} report;
+
+static json_t *find_agent(json_t *summary, const char *label) {
+  size_t i;
+  json_t *a;
+  json_array_foreach(json_object_get(summary, "agents"), i, a) {
+    const char *l = json_string_value(json_object_get(a, "label"));
+    if (l && !strcmp(l, label)) return a;
+  }
+  return NULL;
+}
+
+static const tk_metric *find_metric(const tk_game_driver *g, const char *name) {
+  for (int m = 0; m < g->nmetrics; m++)
+    if (!strcmp(g->metrics[m].name, name)) return &g->metrics[m];
+  return NULL;
+}
+
+/* {"value": v, "ci": [lo, hi]} -> 0, or -1 if absent or null. */
+static int estimate_of(json_t *o, double *v, double *lo, double *hi) {
+  json_t *val = json_object_get(o, "value"), *ci = json_object_get(o, "ci");
+  if (!json_is_number(val)) return -1;
+  *v = json_number_value(val);
+  *lo = json_number_value(json_array_get(ci, 0));
+  *hi = json_number_value(json_array_get(ci, 1));
+  if (!json_is_number(json_array_get(ci, 0)) || !json_is_number(json_array_get(ci, 1))) *lo = *hi = NAN;
+  return 0;
+}
+
+static int fail(const char *fmt, const char *a, const char *b, const char *c) {
+  fprintf(stderr, "taikai report: ");
+  fprintf(stderr, fmt, a, b, c);
+  fputc('\n', stderr);
+  return 2;
+}
+
+static char *dump(json_t *v) {
+  char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+  return s ? s : strdup("?");
+}
+
+/* Checks REF against the summary's game; fills r->metrics. Returns 0 or an exit status. */
+static int load_reference(report *r) {
+  json_error_t je;
+  r->ref = json_load_file(r->ref_path, 0, &je);
+  if (!r->ref) {
+    char where[64];
+    snprintf(where, sizeof where, "%d", je.line);
+    return fail("%s: not JSON (line %s): %s", r->ref_path, where, je.text);
+  }
+  if (!json_is_object(r->ref)) return fail("%s: expected a JSON object%s%s", r->ref_path, "", "");
+  json_t *ms = json_object_get(r->ref, "metrics");
+  if (!json_is_array(ms) || !json_array_size(ms) || json_array_size(ms) > MAX_METRICS) {
+    char *s = dump(ms ? ms : json_null());
+    int rc = fail("%s: field 'metrics': expected an array of 1 to 16 metric names, got %s", r->ref_path, s, "");
+    free(s);
+    return rc;
+  }
+  size_t i;
+  json_t *m;
+  json_array_foreach(ms, i, m) {
+    const char *name = json_string_value(m);
+    const tk_metric *mt = name ? find_metric(r->game, name) : NULL;
+    if (!mt) {
+      char *s = dump(m);
+      char known[512] = "";
+      for (int k = 0; k < r->game->nmetrics; k++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", k ? ", " : "",
+                 r->game->metrics[k].name);
+      fprintf(stderr, "taikai report: %s: field 'metrics[%zu]': %s is not a metric of game '%s' "
+              "(metrics: %s)\n", r->ref_path, i, s, r->game->name, known);
+      free(s);
+      return 2;
+    }
+    r->metrics[r->nmetrics] = mt;
+    r->metric_names[r->nmetrics++] = name;
+  }
+  json_t *games = json_object_get(r->ref, "games");
+  if (games) {
+    if (!json_is_number(games) || json_number_value(games) < 1) {
+      char *s = dump(games);
+      int rc = fail("%s: field 'games': expected a number of games >= 1, got %s", r->ref_path, s, "");
+      free(s);
+      return rc;
+    }
+    r->ref_games = json_number_value(games);
+  }
+  json_t *rows = json_object_get(r->ref, "rows");
+  if (!json_is_array(rows) || !json_array_size(rows))
+    return fail("%s: field 'rows': expected a non-empty array of {\"label\": ..., metric: value}%s%s",
+                r->ref_path, "", "");
+  json_t *row;
+  json_array_foreach(rows, i, row) {
+    const char *label = json_string_value(json_object_get(row, "label"));
+    char field[64];
+    snprintf(field, sizeof field, "rows[%zu].label", i);
+    if (!label) return fail("%s: field '%s': expected an agent label%s", r->ref_path, field, "");
+    for (int k = 0; k < r->nmetrics; k++) {
+      json_t *v = json_object_get(row, r->metric_names[k]);
+      if (v && !json_is_null(v) && !json_is_number(v)) {
+        char *s = dump(v);
+        snprintf(field, sizeof field, "rows[%zu].%s", i, r->metric_names[k]);
+        int rc = fail("%s: field '%s': expected a number or null, got %s", r->ref_path, field, s);
+        free(s);
+        return rc;
+      }
+    }
+  }
+  return 0;
+}
+
+static void fmt_num(double v, const tk_metric *mt, char *buf, size_t cap) {
+  if (!isfinite(v)) {
+    snprintf(buf, cap, "–");
+    return;
+  }
+  snprintf(buf, cap, "%.*f", mt->decimals, v * mt->scale);
+  if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf)); /* -0.00 */
+}
+
+static void write_table(report *r, FILE *out) {
+  json_t *rows = json_object_get(r->ref, "rows");
+  fprintf(out, "| agent |");
+  for (int k = 0; k < r->nmetrics; k++)
+    fprintf(out, " %s: ours [%g%% CI] | published |", r->metrics[k]->title, r->conf * 100);
+  fprintf(out, "\n|---|");
+  for (int k = 0; k < r->nmetrics; k++) fprintf(out, "---|---|");
+  fprintf(out, "\n");
+  size_t i;
+  json_t *row;
+  int inside = 0, total = 0, overlap = 0, rates = 0;
+  json_array_foreach(rows, i, row) {
+    const char *label = json_string_value(json_object_get(row, "label"));
+    const char *name = json_string_value(json_object_get(row, "name"));
+    json_t *agent = find_agent(r->summary, label);
+    fprintf(out, "| %s |", name ? name : label);
+    for (int k = 0; k < r->nmetrics; k++) {
+      const tk_metric *mt = r->metrics[k];
+      double v = NAN, lo = NAN, hi = NAN;
+      json_t *pv = json_object_get(row, r->metric_names[k]);
+      double pub = json_is_number(pv) ? json_number_value(pv) : NAN;
+      char a[32], b[32], c[32], p[32];
+      if (agent && !estimate_of(json_object_get(agent, r->metric_names[k]), &v, &lo, &hi)) {
+        fmt_num(v, mt, a, sizeof a);
+        fmt_num(lo, mt, b, sizeof b);
+        fmt_num(hi, mt, c, sizeof c);
+        fprintf(out, " %s [%s, %s] |", a, b, c);
+      } else {
+        fprintf(out, " – |");
+      }
+      fmt_num(pub, mt, p, sizeof p);
+      if (!isfinite(pub) || !isfinite(v) || !isfinite(lo)) {
+        fprintf(out, " %s |", p);
+        continue;
+      }
+      total++;
+      int in = pub >= lo && pub <= hi;
+      inside += in;
+      /* a published rate with its own binomial interval (the reference's number of games) */
+      tk_estimate e;
+      if (mt->proportion && r->ref_games > 0 && pub >= 0 && pub <= 1 &&
+          !tk_stats_wilson(pub * r->ref_games, r->ref_games, r->conf, &e)) {
+        int ov = e.lo <= hi && lo <= e.hi;
+        rates++;
+        overlap += ov;
+        char el[32], eh[32];
+        fmt_num(e.lo, mt, el, sizeof el);
+        fmt_num(e.hi, mt, eh, sizeof eh);
+        fprintf(out, " %s [%s, %s] %s |", p, el, eh, in ? "inside" : ov ? "overlap" : "**apart**");
+      } else {
+        fprintf(out, " %s %s |", p, in ? "inside" : "**outside**");
+      }
+    }
+    fprintf(out, "\n");
+  }
+  fprintf(out,
+          "\n%d of %d published values lie inside our %g%% interval", inside, total, r->conf * 100);
+  if (rates)
+    fprintf(out, "; %d of %d published rates have an interval (Wilson, %g games) that overlaps ours",
+            overlap, rates, r->ref_games);
+  fprintf(out, ".\n");
+  /* agents of the run the reference does not list */
+  size_t j;
+  json_t *a;
+  int extra = 0;
+  json_array_foreach(json_object_get(r->summary, "agents"), j, a) {
+    const char *label = json_string_value(json_object_get(a, "label"));
+    int listed = 0;
+    json_array_foreach(rows, i, row) {
+      const char *l = json_string_value(json_object_get(row, "label"));
+      if (l && label && !strcmp(l, label)) listed = 1;
+    }
+    if (!listed) fprintf(out, "%s`%s`", extra++ ? ", " : "\nIn the run but not in the table: ", label);
+  }
+  if (extra) fprintf(out, ".\n");
+}
+
+/* The paired difference other - base for one metric, from summary.json's "paired" list (which
+ * holds each pair once, as a - b). Returns 0 or -1. */
+static int paired(json_t *summary, const char *other, const char *base, const char *metric,
+                  double *v, double *lo, double *hi, double *p) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(summary, "paired"), i, x) {
+    const char *a = json_string_value(json_object_get(x, "a"));
+    const char *b = json_string_value(json_object_get(x, "b"));
+    if (!a || !b) continue;
+    int sign = !strcmp(a, other) && !strcmp(b, base) ? 1 : !strcmp(a, base) && !strcmp(b, other) ? -1 : 0;
+    if (!sign) continue;
+    json_t *m = json_object_get(x, metric);
+    if (estimate_of(m, v, lo, hi)) return -1;
+    *p = json_number_value(json_object_get(m, "p"));
+    if (sign < 0) {
+      double t = *lo;
+      *v = -*v;
+      *lo = -*hi;
+      *hi = -t;
+    }
+    return 0;
+  }
+  return -1;
+}
+
+static void write_pairs(report *r, char **bases, int nbases, FILE *out) {
+  for (int b = 0; b < nbases; b++) {
+    fprintf(out, "\n### Paired differences: agent − %s (same walls, %g%% CI, p-value of no difference)\n\n",
+            bases[b], r->conf * 100);
+    fprintf(out, "| agent |");
+    for (int k = 0; k < r->nmetrics; k++) fprintf(out, " Δ %s | p |", r->metrics[k]->title);
+    fprintf(out, "\n|---|");
+    for (int k = 0; k < r->nmetrics; k++) fprintf(out, "---|---|");
+    fprintf(out, "\n");
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(r->summary, "agents"), i, a) {
+      const char *label = json_string_value(json_object_get(a, "label"));
+      if (!label || !strcmp(label, bases[b])) continue;
+      fprintf(out, "| %s |", label);
+      for (int k = 0; k < r->nmetrics; k++) {
+        const tk_metric *mt = r->metrics[k];
+        double v, lo, hi, p;
+        if (paired(r->summary, label, bases[b], r->metric_names[k], &v, &lo, &hi, &p)) {
+          fprintf(out, " – | – |");
+          continue;
+        }
+        char s1[32], s2[32], s3[32];
+        fmt_num(v, mt, s1, sizeof s1);
+        fmt_num(lo, mt, s2, sizeof s2);
+        fmt_num(hi, mt, s3, sizeof s3);
+        /* bold when the interval excludes 0 */
+        const char *mark = isfinite(lo) && (lo > 0 || hi < 0) ? "**" : "";
+        char pv[32];
+        if (!isfinite(p)) snprintf(pv, sizeof pv, "–");
+        else if (p < 1e-4) snprintf(pv, sizeof pv, "< 0.0001");
+        else snprintf(pv, sizeof pv, "%.4f", p);
+        fprintf(out, " %s%s%s%s [%s, %s] | %s |", mark,
+                s1[0] == '-' || strspn(s1, "0.") == strlen(s1) ? "" : "+", s1, mark, s2, s3, pv);
+      }
+      fprintf(out, "\n");
+    }
+  }
+}
+
+
+/* ------------------------------------------------------------------ checks
+ *
+ * REF's optional "checks": the shapes a reproduction must show, each
+ *   {"text": "...", "kind": K, "metric": M, ...}
+ * with kinds (point estimates and the run's paired differences on the same walls):
+ *   "top"       "label" has the highest value of M among "among" (default: every row);
+ *   "above" / "below"  "label" is significantly above / below "than" (paired CI excludes 0);
+ *   "monotone"  along "labels", M never moves significantly against "direction"
+ *               ("increasing" | "decreasing"): no pair i < j whose paired CI excludes 0 the
+ *               wrong way ("within noise");
+ *   "any_above" some agent of "labels" has a higher value of M than "than";
+ *   "agrees"    "label"'s interval holds the published value or, for a rate with "games",
+ *               overlaps the published rate's interval. */
+
+typedef struct est {
+  double v, lo, hi, p;
+  int ok;
+} est;
+
+static est ours(const report *r, const char *label, const char *metric) {
+  est e = {NAN, NAN, NAN, NAN, 0};
+  json_t *a = label ? find_agent(r->summary, label) : NULL;
+  if (a && !estimate_of(json_object_get(a, metric), &e.v, &e.lo, &e.hi)) e.ok = 1;
+  return e;
+}
+
+static est diff(const report *r, const char *a, const char *b, const char *metric) {
+  est e = {NAN, NAN, NAN, NAN, 0};
+  if (a && b && !paired(r->summary, a, b, metric, &e.v, &e.lo, &e.hi, &e.p)) e.ok = isfinite(e.lo);
+  return e;
+}
+
+static json_t *published_row(const report *r, const char *label) {
+  size_t i;
+  json_t *row;
+  json_array_foreach(json_object_get(r->ref, "rows"), i, row) {
+    const char *l = json_string_value(json_object_get(row, "label"));
+    if (l && label && !strcmp(l, label)) return row;
+  }
+  return NULL;
+}
+
+/* Appends printf-style text to buf. */
+static void add(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(char *buf, size_t cap, const char *fmt, ...) {
+  size_t n = strlen(buf);
+  if (n >= cap - 1) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + n, cap - n, fmt, ap);
+  va_end(ap);
+}
+
+static void add_diff(char *buf, size_t cap, const tk_metric *mt, const char *a, const char *b, est d) {
+  char v[32], lo[32], hi[32];
+  fmt_num(d.v, mt, v, sizeof v);
+  fmt_num(d.lo, mt, lo, sizeof lo);
+  fmt_num(d.hi, mt, hi, sizeof hi);
+  add(buf, cap, "%s − %s = %s%s [%s, %s]", a, b, d.v > 0 ? "+" : "", v, lo, hi);
+}
+
+/* The labels of a check field (array of strings), or every row's label. */
+static int labels_of(const report *r, json_t *arr, const char **out, int cap) {
+  int n = 0;
+  size_t i;
+  json_t *x;
+  if (!arr) arr = json_object_get(r->ref, "rows");
+  json_array_foreach(arr, i, x) {
+    const char *l = json_is_string(x) ? json_string_value(x) : json_string_value(json_object_get(x, "label"));
+    if (l && n < cap) out[n++] = l;
+  }
+  return n;
+}
+
+/* Evaluates one check: 1 holds, 0 fails, -1 cannot be evaluated (missing agents). */
+static int eval_check(const report *r, json_t *c, const tk_metric *mt, const char *metric,
+                      char *ev, size_t cap) {
+  const char *kind = json_string_value(json_object_get(c, "kind"));
+  const char *label = json_string_value(json_object_get(c, "label"));
+  const char *than = json_string_value(json_object_get(c, "than"));
+  const char *ls[64];
+  char v[32], lo[32], hi[32];
+  ev[0] = '\0';
+  if (!strcmp(kind, "top")) {
+    int n = labels_of(r, json_object_get(c, "among"), ls, 64);
+    est me = ours(r, label, metric);
+    if (!me.ok) return -1;
+    const char *best = NULL;
+    double bv = -INFINITY;
+    int sig = 1;
+    for (int i = 0; i < n; i++) {
+      est e = ours(r, ls[i], metric);
+      if (!e.ok) return -1;
+      if (strcmp(ls[i], label)) {
+        if (e.v > bv) bv = e.v, best = ls[i];
+        est d = diff(r, label, ls[i], metric);
+        if (!d.ok || d.lo <= 0) sig = 0;
+      }
+    }
+    if (!best) return -1;
+    fmt_num(me.v, mt, v, sizeof v);
+    add(ev, cap, "%s %s; next: ", label, v);
+    add_diff(ev, cap, mt, label, best, diff(r, label, best, metric));
+    add(ev, cap, sig ? " (above every other agent significantly)" : " (not significant against all)");
+    return me.v > bv;
+  }
+  if (!strcmp(kind, "above") || !strcmp(kind, "below")) {
+    est d = diff(r, label, than, metric);
+    if (!d.ok) return -1;
+    add_diff(ev, cap, mt, label, than, d);
+    return kind[0] == 'a' ? d.lo > 0 : d.hi < 0;
+  }
+  if (!strcmp(kind, "monotone")) {
+    int n = labels_of(r, json_object_get(c, "labels"), ls, 64);
+    const char *dir = json_string_value(json_object_get(c, "direction"));
+    int up = dir && !strcmp(dir, "increasing");
+    int inversions = 0, violations = 0;
+    for (int i = 0; i + 1 < n; i++) {
+      est a = ours(r, ls[i], metric), b = ours(r, ls[i + 1], metric);
+      if (!a.ok || !b.ok) return -1;
+      if (up ? b.v < a.v : b.v > a.v) inversions++;
+    }
+    for (int i = 0; i < n; i++)
+      for (int j = i + 1; j < n; j++) {
+        est d = diff(r, ls[j], ls[i], metric); /* later - earlier */
+        if (!d.ok) continue;
+        if (up ? d.hi < 0 : d.lo > 0) {
+          if (violations++ < 3) {
+            add(ev, cap, "%s", violations > 1 ? "; " : "against the trend: ");
+            add_diff(ev, cap, mt, ls[j], ls[i], d);
+          }
+        }
+      }
+    char first[32], last[32];
+    fmt_num(ours(r, ls[0], metric).v, mt, first, sizeof first);
+    fmt_num(ours(r, ls[n - 1], metric).v, mt, last, sizeof last);
+    add(ev, cap, "%s%s %s → %s %s; %d of %d steps against the trend in point estimates, "
+        "%d significant pairs against it", ev[0] ? "; " : "", ls[0], first, ls[n - 1], last,
+        inversions, n - 1, violations);
+    return violations == 0;
+  }
+  if (!strcmp(kind, "any_above")) {
+    int n = labels_of(r, json_object_get(c, "labels"), ls, 64);
+    int holds = 0, sig = 0;
+    for (int i = 0; i < n; i++) {
+      est d = diff(r, ls[i], than, metric);
+      if (!d.ok) return -1;
+      if (d.v > 0) {
+        add(ev, cap, "%s", holds++ ? "; " : "");
+        add_diff(ev, cap, mt, ls[i], than, d);
+        if (d.lo > 0) sig++;
+      }
+    }
+    if (!holds) {
+      est best = diff(r, ls[0], than, metric);
+      const char *bl = ls[0];
+      for (int i = 1; i < n; i++) {
+        est d = diff(r, ls[i], than, metric);
+        if (d.v > best.v) best = d, bl = ls[i];
+      }
+      add(ev, cap, "closest: ");
+      add_diff(ev, cap, mt, bl, than, best);
+    } else {
+      add(ev, cap, " (%d of them significant)", sig);
+    }
+    return holds > 0;
+  }
+  if (!strcmp(kind, "agrees")) {
+    est me = ours(r, label, metric);
+    json_t *row = published_row(r, label);
+    json_t *pv = json_object_get(row, metric);
+    if (!me.ok || !json_is_number(pv)) return -1;
+    double pub = json_number_value(pv);
+    fmt_num(me.v, mt, v, sizeof v);
+    fmt_num(me.lo, mt, lo, sizeof lo);
+    fmt_num(me.hi, mt, hi, sizeof hi);
+    char pb[32];
+    fmt_num(pub, mt, pb, sizeof pb);
+    add(ev, cap, "ours %s [%s, %s], published %s", v, lo, hi, pb);
+    tk_estimate e;
+    if (mt->proportion && r->ref_games > 0 && pub >= 0 && pub <= 1 &&
+        !tk_stats_wilson(pub * r->ref_games, r->ref_games, r->conf, &e)) {
+      char el[32], eh[32];
+      fmt_num(e.lo, mt, el, sizeof el);
+      fmt_num(e.hi, mt, eh, sizeof eh);
+      add(ev, cap, " [%s, %s]", el, eh);
+      return e.lo <= me.hi && me.lo <= e.hi;
+    }
+    return pub >= me.lo && pub <= me.hi;
+  }
+  return -1;
+}
+
+/* Validates REF's checks (field names in errors). Returns 0 or an exit status. */
+static int load_checks(const report *r) {
+  json_t *cs = json_object_get(r->ref, "checks");
+  if (!cs) return 0;
+  if (!json_is_array(cs)) return fail("%s: field 'checks': expected an array%s%s", r->ref_path, "", "");
+  static const char *const kinds[] = {"top", "above", "below", "monotone", "any_above", "agrees"};
+  size_t i;
+  json_t *c;
+  json_array_foreach(cs, i, c) {
+    char field[64];
+    const char *kind = json_string_value(json_object_get(c, "kind"));
+    const char *metric = json_string_value(json_object_get(c, "metric"));
+    int known = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) known |= kind && !strcmp(kind, kinds[k]);
+    snprintf(field, sizeof field, "checks[%zu].kind", i);
+    if (!known) {
+      char *v = dump(json_object_get(c, "kind") ? json_object_get(c, "kind") : json_null());
+      fprintf(stderr, "taikai report: %s: field '%s': expected one of top, above, below, monotone, "
+              "any_above, agrees, got %s\n", r->ref_path, field, v);
+      free(v);
+      return 2;
+    }
+    snprintf(field, sizeof field, "checks[%zu].metric", i);
+    if (!metric || !find_metric(r->game, metric))
+      return fail("%s: field '%s': expected a metric of the game, got %s", r->ref_path, field,
+                  metric ? metric : "nothing");
+    int need_label = strcmp(kind, "monotone") && strcmp(kind, "any_above");
+    int need_than = !strcmp(kind, "above") || !strcmp(kind, "below") || !strcmp(kind, "any_above");
+    int need_labels = !need_label;
+    snprintf(field, sizeof field, "checks[%zu]", i);
+    if (need_label && !json_is_string(json_object_get(c, "label")))
+      return fail("%s: field '%s.label': expected an agent label%s", r->ref_path, field, "");
+    if (need_than && !json_is_string(json_object_get(c, "than")))
+      return fail("%s: field '%s.than': expected an agent label%s", r->ref_path, field, "");
+    if (need_labels && json_array_size(json_object_get(c, "labels")) < 2)
+      return fail("%s: field '%s.labels': expected an array of at least 2 agent labels%s",
+                  r->ref_path, field, "");
+  }
+  return 0;
+}
+
+/* Writes the checks section; returns the number that fail. */
+static int write_checks(const report *r, FILE *out) {
+  json_t *cs = json_object_get(r->ref, "checks");
+  if (!json_array_size(cs)) return 0;
+  fprintf(out, "\n## What must hold\n\n| claim | verdict | evidence |\n|---|---|---|\n");
+  size_t i;
+  json_t *c;
+  int failed = 0;
+  json_array_foreach(cs, i, c) {
+    const char *metric = json_string_value(json_object_get(c, "metric"));
+    const tk_metric *mt = find_metric(r->game, metric);
+    char ev[1024];
+    int v = eval_check(r, c, mt, metric, ev, sizeof ev);
+    const char *text = json_string_value(json_object_get(c, "text"));
+    fprintf(out, "| %s | %s | %s |\n", text ? text : json_string_value(json_object_get(c, "kind")),
+            v > 0 ? "holds" : v == 0 ? "**fails**" : "not evaluated (agents missing)", ev);
+    if (v == 0) failed++;
+  }
+  return failed;
+}
+
+int tk_cmd_report(int argc, char **argv) {
+  report r;
+  memset(&r, 0, sizeof r);
+  const char *notes = NULL, *out_path = NULL, *pairs = NULL;
+  int strict = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--strict")) {
+      strict = 1;
+      continue;
+    }
+    const char **slot = !strcmp(a, "--reference") ? &r.ref_path
+                        : !strcmp(a, "--notes")   ? &notes
+                        : !strcmp(a, "--out") || !strcmp(a, "-o") ? &out_path
+                        : !strcmp(a, "--pairs")   ? &pairs
+                                                  : NULL;
+    if (slot) {
+      if (!v || !*v) return fail("%s expects a value, got '%s'%s", a, v ? v : "(nothing)", "");
+      if (*slot) return fail("%s given twice%s%s", a, "", "");
+      *slot = v;
+      i++;
+    } else if (a[0] == '-' && a[1]) {
+      return fail("unknown option '%s' (see taikai report --help)%s%s", a, "", "");
+    } else if (!r.summary_path) {
+      r.summary_path = a;
+    } else {
+      return fail("one summary at a time (got '%s' and '%s')%s", r.summary_path, a, "");
+    }
+  }
+  if (!r.summary_path || !r.ref_path) {
+    usage(stderr);
+    return 2;
+  }
+  json_error_t je;
+  r.summary = json_load_file(r.summary_path, 0, &je);
+  if (!r.summary) return fail("%s: cannot read a summary.json: %s%s", r.summary_path, je.text, "");
+  const char *game = json_string_value(json_object_get(r.summary, "game"));
+  r.game = game ? tk_game_find(game) : NULL;
+  if (!r.game || !json_is_array(json_object_get(r.summary, "agents"))) {
+    json_decref(r.summary);
+    return fail("%s: not a summary.json of taikai run (no known 'game' and 'agents')%s%s",
+                r.summary_path, "", "");
+  }
+  r.conf = json_number_value(json_object_get(r.summary, "confidence"));
+  if (!(r.conf > 0 && r.conf < 1)) r.conf = 0.95;
+  int rc = load_reference(&r);
+  if (!rc) rc = load_checks(&r);
+  int failed = 0;
+  char *bases[MAX_PAIRS];
+  int nbases = 0;
+  char *pairs_buf = pairs ? strdup(pairs) : NULL;
+  if (!rc && pairs_buf) {
+    for (char *t = strtok(pairs_buf, ","); t && !rc; t = strtok(NULL, ",")) {
+      if (!find_agent(r.summary, t))
+        rc = fail("--pairs: no agent labelled '%s' in %s%s", t, r.summary_path, "");
+      else if (nbases == MAX_PAIRS)
+        rc = fail("--pairs: at most 16 labels%s%s%s", "", "", "");
+      else
+        bases[nbases++] = t;
+    }
+  }
+  if (!rc) {
+    size_t i;
+    json_t *row;
+    int missing = 0;
+    json_array_foreach(json_object_get(r.ref, "rows"), i, row) {
+      const char *label = json_string_value(json_object_get(row, "label"));
+      if (find_agent(r.summary, label)) continue;
+      if (!missing++)
+        fprintf(stderr, "taikai report: warning: %s: rows name agents that %s does not have "
+                "(shown as –):", r.ref_path, r.summary_path);
+      fprintf(stderr, " %s", label);
+    }
+    if (missing) fputc('\n', stderr);
+  }
+  FILE *nf = NULL;
+  if (!rc && notes && !(nf = fopen(notes, "r")))
+    rc = fail("--notes: cannot read %s: %s%s", notes, strerror(errno), "");
+  FILE *out = stdout;
+  char tmp[4096];
+  if (!rc && out_path) {
+    snprintf(tmp, sizeof tmp, "%s.tmp", out_path);
+    if (!(out = fopen(tmp, "w"))) rc = fail("--out: cannot write %s: %s%s", tmp, strerror(errno), "");
+  }
+  if (!rc) {
+    const char *title = json_string_value(json_object_get(r.ref, "title"));
+    const char *source = json_string_value(json_object_get(r.ref, "source"));
+    fprintf(out, "# %s\n\n", title ? title : "Results against a published table");
+    fprintf(out, "<!-- generated by: taikai report %s --reference %s", r.summary_path, r.ref_path);
+    if (pairs) fprintf(out, " --pairs %s", pairs);
+    if (notes) fprintf(out, " --notes %s", notes);
+    if (out_path) fprintf(out, " --out %s", out_path);
+    fprintf(out, " -->\n\n");
+    json_t *s = r.summary;
+    json_t *iv = json_object_get(s, "intervals");
+    fprintf(out, "Run: game `%s`, format `%s`, seed %lld, %lld walls, %lld units%s; taikai %s. "
+            "Intervals: rates %s, means %s, paired %s.\n",
+            r.game->name, json_string_value(json_object_get(s, "format")),
+            (long long)json_integer_value(json_object_get(s, "seed")),
+            (long long)json_integer_value(json_object_get(s, "walls")),
+            (long long)json_integer_value(json_object_get(s, "units")),
+            json_is_false(json_object_get(s, "complete")) ? " (**incomplete run**)" : "",
+            json_string_value(json_object_get(s, "taikai_version")),
+            json_string_value(json_object_get(iv, "rates")) ? json_string_value(json_object_get(iv, "rates")) : "?",
+            json_string_value(json_object_get(iv, "means")) ? json_string_value(json_object_get(iv, "means")) : "?",
+            json_string_value(json_object_get(iv, "paired")) ? json_string_value(json_object_get(iv, "paired")) : "?");
+    if (source) fprintf(out, "Published numbers: %s.\n", source);
+    fprintf(out, "\n## Ours beside the published table\n\n");
+    write_table(&r, out);
+    failed = write_checks(&r, out);
+    if (nbases) {
+      fprintf(out, "\n## Paired differences\n");
+      write_pairs(&r, bases, nbases, out);
+    }
+    if (nf) {
+      fprintf(out, "\n");
+      char buf[4096];
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, nf)) > 0) fwrite(buf, 1, n, out);
+    }
+    if (out != stdout) {
+      if (fclose(out) || rename(tmp, out_path))
+        rc = fail("--out: cannot write %s: %s%s", out_path, strerror(errno), "");
+    }
+  }
+  if (nf) fclose(nf);
+  free(pairs_buf);
+  json_decref(r.summary);
+  json_decref(r.ref);
+  if (!rc && failed) {
+    fprintf(stderr, "taikai report: %d check%s of %s fail%s\n", failed, failed > 1 ? "s" : "",
+            r.ref_path, failed > 1 ? "" : "s");
+    if (strict) rc = 1;
+  }
+  return rc;
+}

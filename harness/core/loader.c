@@ -1,0 +1,191 @@
+/* harness/core/loader.c — plugin search, dlopen and descriptor checks (see loader.h).
+ * Invariant: a tk_plugin with a non-NULL handle has passed every check in tk_plugin_open. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader.h"
+
+static int is_file(const char *p) { return access(p, R_OK) == 0; }
+
+int tk_plugin_dirs(const char **dirs, int max) {
+  static char env[TK_PATH_MAX], exe[TK_PATH_MAX];
+  int n = 0;
+  const char *e = getenv("TAIKAI_PLUGIN_PATH");
+  if (e && *e) {
+    snprintf(env, sizeof env, "%s", e);
+    for (char *save = NULL, *tok = strtok_r(env, ":", &save); tok && n < max;
+         tok = strtok_r(NULL, ":", &save))
+      dirs[n++] = tok;
+  }
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 16);
+  if (len > 0 && n < max) {
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      strcpy(slash + 1, "plugins");
+      dirs[n++] = exe;
+    }
+  }
+  return n;
+}
+
+int tk_plugin_find(const char *name, const char *spec_dir, char *out, size_t cap,
+                   tk_error *err) {
+  size_t len = strlen(name);
+  if (strchr(name, '/') || (len > 3 && !strcmp(name + len - 3, ".so"))) {
+    snprintf(out, cap, "%s", name);
+    if (is_file(out)) return 0;
+    if (spec_dir && name[0] != '/') {
+      snprintf(out, cap, "%s/%s", spec_dir, name);
+      if (is_file(out)) return 0;
+    }
+    return tk_error_set(err, TK_ENOTFOUND, -1, "%s: plugin file not found", name);
+  }
+  const char *dirs[16];
+  int n = tk_plugin_dirs(dirs, 16);
+  char where[1024] = "";
+  for (int i = 0; i < n; i++) {
+    snprintf(out, cap, "%s/%s.so", dirs[i], name);
+    if (is_file(out)) return 0;
+    size_t w = strlen(where);
+    snprintf(where + w, sizeof where - w, "%s%s", w ? ", " : "", dirs[i]);
+  }
+  return tk_error_set(err, TK_ENOTFOUND, -1,
+                      "plugin '%s' not found (looked for %s.so in: %s; set TAIKAI_PLUGIN_PATH "
+                      "or give a path)",
+                      name, name, n ? where : "no folders");
+}
+
+static int refuse(tk_plugin *p, tk_error *err, int code, const char *fmt, const char *a,
+                  const char *b) {
+  char msg[TK_ERROR_MSG_MAX];
+  snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
+  tk_error_set(err, code, -1, "%s: %s", p->path, msg);
+  if (p->handle) dlclose(p->handle);
+  p->handle = NULL;
+  p->desc = NULL;
+  return code;
+}
+
+int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *err) {
+  memset(p, 0, sizeof *p);
+  snprintf(p->path, sizeof p->path, "%s", path);
+  dlerror();
+  p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!p->handle) return refuse(p, err, TK_EIO, "cannot load: %s%s", dlerror(), NULL);
+  dlerror();
+  void *sym = dlsym(p->handle, TK_AGENT_ENTRY_SYMBOL);
+  if (!sym)
+    return refuse(p, err, TK_ENOTFOUND,
+                  "not a taikai plugin: no symbol '" TK_AGENT_ENTRY_SYMBOL "' (%s)%s", dlerror(),
+                  NULL);
+  tk_agent_entry_fn entry;
+  memcpy(&entry, &sym, sizeof entry); /* object-to-function pointer, as POSIX allows */
+  const tk_agent_descriptor *d = entry();
+  if (!d) return refuse(p, err, TK_EABI, "%s%s", TK_AGENT_ENTRY_SYMBOL "() returned NULL", NULL);
+  char a[64], b[64];
+  if (d->abi_version != TK_AGENT_ABI_VERSION) {
+    snprintf(a, sizeof a, "%u", (unsigned)d->abi_version);
+    snprintf(b, sizeof b, "%u", (unsigned)TK_AGENT_ABI_VERSION);
+    return refuse(p, err, TK_EABI, "ABI version %s, this taikai supports version %s (rebuild "
+                  "the plugin against this taikai's include/taikai/agent.h)", a, b);
+  }
+  if (d->struct_size < sizeof(tk_agent_descriptor)) {
+    snprintf(a, sizeof a, "%u", (unsigned)d->struct_size);
+    snprintf(b, sizeof b, "%zu", sizeof(tk_agent_descriptor));
+    return refuse(p, err, TK_EABI, "descriptor size %s bytes, ABI version 1 needs %s", a, b);
+  }
+  const char *missing = !d->name ? "name" : !d->version ? "version" : !d->game ? "game"
+                        : !d->params_json ? "params_json" : !d->create ? "create"
+                        : !d->destroy ? "destroy" : !d->act ? "act" : NULL;
+  if (missing) return refuse(p, err, TK_EABI, "descriptor field '%s' is NULL%s", missing, NULL);
+  if (game && strcmp(d->game, game))
+    return refuse(p, err, TK_EINVAL, "plays game '%s', the spec's game is '%s'", d->game, game);
+  json_t *defaults = json_loads(d->params_json, 0, NULL);
+  int ok = json_is_object(defaults);
+  json_decref(defaults);
+  if (!ok) return refuse(p, err, TK_EINVAL, "params_json is not a JSON object%s%s", NULL, NULL);
+  p->desc = d;
+  return 0;
+}
+
+void tk_plugin_close(tk_plugin *p) {
+  if (!p) return;
+  if (p->handle) dlclose(p->handle);
+  p->handle = NULL;
+  p->desc = NULL;
+}
+
+static const char *type_name(const json_t *v) {
+  switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+  }
+}
+
+int tk_plugin_params(const tk_plugin *p, const char *label, json_t *params, json_t **resolved,
+                     tk_error *err) {
+  *resolved = NULL;
+  json_t *out = json_loads(p->desc->params_json, 0, NULL);
+  if (!json_is_object(out)) {
+    json_decref(out);
+    return tk_error_set(err, TK_EINVAL, -1, "%s: params_json is not a JSON object", p->path);
+  }
+  const char *key;
+  json_t *v;
+  json_object_foreach(params, key, v) {
+    json_t *def = json_object_get(out, key);
+    char val[96];
+    if (!def) {
+      char names[160] = "";
+      const char *k2;
+      json_t *v2;
+      json_object_foreach(out, k2, v2) {
+        size_t w = strlen(names);
+        snprintf(names + w, sizeof names - w, "%s%s", w ? ", " : "", k2);
+      }
+      tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': unknown parameter '%s' (%s has %s)",
+                   p->path, label, key, p->desc->name, names[0] ? names : "no parameters");
+      json_decref(out);
+      return TK_EINVAL;
+    }
+    int same = json_typeof(def) == json_typeof(v) || (json_is_boolean(def) && json_is_boolean(v)) ||
+               (json_is_real(def) && json_is_integer(v));
+    if (!same) {
+      char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+      snprintf(val, sizeof val, "%s", s ? s : "?");
+      free(s);
+      tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': parameter '%s' must be %s, got %s",
+                   p->path, label, key, type_name(def), val);
+      json_decref(out);
+      return TK_EINVAL;
+    }
+    if (json_is_real(def) && json_is_integer(v))
+      json_object_set_new(out, key, json_real((double)json_integer_value(v)));
+    else
+      json_object_set(out, key, v);
+  }
+  *resolved = out;
+  return 0;
+}
+
+int tk_plugin_try_create(const tk_plugin *p, const char *params_json, uint64_t seed,
+                         tk_error *err) {
+  tk_error e;
+  tk_error_clear(&e);
+  tk_agent_instance *inst = p->desc->create(params_json, seed, &e);
+  if (!inst)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: create failed: %s", p->path,
+                        e.msg[0] ? e.msg : "(no reason given)");
+  p->desc->destroy(inst);
+  return 0;
+}

@@ -1,0 +1,60 @@
+/* harness/core/output.h — running a prepared tournament with its output files (run_output.c) and
+ * the output folder rules (run_dir.c). */
+#ifndef TAIKAI_HARNESS_OUTPUT_H
+#define TAIKAI_HARNESS_OUTPUT_H
+
+#include "progress.h"
+#include "run.h"
+
+/* How a run ended, when it wrote its outputs (tk_run_execute returned 0). */
+typedef struct tk_run_outcome {
+  int stopped;       /* 0: complete; TK_STOP_ABORT; or the signal (SIGINT, SIGTERM) */
+  char why[512];     /* what stopped it, as in summary.json's "stopped" */
+  uint64_t resumed;  /* units found already done in the folder */
+} tk_run_outcome;
+
+enum { TK_STOP_ABORT = -1 };
+
+typedef struct tk_run_opts {
+  int jobs;            /* worker processes */
+  const char *out_dir; /* NULL: write no files */
+  int progress;        /* as tk_progress_init's mode */
+  double *rate;        /* if not NULL, receives games/s */
+  int resume;          /* 1: keep the units already in <out_dir>/games.jsonl (same spec) */
+  tk_run_outcome *outcome; /* may be NULL; receives how the run ended */
+} tk_run_opts;
+
+/* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json
+ * and report.md there (creating the folder; whole files are written atomically). With
+ * `resume`, a games.jsonl left by an interrupted run of the same resolved spec is kept up to
+ * its last complete line (a torn last line is dropped) and only the remaining units are
+ * played; the outputs are then byte-identical to an uninterrupted run. The spec's fault
+ * policy is applied to each unit in unit order. SIGINT and SIGTERM stop the run: in-flight
+ * units are abandoned, everything finished is flushed and a partial summary (marked
+ * "complete": false, with "stopped") is written; the fault policy abort does the same at the
+ * first faulted unit. Returns 0 with `*summary` the summary (caller owns) and `o->outcome`
+ * saying whether it is partial, or a negative TK_E code. */
+int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary, tk_error *err);
+
+/* mkdir -p. */
+int tk_mkdirs(const char *path, tk_error *err);
+
+/* Decides whether output folder `dir` may take the run `r`, before anything is written:
+ * absent or without a run: 0 with *existing = 0; holding a run of the same resolved spec
+ * (the same game, seed, walls, agents, params, plugin versions, taikai version, limits and
+ * policies; only "output" may differ): 0 with *existing = 1 (to be continued); otherwise
+ * TK_EINVAL with a message listing what differs (never overwrite). `resume` (--resume) makes a
+ * folder without a run an error. */
+int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing, tk_error *err);
+
+/* Takes an exclusive lock on <dir>/.taikai.lock, held until the process ends (or the returned
+ * descriptor is closed), so that two runs never write into one folder. Returns the descriptor,
+ * or TK_EINVAL (another run holds it) / TK_EIO. */
+int tk_outdir_lock(const char *dir, tk_error *err);
+
+/* Writes `len` bytes to <dir>/<name> through a temporary file in the same folder, fsync and
+ * rename: readers see the old file or the whole new one. */
+int tk_write_atomic(const char *dir, const char *name, const char *text, size_t len,
+                    tk_error *err);
+
+#endif

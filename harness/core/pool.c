@@ -1,0 +1,572 @@
+/* harness/core/pool.c — the parent side of the worker pool: hands out chunks of units to forked
+ * worker processes (harness/core/worker.c, protocol in worker.h), puts their results back in unit
+ * order, and survives agents that crash, exit, hang, or run past the memory limit.
+ *
+ * Each worker shares a tk_watch with the parent (an anonymous shared mapping) saying which
+ * agent, seat and entry point is being called, since when, and the decision it was asked. The
+ * parent kills a worker whose call passes the per-call or per-game limit or whose resident
+ * size passes the memory limit; a worker that dies is buried: the unit it was playing becomes
+ * a fault of the agent concerned, the rest of its chunk is handed out again, and a new worker
+ * takes its place. In a multi-seat game whose driver has a fallback agent, the faulted unit is
+ * played again from its start by a worker with the fallback in the faulter's seat, and the
+ * fault is stamped on that seat of the replay's line (tk_fault_stamp); other games record it
+ * with the driver's fault_line. Results depend only
+ * on the unit, never on which worker played it, so the output is identical for any -j. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fault.h"
+#include "worker.h"
+
+volatile sig_atomic_t tk_run_stop_signal;
+
+enum { CHUNK_MAX = 64 };
+
+/* ------------------------------------------------------------------ parent side */
+
+typedef struct worker {
+  pid_t pid;
+  int cmd_fd, res_fd;
+  tk_watch *watch;
+  int busy;
+  uint64_t next, end;  /* units of the current chunk not yet received: [next, end) */
+  char *rbuf;          /* partial messages */
+  size_t rlen, rcap;
+  int killed;          /* the parent killed it; kill_fault says why */
+  uint64_t kill_unit;  /* the unit it was playing then */
+  tk_fault kill_fault;
+  /* a replay (a chunk of one unit): the seats played by the fallback, and the faults of the
+   * earlier tries to stamp on them */
+  unsigned fallback;
+  tk_fault faults[TK_MAX_SEATS];
+} worker;
+
+typedef struct replay {
+  uint64_t unit;
+  unsigned fallback;
+  tk_fault faults[TK_MAX_SEATS];
+} replay;
+
+typedef struct range {
+  uint64_t first, end;
+} range;
+
+typedef struct pool {
+  const tk_run *r;
+  uint64_t first, end;   /* units to play */
+  uint64_t next_new;     /* next never-assigned unit */
+  range *requeue;        /* ranges handed back by dead workers */
+  int nrequeue, caprequeue;
+  replay *replays;       /* units to play again with more fallback seats (multi-seat faults) */
+  int nreplays, capreplays;
+  char **ring;           /* results waiting for earlier units: slot (u - first) % cap */
+  uint32_t *ring_len;
+  uint64_t ring_cap;
+  uint64_t next_write;   /* next unit to hand to the sink */
+  tk_sink_fn sink;
+  void *sink_ctx;
+  tk_error *err;
+  worker *ws;            /* all workers, so a new one can close its siblings' pipes */
+  int jobs;
+} pool;
+
+/* Prepares a watch before its worker is forked. */
+static void watch_reset(const tk_run *r, tk_watch *wt) {
+  memset((void *)wt, 0, sizeof *wt);
+  wt->seat = wt->last_seat = wt->agent = -1;
+  wt->call_limit_ns = (int64_t)r->spec.time_limit_ms * 1000000;
+  wt->game_limit_ns = (int64_t)r->spec.game_time_limit_ms * 1000000;
+}
+
+static int spawn(pool *p, worker *w) {
+  int cmd[2], res[2];
+  if (pipe(cmd)) return TK_EIO;
+  if (pipe(res)) {
+    close(cmd[0]);
+    close(cmd[1]);
+    return TK_EIO;
+  }
+  watch_reset(p->r, w->watch); /* a killed worker may have left it inside a call */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(cmd[0]), close(cmd[1]), close(res[0]), close(res[1]);
+    return TK_EIO;
+  }
+  if (pid == 0) {
+    close(cmd[1]);
+    close(res[0]);
+    for (int j = 0; j < p->jobs; j++)
+      if (&p->ws[j] != w && p->ws[j].pid > 0) {
+        close(p->ws[j].cmd_fd);
+        close(p->ws[j].res_fd);
+      }
+    tk_worker_guard(p->r, w->watch);
+    tk_worker_main(p->r, cmd[0], res[1], w->watch);
+  }
+  close(cmd[0]);
+  close(res[1]);
+  w->pid = pid;
+  w->cmd_fd = cmd[1];
+  w->res_fd = res[0];
+  w->busy = 0;
+  w->rlen = 0;
+  w->killed = 0;
+  w->fallback = 0;
+  return 0;
+}
+
+/* The decision recorded in a watch, described by the game (only for act calls). */
+static void watch_decision(const tk_run *r, const tk_watch *wt, int entry, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (entry == TK_ENTRY_ACT && r->game->describe && wt->snap_len > 0)
+    r->game->describe(wt->snap, (size_t)wt->snap_len, buf, cap);
+}
+
+/* Stores a result line for unit u; hands every contiguous finished line to the sink. */
+static int deliver(pool *p, uint64_t u, const char *line, size_t len) {
+  uint64_t slot = (u - p->first) % p->ring_cap;
+  if (p->ring[slot]) return 0; /* already have it */
+  p->ring[slot] = malloc(len + 1);
+  if (!p->ring[slot]) return TK_ENOMEM;
+  memcpy(p->ring[slot], line, len);
+  p->ring[slot][len] = '\0';
+  p->ring_len[slot] = (uint32_t)len;
+  for (;;) {
+    uint64_t s = (p->next_write - p->first) % p->ring_cap;
+    if (p->next_write >= p->end || !p->ring[s]) break;
+    int rc = p->sink(p->sink_ctx, p->next_write, p->ring[s], p->ring_len[s]);
+    free(p->ring[s]);
+    p->ring[s] = NULL;
+    p->next_write++;
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int assign(pool *p, worker *w, int jobs) {
+  range g = {0, 0};
+  if (p->nreplays) { /* first: the reorder ring waits for them */
+    replay *x = &p->replays[--p->nreplays];
+    uint64_t cmd[TK_CMD_WORDS] = {x->unit, 1, x->fallback};
+    if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
+      p->nreplays++; /* the worker died before taking it: the EOF path respawns it */
+      return 0;
+    }
+    w->busy = 1;
+    w->next = x->unit;
+    w->end = x->unit + 1;
+    w->fallback = x->fallback;
+    memcpy(w->faults, x->faults, sizeof w->faults);
+    return 0;
+  }
+  if (p->nrequeue) {
+    g = p->requeue[--p->nrequeue];
+  } else if (p->next_new < p->end) {
+    uint64_t left = p->end - p->next_new;
+    uint64_t n = left / (uint64_t)(jobs * 4);
+    if (n < 1) n = 1;
+    if (n > CHUNK_MAX) n = CHUNK_MAX;
+    /* never run ahead of the reorder ring */
+    uint64_t limit = p->next_write + p->ring_cap;
+    if (p->next_new + n > limit) n = limit > p->next_new ? limit - p->next_new : 0;
+    if (!n) return 0;
+    g.first = p->next_new;
+    g.end = p->next_new + n;
+    p->next_new = g.end;
+  } else {
+    return 0;
+  }
+  uint64_t cmd[TK_CMD_WORDS] = {g.first, g.end - g.first, 0};
+  if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
+    /* the worker died before taking it: hand the range back, the EOF path respawns it */
+    p->requeue[p->nrequeue++] = g;
+    return 0;
+  }
+  w->busy = 1;
+  w->next = g.first;
+  w->end = g.end;
+  w->fallback = 0;
+  return 0;
+}
+
+/* A replay's line: the faults of the earlier tries stamped on their seats. */
+static int deliver_replay(pool *p, worker *w, uint64_t u, const char *line, size_t len) {
+  char buf[TK_LINE_MAX];
+  if (len >= sizeof buf) return tk_error_set(p->err, TK_ERANGE, -1, "unit %llu: line too long",
+                                             (unsigned long long)u);
+  memcpy(buf, line, len);
+  buf[len] = '\0';
+  for (int s = 0; s < TK_MAX_SEATS; s++) {
+    if (!(w->fallback >> s & 1) || !w->faults[s].kind) continue;
+    int rc = tk_fault_stamp(buf, sizeof buf, &w->faults[s]);
+    if (rc) return tk_error_set(p->err, rc, -1, "cannot record the fault of unit %llu",
+                                (unsigned long long)u);
+  }
+  return deliver(p, u, buf, strlen(buf));
+}
+
+/* Parses complete messages in w->rbuf. */
+static int drain(pool *p, worker *w) {
+  size_t off = 0;
+  while (w->rlen - off >= sizeof(tk_msg_head)) {
+    tk_msg_head h;
+    memcpy(&h, w->rbuf + off, sizeof h);
+    if (w->rlen - off < sizeof h + h.len) break;
+    if (h.status) {
+      tk_error_set(p->err, h.status, -1, "worker: unit %llu failed: %s",
+                   (unsigned long long)h.unit, tk_strerror(h.status));
+      return h.status;
+    }
+    int rc = w->busy && w->fallback && h.unit == w->next
+                 ? deliver_replay(p, w, h.unit, w->rbuf + off + sizeof h, h.len)
+                 : deliver(p, h.unit, w->rbuf + off + sizeof h, h.len);
+    if (rc) return rc;
+    off += sizeof h + h.len;
+    if (w->busy && h.unit == w->next) w->next++;
+    if (w->busy && w->next >= w->end) w->busy = 0;
+  }
+  memmove(w->rbuf, w->rbuf + off, w->rlen - off);
+  w->rlen -= off;
+  return 0;
+}
+
+/* Kills a busy worker whose current call passes a time limit or whose resident size passes
+ * the memory limit, remembering the fault for bury(). */
+static void check_limits(pool *p, worker *w, int64_t now) {
+  if (!w->busy || w->killed) return;
+  const tk_spec *sp = &p->r->spec;
+  tk_watch *wt = w->watch;
+  uint32_t seq = wt->seq;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  int64_t since = wt->since_ns;
+  int seat = wt->last_seat, entry = wt->entry;
+  uint64_t unit = wt->unit;
+  int64_t used = seat >= 0 && seat < TK_MAX_SEATS ? wt->used_ns[seat] : 0;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (seq != wt->seq || seat < 0) return; /* changing, or no call yet: look again next time */
+  tk_fault f;
+  memset(&f, 0, sizeof f);
+  int in_call = (seq & 1) && since;
+  if (in_call && wt->call_limit_ns && now - since > wt->call_limit_ns) {
+    f.kind = TK_FAULT_TIMEOUT;
+    f.limit_ms = sp->time_limit_ms;
+  } else if (in_call && wt->game_limit_ns && entry != TK_ENTRY_CREATE &&
+             used + (now - since) > wt->game_limit_ns) {
+    f.kind = TK_FAULT_TIMEOUT;
+    f.game_limit = 1;
+    f.limit_ms = sp->game_time_limit_ms;
+  } else if (sp->memory_limit_mb > 0 &&
+             tk_proc_rss(w->pid) > ((int64_t)sp->memory_limit_mb << 20)) {
+    f.kind = TK_FAULT_MEMORY;
+    f.limit_mb = sp->memory_limit_mb;
+  } else {
+    return;
+  }
+  f.seat = seat;
+  f.entry = entry;
+  watch_decision(p->r, wt, entry, f.decision, sizeof f.decision);
+  kill(w->pid, SIGKILL);
+  w->killed = 1;
+  w->kill_unit = unit;
+  w->kill_fault = f;
+}
+
+/* The fault of a worker that died on its own, from its exit status and its watch. Returns 0,
+ * or 1 if it failed outside any agent call for a reason of its own (a referee failure). */
+static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
+  const tk_spec *sp = &p->r->spec;
+  tk_watch *wt = w->watch;
+  int in_call = (wt->seq & 1) != 0;
+  memset(f, 0, sizeof *f);
+  f->seat = wt->last_seat >= 0 ? wt->last_seat : 0;
+  f->entry = wt->entry;
+  watch_decision(p->r, wt, f->entry, f->decision, sizeof f->decision);
+  if (WIFSIGNALED(status)) {
+    f->kind = TK_FAULT_CRASH;
+    f->signal = WTERMSIG(status);
+    if (sp->memory_limit_mb > 0 && wt->crash_signal == f->signal) {
+      /* under RLIMIT_AS a failed allocation ends in a crash: errno says ENOMEM, or the
+       * address space is within an eighth of the limit */
+      int64_t lim = (int64_t)sp->memory_limit_mb << 20;
+      if (wt->crash_errno == ENOMEM || wt->crash_vm >= lim - lim / 8) {
+        f->kind = TK_FAULT_MEMORY;
+        f->limit_mb = sp->memory_limit_mb;
+      }
+    }
+    return 0;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (wt->crash_signal == -1) { /* sanitizer builds: it reported the crash and exited */
+    f->kind = TK_FAULT_CRASH;
+    f->signal = 0;
+    return 0;
+  }
+  if (!in_call && (code == TK_WORKER_EXIT_NOMEM || code == TK_WORKER_EXIT_PIPE)) return 1;
+  f->kind = TK_FAULT_EXIT;
+  f->exit_status = code;
+  return 0;
+}
+
+/* Queues unit u to be played with the fallback in the seats of `fallback` (the faults of those
+ * seats copied from `faults`, if any). Returns the entry, or NULL when out of memory. */
+static replay *push_replay(pool *p, uint64_t u, unsigned fallback, const tk_fault *faults) {
+  if (p->nreplays == p->capreplays) {
+    int cap = p->capreplays ? 2 * p->capreplays : 8;
+    replay *nr = realloc(p->replays, (size_t)cap * sizeof *nr);
+    if (!nr) return NULL;
+    p->replays = nr;
+    p->capreplays = cap;
+  }
+  replay *x = &p->replays[p->nreplays++];
+  memset(x, 0, sizeof *x);
+  x->unit = u;
+  x->fallback = fallback;
+  if (fallback) memcpy(x->faults, faults, sizeof x->faults);
+  return x;
+}
+
+/* A worker's result pipe closed: record the fault of the unit it was playing, hand the rest
+ * of its chunk back, and start a new worker. */
+static int bury(pool *p, worker *w) {
+  int status = 0;
+  close(w->cmd_fd);
+  close(w->res_fd);
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!w->busy) {
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == TK_WORKER_EXIT_NOMEM ||
+                              WEXITSTATUS(status) == TK_WORKER_EXIT_PIPE))
+      return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed (exit status %d)",
+                          WEXITSTATUS(status));
+    return spawn(p, w);
+  }
+  /* the unit it was playing: lines of earlier units of the chunk may still have been in its
+   * buffer, unsent; those are played again */
+  uint64_t u = w->killed ? w->kill_unit : w->watch->unit, wall;
+  tk_fault f;
+  if (u < w->next || u >= w->end) {
+    if (w->killed) { /* its line arrived before the kill landed: not at fault */
+      if (w->fallback && w->next < w->end) { /* a replay: handed back as one */
+        if (!push_replay(p, w->next, w->fallback, w->faults))
+          return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+      } else {
+        p->requeue[p->nrequeue++] = (range){w->next, w->end};
+      }
+      w->busy = 0;
+      return spawn(p, w);
+    }
+    u = w->next; /* died between units */
+  }
+  if (w->killed) {
+    f = w->kill_fault;
+  } else if (death_fault(p, w, status, &f)) {
+    return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed (exit status %d)",
+                        WEXITSTATUS(status));
+  }
+  if (u > w->next) p->requeue[p->nrequeue++] = (range){w->next, u};
+  const int *seating = tk_schedule_unit(&p->r->sched, u, &wall);
+  if (f.seat < 0 || f.seat >= p->r->game->nseats) f.seat = 0;
+  unsigned earlier = w->fallback && u == w->next ? w->fallback : 0;
+  if (p->r->game->fallback && !(earlier >> f.seat & 1)) {
+    /* play the unit again from its start with the fallback agent in the faulter's seat */
+    replay *x = push_replay(p, u, earlier, w->faults);
+    if (!x) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+    x->fallback |= 1u << f.seat;
+    x->faults[f.seat] = f;
+    if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
+    w->busy = 0;
+    w->fallback = 0;
+    return spawn(p, w);
+  }
+  char line[TK_LINE_MAX], reason[512];
+  int n = p->r->spec.nagents;
+  tk_seat_agent agents[TK_SPEC_MAX_AGENTS];
+  for (int i = 0; i < n; i++) {
+    agents[i].desc = p->r->plugins[i].desc;
+    agents[i].inst = NULL;
+    agents[i].index = i;
+    agents[i].label = p->r->spec.agents[i].label;
+  }
+  tk_fault_reason(&f, reason, sizeof reason);
+  int rc = p->r->game->fault_line(u, wall, seating, agents, f.seat, reason, line, sizeof line);
+  if (!rc) rc = tk_fault_stamp(line, sizeof line, &f);
+  if (rc) return tk_error_set(p->err, rc, -1, "cannot record the fault of unit %llu",
+                              (unsigned long long)u);
+  if ((rc = deliver(p, u, line, strlen(line)))) return rc;
+  if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
+  w->busy = 0;
+  return spawn(p, w);
+}
+
+/* Asks every worker to finish (or kills them all after a failure), waits for them, and warns
+ * about agents that crashed or hung in destroy: results are complete by then, so these are
+ * warnings, not faults. */
+static void shutdown_workers(pool *p, int spawned, int failed) {
+  const tk_run *r = p->r;
+  for (int i = 0; i < spawned; i++) {
+    uint64_t cmd[TK_CMD_WORDS] = {0, 0, 0};
+    if (failed) kill(p->ws[i].pid, SIGKILL);
+    else tk_write_all(p->ws[i].cmd_fd, cmd, sizeof cmd);
+    close(p->ws[i].cmd_fd);
+    close(p->ws[i].res_fd);
+  }
+  int64_t limit = r->spec.time_limit_ms ? (int64_t)r->spec.time_limit_ms * 1000000 : 60000000000LL;
+  int64_t deadline = tk_now_ns() + limit;
+  for (int i = 0; i < spawned; i++) {
+    worker *w = &p->ws[i];
+    int status = 0, hung = 0, block = failed;
+    for (;;) {
+      pid_t got = waitpid(w->pid, &status, block ? 0 : WNOHANG);
+      if (got == w->pid || (got < 0 && errno != EINTR)) break;
+      if (got == 0 && tk_now_ns() > deadline) {
+        hung = 1;
+        kill(w->pid, SIGKILL);
+        block = 1;
+      } else if (got == 0) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+      }
+    }
+    if (failed) continue;
+    tk_watch *wt = w->watch;
+    int agent = wt->agent;
+    if (wt->entry != TK_ENTRY_DESTROY || agent < 0 || agent >= r->spec.nagents) continue;
+    const char *label = r->spec.agents[agent].label;
+    if (hung)
+      fprintf(stderr, "taikai run: warning: agent '%s': destroy did not return within %lld ms; "
+              "its worker was killed (results are not affected)\n", label,
+              (long long)(limit / 1000000));
+    else if (WIFSIGNALED(status))
+      fprintf(stderr, "taikai run: warning: agent '%s': crash in destroy: killed by signal %d "
+              "(%s) as its worker retired (results are not affected)\n", label,
+              WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+      fprintf(stderr, "taikai run: warning: agent '%s': exit status %d in destroy as its worker "
+              "retired (results are not affected)\n", label, WEXITSTATUS(status));
+  }
+}
+
+int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
+                void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err) {
+  if (count == 0) return 0;
+  if (jobs < 1) jobs = 1;
+  if ((uint64_t)jobs > count) jobs = (int)count;
+  pool p;
+  memset(&p, 0, sizeof p);
+  p.r = r;
+  p.first = first;
+  p.end = first + count;
+  p.next_new = first;
+  p.next_write = first;
+  p.sink = sink;
+  p.sink_ctx = sink_ctx;
+  p.err = err;
+  p.ring_cap = (uint64_t)jobs * CHUNK_MAX * 8;
+  p.ring = calloc(p.ring_cap, sizeof *p.ring);
+  p.ring_len = calloc(p.ring_cap, sizeof *p.ring_len);
+  p.caprequeue = jobs * 4 + 8; /* each worker's death hands back at most two ranges */
+  p.requeue = calloc((size_t)p.caprequeue, sizeof *p.requeue);
+  worker *ws = calloc((size_t)jobs, sizeof *ws);
+  p.ws = ws;
+  p.jobs = jobs;
+  tk_watch *watches = mmap(NULL, sizeof(tk_watch) * (size_t)jobs, PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  int rc = 0;
+  if (!p.ring || !p.ring_len || !p.requeue || !ws || watches == MAP_FAILED) {
+    rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+    goto done;
+  }
+  void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+  int spawned = 0;
+  for (int i = 0; i < jobs; i++) {
+    ws[i].watch = &watches[i];
+    ws[i].rcap = 1 << 16;
+    ws[i].rbuf = malloc(ws[i].rcap);
+    if (!ws[i].rbuf || (rc = spawn(&p, &ws[i]))) {
+      rc = tk_error_set(err, rc ? rc : TK_ENOMEM, -1, "cannot start worker processes");
+      break;
+    }
+    spawned++;
+  }
+  struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
+  if (!rc && !pfd) rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  /* how often limits are checked: a tenth of the smallest time limit, within 5..100 ms */
+  int tick = 100;
+  int lims[2] = {r->spec.time_limit_ms, r->spec.game_time_limit_ms};
+  for (int i = 0; i < 2; i++)
+    if (lims[i] > 0 && lims[i] / 10 < tick) tick = lims[i] / 10 < 5 ? 5 : lims[i] / 10;
+  if (r->spec.memory_limit_mb > 0 && tick > 20) tick = 20;
+  uint64_t reported = (uint64_t)-1;
+  while (!rc && p.next_write < p.end) {
+    if (tk_run_stop_signal) {
+      rc = tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
+                        (int)tk_run_stop_signal);
+      break;
+    }
+    for (int i = 0; i < jobs && !rc; i++)
+      if (!ws[i].busy) rc = assign(&p, &ws[i], jobs);
+    if (rc) break;
+    for (int i = 0; i < jobs; i++) {
+      pfd[i].fd = ws[i].res_fd;
+      pfd[i].events = POLLIN;
+      pfd[i].revents = 0;
+    }
+    int nready = poll(pfd, (nfds_t)jobs, tick);
+    if (nready < 0 && errno != EINTR) {
+      rc = tk_error_set(err, TK_EIO, -1, "poll: %s", strerror(errno));
+      break;
+    }
+    for (int i = 0; i < jobs && !rc; i++) {
+      worker *w = &ws[i];
+      if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        if (w->rcap - w->rlen < 1 << 14) {
+          char *nb = realloc(w->rbuf, w->rcap * 2);
+          if (!nb) {
+            rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+            break;
+          }
+          w->rbuf = nb;
+          w->rcap *= 2;
+        }
+        ssize_t got = read(w->res_fd, w->rbuf + w->rlen, w->rcap - w->rlen);
+        if (got > 0) {
+          w->rlen += (size_t)got;
+          rc = drain(&p, w);
+        } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+          rc = drain(&p, w);
+          if (!rc) rc = bury(&p, w);
+        }
+      }
+      if (!rc) check_limits(&p, w, tk_now_ns());
+    }
+    if (progress && p.next_write - first != reported) {
+      reported = p.next_write - first;
+      progress(progress_ctx, reported, count);
+    }
+  }
+  free(pfd);
+  shutdown_workers(&p, spawned, rc != 0);
+  signal(SIGPIPE, old_pipe);
+done:
+  if (ws)
+    for (int i = 0; i < jobs; i++) free(ws[i].rbuf);
+  free(ws);
+  if (p.ring)
+    for (uint64_t i = 0; i < p.ring_cap; i++) free(p.ring[i]);
+  free(p.ring);
+  free(p.ring_len);
+  free(p.requeue);
+  free(p.replays);
+  if (watches != MAP_FAILED) munmap(watches, sizeof(tk_watch) * (size_t)jobs);
+  return rc;
+}

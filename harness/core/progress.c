@@ -1,0 +1,61 @@
+/* harness/core/progress.c — see progress.h. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "game.h"
+#include "progress.h"
+
+void tk_progress_init(tk_progress *p, int mode) {
+  p->mode = mode < 0 ? (isatty(2) ? 2 : 1) : mode;
+  p->start_ns = p->last_ns = tk_now_ns();
+  p->done = p->total = 0;
+}
+
+double tk_progress_rate(const tk_progress *p) {
+  double secs = (double)(tk_now_ns() - p->start_ns) / 1e9;
+  return secs > 0 ? (double)p->done / secs : 0;
+}
+
+static void eta(double secs, char *buf, size_t cap) {
+  if (secs < 0 || secs > 1e7) snprintf(buf, cap, "?");
+  else if (secs < 60) snprintf(buf, cap, "%.0fs", secs);
+  else if (secs < 3600) snprintf(buf, cap, "%dm%02ds", (int)secs / 60, (int)secs % 60);
+  else snprintf(buf, cap, "%dh%02dm", (int)secs / 3600, (int)secs / 60 % 60);
+}
+
+static void report(tk_progress *p, int final) {
+  double rate = tk_progress_rate(p);
+  double frac = p->total ? (double)p->done / (double)p->total : 1;
+  char left[32];
+  eta(rate > 0 ? (double)(p->total - p->done) / rate : -1, left, sizeof left);
+  if (p->mode == 2) {
+    char bar[31];
+    int fill = (int)(frac * 30);
+    for (int i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r[%s] %5.1f%%  %llu/%llu games  %.0f games/s  ETA %s   %s", bar,
+            frac * 100, (unsigned long long)p->done, (unsigned long long)p->total, rate, left,
+            final ? "\n" : "");
+  } else {
+    fprintf(stderr, "taikai: %llu/%llu games (%.1f%%), %.0f games/s, ETA %s\n",
+            (unsigned long long)p->done, (unsigned long long)p->total, frac * 100, rate,
+            final ? "0s" : left);
+  }
+  fflush(stderr);
+}
+
+void tk_progress_update(void *ctx, uint64_t done, uint64_t total) {
+  tk_progress *p = ctx;
+  p->done = done;
+  p->total = total;
+  if (!p->mode) return;
+  int64_t now = tk_now_ns();
+  int64_t every = p->mode == 2 ? 100000000 : 5000000000LL;
+  if (now - p->last_ns < every) return;
+  p->last_ns = now;
+  report(p, 0);
+}
+
+void tk_progress_finish(tk_progress *p) {
+  if (p->mode) report(p, 1);
+}

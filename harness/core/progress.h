@@ -1,0 +1,24 @@
+/* harness/core/progress.h — progress on stderr: a redrawn bar on a terminal, a line every few
+ * seconds otherwise, each with games/s and the estimated time left. */
+#ifndef TAIKAI_HARNESS_PROGRESS_H
+#define TAIKAI_HARNESS_PROGRESS_H
+
+#include <stdint.h>
+
+typedef struct tk_progress {
+  int mode;         /* 0 silent, 1 periodic lines, 2 bar */
+  int64_t start_ns; /* when the run started */
+  int64_t last_ns;  /* last report */
+  uint64_t done, total;
+} tk_progress;
+
+/* `mode`: -1 chooses a bar if stderr is a terminal, else lines; 0 silent. */
+void tk_progress_init(tk_progress *p, int mode);
+/* A tk_progress_fn (harness/core/run.h): `ctx` is the tk_progress. */
+void tk_progress_update(void *ctx, uint64_t done, uint64_t total);
+/* Final report (always printed unless silent). */
+void tk_progress_finish(tk_progress *p);
+/* Games per second so far. */
+double tk_progress_rate(const tk_progress *p);
+
+#endif

@@ -1,0 +1,71 @@
+/* harness/core/run.h — a prepared tournament: the validated spec, its game driver and rules, the
+ * loaded and checked plugins with their resolved parameters, and the schedule; then running it
+ * (harness/core/pool.c) and writing its outputs (harness/stats/summary.c).
+ *
+ * Everything that can be refused is refused by tk_run_prepare, before any game is played. */
+#ifndef TAIKAI_HARNESS_RUN_H
+#define TAIKAI_HARNESS_RUN_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "game.h"
+#include "loader.h"
+#include "schedule.h"
+#include "spec.h"
+#include "tally.h"
+
+#ifndef TAIKAI_VERSION
+#define TAIKAI_VERSION "0.1.0"
+#endif
+
+typedef struct tk_run {
+  tk_spec spec;                /* owned */
+  const tk_game_driver *game;
+  void *rules;                 /* owned: the driver's parsed rules */
+  json_t *rules_resolved;      /* owned */
+  tk_plugin *plugins;          /* owned: one per agent, loaded */
+  json_t **params;             /* owned: resolved params per agent */
+  char **params_text;          /* owned: the same as compact JSON text */
+  tk_schedule sched;
+  char *logs_dir;              /* owned: `taikai run --logs` (games with logs), else NULL */
+} tk_run;
+
+/* Takes ownership of `spec` (even on failure), finds the driver, parses the rules, loads every
+ * plugin (relative paths also tried against `spec_dir`, may be NULL), resolves parameters and
+ * trial-creates each agent, and builds the schedule. Returns 0 or a negative TK_E code with the
+ * reason in `err`. */
+int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err);
+void tk_run_free(tk_run *r);
+
+/* The resolved spec for <out>/spec.json (new reference). */
+json_t *tk_run_resolved_spec(const tk_run *r);
+
+/* Receives each unit's line in unit order. Returns 0, or a negative code to stop the run. */
+typedef int (*tk_sink_fn)(void *ctx, uint64_t unit, const char *line, size_t len);
+/* Reports progress: units done (of `total`) since the run started. */
+typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/* Plays units [first, first + count) in `jobs` forked worker processes and hands every line to
+ * `sink` in unit order. Crashes, exits, time-outs (spec.time_limit_ms per call,
+ * spec.game_time_limit_ms per game) and memory faults (spec.memory_limit_mb) are recorded as
+ * faults of the agent concerned, its worker is replaced and the run goes on. Stops early when
+ * the sink returns non-zero or tk_run_stop_signal is set (TK_ESTATE). Returns 0 or a negative
+ * TK_E code. */
+int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
+                void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err);
+
+/* Set (to the signal number) by a SIGINT/SIGTERM handler: the pool stops at once. */
+extern volatile sig_atomic_t tk_run_stop_signal;
+
+/* ---- outputs (harness/stats/summary.c) */
+
+/* summary.json as a new object: per agent label, plugin, games, faults and every metric as
+ * {"value", "ci": [lo, hi]}; per pair of agents the paired differences with p-values. */
+json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err);
+/* Writes the tables of `summary` as Markdown (report.md) to `f`. */
+void tk_summary_markdown(const tk_run *r, json_t *summary, FILE *f);
+/* Writes the one-screen table of `summary` to `f`. */
+void tk_summary_table(const tk_run *r, json_t *summary, FILE *f);
+
+#endif

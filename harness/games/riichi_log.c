@@ -1,0 +1,454 @@
+/* harness/games/riichi_log.c — mjai-style riichi logs (harness/games/riichi_log.h): the writer, and the
+ * reader that rebuilds each hand's wall from the log and replays the players' decisions
+ * through the engine, checking every event the engine emits against the log's line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "riichi_log.h"
+
+/* ------------------------------------------------------------ writer */
+
+static void write_event(void *ctx, const tk_riichi_event *ev) {
+  tk_riichi_log *log = ctx;
+  char buf[4096];
+  if (ev->type == TK_RIICHI_EV_START_GAME) {
+    const tk_riichi_rules *r = &log->rules;
+    json_t *names = json_array();
+    for (int s = 0; s < 4; s++) {
+      char def[16];
+      snprintf(def, sizeof def, "player%d", s);
+      json_array_append_new(names, json_string(log->names[s] ? log->names[s] : def));
+    }
+    json_t *o = json_pack(
+        "{s:s, s:o, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}", "type", "start_game",
+        "names", names, "taikai_rules", "length", r->length, "red_fives", r->red_fives, "kyuushu",
+        r->kyuushu, "agariyame", r->agariyame, "extension", r->extension, "start_points",
+        (int)r->start_points, "return_points", (int)r->return_points, "uma", (int)r->uma[0],
+        (int)r->uma[1], (int)r->uma[2], (int)r->uma[3]);
+    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (!s || fprintf(log->f, "%s\n", s) < 0) log->error = 1;
+    free(s);
+    json_decref(o);
+    return;
+  }
+  int n = tk_riichi_event_json(ev, log->names, buf, sizeof buf);
+  if (n <= 0 || (size_t)n >= sizeof buf || fprintf(log->f, "%s\n", buf) < 0) log->error = 1;
+}
+
+tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
+                                  const tk_riichi_rules *rules) {
+  memset(log, 0, sizeof *log);
+  log->f = f;
+  for (int s = 0; s < 4; s++) log->names[s] = names ? names[s] : NULL;
+  log->rules = rules ? *rules : tk_riichi_default_rules();
+  tk_riichi_sink sink = {write_event, log};
+  return sink;
+}
+
+/* ------------------------------------------------------------ reader */
+
+typedef struct replay {
+  json_t **line;   /* parsed lines (blank lines left out) */
+  int *lineno;     /* each one's line number in the file (1-based) */
+  int n, cur;      /* lines, next line to match */
+  int checked;
+  int own;         /* written by taikai (start_game has taikai_rules): compare the yaku too */
+  tk_error *err;
+  tk_riichi_replay *out;
+  int failed;
+} replay;
+
+static const char *type_of(json_t *o) { return json_string_value(json_object_get(o, "type")); }
+static int is(json_t *o, const char *type) {
+  const char *t = type_of(o);
+  return t && !strcmp(t, type);
+}
+static int int_of(json_t *o, const char *key, int def) {
+  json_t *v = json_object_get(o, key);
+  return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+static int tile_of(json_t *v) {
+  const char *s = json_string_value(v);
+  return s ? tk_tile_from_mjai(s, NULL) : -1;
+}
+
+static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+/* Do the tile arrays a and b hold the same tiles (any order)? */
+static int same_tiles(json_t *a, json_t *b) {
+  if (!json_is_array(a) || !json_is_array(b) || json_array_size(a) != json_array_size(b)) return 0;
+  size_t n = json_array_size(a);
+  if (n > 16) return json_equal(a, b);
+  uint8_t x[16], y[16];
+  for (size_t i = 0; i < n; i++) {
+    int p = tile_of(json_array_get(a, i)), q = tile_of(json_array_get(b, i));
+    if (p < 0 || q < 0) return json_equal(a, b);
+    x[i] = (uint8_t)p;
+    y[i] = (uint8_t)q;
+  }
+  qsort(x, n, 1, cmp_u8);
+  qsort(y, n, 1, cmp_u8);
+  return !memcmp(x, y, n);
+}
+
+/* `v` as compact JSON into buf ("" for NULL), cut with "..." if it does not fit. */
+static void dump(json_t *v, char *buf, size_t cap) {
+  buf[0] = '\0';
+  char *t = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) : NULL;
+  if (!t) return;
+  size_t n = strlen(t);
+  if (n < cap) memcpy(buf, t, n + 1);
+  else snprintf(buf, cap, "%.*s...", (int)(cap - 4), t);
+  free(t);
+}
+
+/* Records the first mismatch: at the log's current line, `what` happened; `field` (may be NULL)
+ * is the first differing field of the engine's event `engine` (may be NULL). */
+static int mismatch(replay *r, const char *what, const char *field, json_t *engine) {
+  if (r->failed) return TK_EINVAL;
+  r->failed = 1;
+  tk_riichi_replay *o = r->out;
+  json_t *l = r->cur < r->n ? r->line[r->cur] : NULL;
+  const char *ev = l ? type_of(l) : engine ? type_of(engine) : NULL;
+  o->bad_line = r->cur < r->n ? r->lineno[r->cur] : r->n ? r->lineno[r->n - 1] : 0;
+  snprintf(o->bad_event, sizeof o->bad_event, "%s", ev ? ev : "");
+  snprintf(o->bad_what, sizeof o->bad_what, "%s", what);
+  snprintf(o->bad_field, sizeof o->bad_field, "%s", field ? field : "");
+  dump(field && engine ? json_object_get(engine, field) : engine, o->expected, sizeof o->expected);
+  dump(field && l ? json_object_get(l, field) : l, o->logged, sizeof o->logged);
+  char *a = engine ? json_dumps(engine, JSON_COMPACT) : NULL;
+  char *b = l ? json_dumps(l, JSON_COMPACT) : NULL;
+  tk_error_set(r->err, TK_EINVAL, o->bad_line, "log line %d (%s): %s; engine: %.400s; log: %.400s",
+               o->bad_line, ev ? ev : "?", what, a ? a : "-", b ? b : "(end of log)");
+  free(a);
+  free(b);
+  return TK_EINVAL;
+}
+
+/* The engine emitted `ev`: it must match the next line of the log. */
+static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
+  replay *r = ctx;
+  if (r->failed) return;
+  char buf[4096];
+  tk_riichi_event_json(ev, NULL, buf, sizeof buf);
+  json_t *e = json_loads(buf, 0, NULL);
+  if (!e) {
+    mismatch(r, "the engine's event is not JSON", NULL, NULL);
+    return;
+  }
+  if (r->cur >= r->n) {
+    mismatch(r, "the engine goes on after the log ends", NULL, e);
+    json_decref(e);
+    return;
+  }
+  json_t *l = r->line[r->cur];
+  /* compared when both sides have them; tile lists as multisets */
+  static const char *const keys[] = {"type", "actor", "target", "pai", "tsumogiri", "deltas",
+                                     "scores", "reason", "dora_marker", "bakaze", "kyoku",
+                                     "honba", "kyotaku", "oya", "ura_markers", "fu", "han",
+                                     "yakuman", "limit", "hora_points", "pao", "tenpais",
+                                     "yakus", NULL};
+  static const char *const tile_keys[] = {"consumed", "hora_tehais", NULL};
+  const char *field = NULL;
+  if (!json_object_get(l, "type")) field = "type";
+  for (int i = 0; keys[i] && !field; i++) {
+    if (!strcmp(keys[i], "yakus") && !r->own) continue; /* names differ between mjai dialects */
+    json_t *a = json_object_get(e, keys[i]), *b = json_object_get(l, keys[i]);
+    if (!b && !strcmp(keys[i], "ura_markers")) b = json_object_get(l, "uradora_markers");
+    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b))) field = keys[i];
+  }
+  for (int i = 0; tile_keys[i] && !field; i++) {
+    json_t *a = json_object_get(e, tile_keys[i]), *b = json_object_get(l, tile_keys[i]);
+    if (a && b && !same_tiles(a, b)) field = tile_keys[i];
+  }
+  if (!field && is(e, "start_kyoku")) {
+    json_t *ta = json_object_get(e, "tehais"), *tb = json_object_get(l, "tehais");
+    for (int s = 0; s < 4 && !field; s++)
+      if (!same_tiles(json_array_get(ta, s), json_array_get(tb, s))) field = "tehais";
+  }
+  if (field) {
+    char what[96];
+    snprintf(what, sizeof what, "differs in %s", field);
+    mismatch(r, what, field, e);
+  } else {
+    r->cur++;
+    r->checked++;
+  }
+  json_decref(e);
+}
+
+/* Rebuilds the wall of the hand whose start_kyoku is line `at`. */
+static int rebuild_wall(replay *r, int at, const tk_riichi_rules *rules, uint8_t wall[TK_RIICHI_TILES]) {
+  memset(wall, TK_TILE_NONE, TK_RIICHI_TILES);
+  json_t *sk = r->line[at];
+  int dealer = int_of(sk, "oya", -1);
+  json_t *tehais = json_object_get(sk, "tehais");
+  if (dealer < 0 || dealer > 3 || json_array_size(tehais) != 4) return -1;
+  for (int s = 0; s < 4; s++) {
+    json_t *h = json_array_get(tehais, s);
+    if (json_array_size(h) != 13) return -1;
+    for (int j = 0; j < 13; j++) {
+      int t = tile_of(json_array_get(h, j));
+      if (t < 0) return -1;
+      wall[13 * ((s - dealer + 4) % 4) + j] = (uint8_t)t;
+    }
+  }
+  int nlive = 0, nrin = 0, ndora = 0, nura = 0, kan_pending = 0;
+  int t = tile_of(json_object_get(sk, "dora_marker"));
+  if (t < 0) return -1;
+  wall[TK_RIICHI_DORA_POS + ndora++] = (uint8_t)t;
+  for (int i = at + 1; i < r->n && !is(r->line[i], "end_kyoku") && !is(r->line[i], "start_kyoku"); i++) {
+    json_t *l = r->line[i];
+    if (is(l, "ankan") || is(l, "daiminkan") || is(l, "kakan")) kan_pending = 1;
+    else if (is(l, "tsumo")) {
+      int x = tile_of(json_object_get(l, "pai"));
+      if (x < 0) return -1;
+      if (kan_pending) {
+        if (nrin >= 4) return -1;
+        wall[TK_RIICHI_RINSHAN_POS + nrin++] = (uint8_t)x;
+        kan_pending = 0;
+      } else {
+        if (nlive >= TK_RIICHI_LIVE) return -1;
+        wall[TK_RIICHI_FIRST_DRAW + nlive++] = (uint8_t)x;
+      }
+    } else if (is(l, "dora")) {
+      int x = tile_of(json_object_get(l, "dora_marker"));
+      if (x < 0 || ndora >= 5) return -1;
+      wall[TK_RIICHI_DORA_POS + ndora++] = (uint8_t)x;
+    } else if (is(l, "hora")) {
+      json_t *u = json_object_get(l, "ura_markers");
+      if (!u) u = json_object_get(l, "uradora_markers");
+      for (int j = nura; j < (int)json_array_size(u) && j < 5; j++) {
+        int x = tile_of(json_array_get(u, j));
+        if (x < 0) return -1;
+        wall[TK_RIICHI_URA_POS + nura++] = (uint8_t)x;
+      }
+    }
+  }
+  /* the tiles the log never shows */
+  int cnt[TK_KINDS], red[3];
+  for (int k = 0; k < TK_KINDS; k++) cnt[k] = 4;
+  for (int s = 0; s < 3; s++) red[s] = rules->red_fives ? 1 : 0;
+  for (int i = 0; i < TK_RIICHI_TILES; i++) {
+    if (wall[i] == TK_TILE_NONE) continue;
+    int k = tk_tile_kind(wall[i]);
+    if (--cnt[k] < 0) return -1;
+    if (tk_tile_is_red(wall[i]) && --red[k / 9] < 0) return -1;
+  }
+  int pos = 0;
+  for (int k = 0; k < TK_KINDS; k++)
+    while (cnt[k] > 0) {
+      while (pos < TK_RIICHI_TILES && wall[pos] != TK_TILE_NONE) pos++;
+      if (pos >= TK_RIICHI_TILES) return -1;
+      int rd = (k == TK_5M || k == TK_5P || k == TK_5S) && red[k / 9] > 0;
+      if (rd) red[k / 9]--;
+      wall[pos] = (uint8_t)(k | (rd ? TK_TILE_RED : 0));
+      cnt[k]--;
+    }
+  return tk_riichi_wall_check(wall, NULL) ? -1 : 0;
+}
+
+/* The decision of `seat` that the log's next lines record. */
+static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action *a) {
+  memset(a, 0, sizeof *a);
+  a->consumed[0] = a->consumed[1] = TK_TILE_NONE;
+  if (r->cur >= r->n) return mismatch(r, "the log ends during a hand", NULL, NULL);
+  json_t *l = r->line[r->cur];
+  int actor = int_of(l, "actor", -1);
+  if (g->phase == TK_RIICHI_PHASE_SELF) {
+    json_t *d = l;
+    a->type = TK_RIICHI_DISCARD;
+    if (is(l, "reach") && actor == seat && r->cur + 1 < r->n) {
+      a->type = TK_RIICHI_RIICHI;
+      d = r->line[r->cur + 1];
+    }
+    if ((is(d, "dahai") && int_of(d, "actor", -1) == seat)) {
+      int t = tile_of(json_object_get(d, "pai"));
+      if (t < 0) return mismatch(r, "bad tile", NULL, NULL);
+      a->tile = (uint8_t)t;
+      a->tsumogiri = json_is_true(json_object_get(d, "tsumogiri"));
+      return 0;
+    }
+    if (is(l, "ankan") && actor == seat) {
+      a->type = TK_RIICHI_ANKAN;
+      int t = tile_of(json_array_get(json_object_get(l, "consumed"), 0));
+      a->tile = (uint8_t)(t < 0 ? TK_TILE_NONE : tk_tile_kind((tk_tile)t));
+      return 0;
+    }
+    if (is(l, "kakan") && actor == seat) {
+      a->type = TK_RIICHI_KAKAN;
+      int t = tile_of(json_object_get(l, "pai"));
+      a->tile = (uint8_t)(t < 0 ? TK_TILE_NONE : t);
+      return 0;
+    }
+    if (is(l, "hora") && actor == seat && int_of(l, "target", -1) == seat) {
+      a->type = TK_RIICHI_TSUMO;
+      a->tile = g->drawn;
+      return 0;
+    }
+    const char *reason = json_string_value(json_object_get(l, "reason"));
+    if (is(l, "ryukyoku") && reason && !strcmp(reason, "kyushukyuhai")) {
+      a->type = TK_RIICHI_KYUUSHU;
+      a->tile = g->drawn;
+      return 0;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "not an action of seat %d, the seat to move", seat);
+    return mismatch(r, what, NULL, NULL);
+  }
+  /* a reaction; the riichi stick of the discard is accepted (logged) before a call */
+  a->type = TK_RIICHI_PASS;
+  a->tile = g->react_tile;
+  int at = r->cur;
+  if (is(l, "reach_accepted") && at + 1 < r->n) {
+    l = r->line[++at];
+    actor = int_of(l, "actor", -1);
+  }
+  const char *reason = json_string_value(json_object_get(l, "reason"));
+  if (is(l, "ryukyoku") && reason && !strcmp(reason, "sanchahou")) {
+    a->type = TK_RIICHI_RON;
+  } else if (is(l, "hora")) {
+    for (int i = at; i < r->n && is(r->line[i], "hora"); i++)
+      if (int_of(r->line[i], "actor", -1) == seat) a->type = TK_RIICHI_RON;
+  } else if (actor == seat && (is(l, "pon") || is(l, "chi") || is(l, "daiminkan"))) {
+    a->type = is(l, "pon") ? TK_RIICHI_PON : is(l, "chi") ? TK_RIICHI_CHI : TK_RIICHI_MINKAN;
+    if (a->type != TK_RIICHI_MINKAN) {
+      json_t *c = json_object_get(l, "consumed");
+      int c0 = tile_of(json_array_get(c, 0)), c1 = tile_of(json_array_get(c, 1));
+      if (c0 < 0 || c1 < 0) return mismatch(r, "bad consumed tiles", NULL, NULL);
+      a->consumed[0] = (uint8_t)c0;
+      a->consumed[1] = (uint8_t)c1;
+    }
+  }
+  return 0;
+}
+
+static int rules_of(json_t *sg, tk_riichi_rules *out) {
+  *out = tk_riichi_default_rules();
+  json_t *o = json_object_get(sg, "taikai_rules");
+  if (!o) return 0;
+  out->length = (uint8_t)int_of(o, "length", out->length);
+  json_t *b;
+  if ((b = json_object_get(o, "red_fives"))) out->red_fives = json_is_true(b);
+  if ((b = json_object_get(o, "kyuushu"))) out->kyuushu = json_is_true(b);
+  if ((b = json_object_get(o, "agariyame"))) out->agariyame = json_is_true(b);
+  if ((b = json_object_get(o, "extension"))) out->extension = json_is_true(b);
+  out->start_points = int_of(o, "start_points", out->start_points);
+  out->return_points = int_of(o, "return_points", out->return_points);
+  json_t *uma = json_object_get(o, "uma");
+  for (int i = 0; i < 4 && json_array_size(uma) == 4; i++)
+    out->uma[i] = (int32_t)json_integer_value(json_array_get(uma, i));
+  return 0;
+}
+
+/* Records a failure that is not a comparison (a line that is not JSON, a log that is not a
+ * game) at file line `lineno`. */
+static int fail_at(tk_riichi_replay *out, tk_error *err, int code, int lineno, const char *event,
+                   const char *what) {
+  out->bad_line = lineno;
+  snprintf(out->bad_event, sizeof out->bad_event, "%s", event ? event : "");
+  snprintf(out->bad_what, sizeof out->bad_what, "%s", what);
+  return tk_error_set(err, code, lineno, "log line %d: %s", lineno, what);
+}
+
+int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
+  memset(out, 0, sizeof *out);
+  replay r;
+  memset(&r, 0, sizeof r);
+  r.err = err;
+  r.out = out;
+  int cap = 0, rc = 0, physical = 0;
+  char *buf = NULL;
+  size_t bcap = 0;
+  ssize_t len;
+  while ((len = getline(&buf, &bcap, f)) > 0) {
+    physical++;
+    if (strspn(buf, " \t\r\n") == (size_t)len) continue;
+    json_error_t je;
+    json_t *o = json_loads(buf, 0, &je);
+    if (!o) {
+      char what[200];
+      snprintf(what, sizeof what, "not JSON: %s", je.text);
+      rc = fail_at(out, err, TK_EPARSE, physical, NULL, what);
+      break;
+    }
+    if (r.n == cap) {
+      cap = cap ? 2 * cap : 1024;
+      json_t **nl = realloc(r.line, sizeof *nl * (size_t)cap);
+      if (nl) r.line = nl;
+      int *nn = nl ? realloc(r.lineno, sizeof *nn * (size_t)cap) : NULL;
+      if (nn) r.lineno = nn;
+      if (!nl || !nn) {
+        json_decref(o);
+        rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+        break;
+      }
+    }
+    r.lineno[r.n] = physical;
+    r.line[r.n++] = o;
+  }
+  free(buf);
+  if (!rc && ferror(f)) rc = tk_error_set(err, TK_EIO, -1, "read error");
+  out->lines = physical;
+  if (!rc && (r.n < 2 || !is(r.line[0], "start_game")))
+    rc = fail_at(out, err, TK_EINVAL, r.n ? r.lineno[0] : 1, r.n ? type_of(r.line[0]) : NULL,
+                 r.n ? "not a start_game (a riichi log starts with start_game)"
+                     : "empty: not a riichi log");
+  tk_riichi_rules rules;
+  tk_riichi_game g;
+  tk_riichi_sink sink = {on_engine_event, &r};
+  if (!rc) {
+    r.own = json_object_get(r.line[0], "taikai_rules") != NULL;
+    rules_of(r.line[0], &rules);
+    tk_error e2;
+    tk_error_clear(&e2);
+    if (tk_riichi_init(&g, &rules, 0, 0, NULL, &e2))
+      rc = fail_at(out, err, TK_EINVAL, r.lineno[0], "start_game", e2.msg);
+    r.cur = 1;
+  }
+  while (!rc && !r.failed && r.cur < r.n) {
+    if (!is(r.line[r.cur], "start_kyoku") || g.phase != TK_RIICHI_PHASE_DEAL) {
+      rc = mismatch(&r, g.phase == TK_RIICHI_PHASE_OVER ? "a line after the end of the game"
+                                                       : "expected start_kyoku",
+                    NULL, NULL);
+      break;
+    }
+    uint8_t wall[TK_RIICHI_TILES];
+    if (rebuild_wall(&r, r.cur, &rules, wall)) {
+      rc = mismatch(&r, "cannot rebuild this hand's wall from its lines (a tile too many, or a "
+                    "bad tile name)", NULL, NULL);
+      break;
+    }
+    tk_error e2;
+    tk_error_clear(&e2);
+    if (tk_riichi_deal(&g, wall, &sink, &e2)) {
+      rc = mismatch(&r, e2.msg, NULL, NULL);
+      break;
+    }
+    out->kyoku++;
+    while (!r.failed && (g.phase == TK_RIICHI_PHASE_SELF || g.phase == TK_RIICHI_PHASE_REACT)) {
+      int s = tk_riichi_to_act(&g);
+      tk_riichi_action a;
+      if (decide(&r, &g, s, &a)) break;
+      tk_error_clear(&e2);
+      if (tk_riichi_apply(&g, s, &a, &sink, &e2)) {
+        char what[320];
+        snprintf(what, sizeof what, "the logged action of seat %d is not legal: %.250s", s, e2.msg);
+        mismatch(&r, what, NULL, NULL);
+        break;
+      }
+    }
+  }
+  if (!rc && r.failed) rc = TK_EINVAL;
+  if (!rc && g.phase != TK_RIICHI_PHASE_OVER)
+    rc = fail_at(out, err, TK_EINVAL, r.lineno[r.n - 1], type_of(r.line[r.n - 1]),
+                 "the log ends before the game does");
+  if (!rc) memcpy(out->scores, g.scores, sizeof out->scores);
+  out->events_checked = r.checked;
+  for (int i = 0; i < r.n; i++) json_decref(r.line[i]);
+  free(r.line);
+  free(r.lineno);
+  return rc;
+}

@@ -1,0 +1,59 @@
+/* harness/games/riichi_log.h — mjai-style JSON-lines logs of riichi games: a writer (an engine sink
+ * that prints one line per event) and a reader that replays a log through the engine.
+ *
+ * Lines are those of tk_riichi_event_json (arenas/riichi/mjai.c), except start_game, which the
+ * writer extends with the rules the game was played under:
+ *   {"type":"start_game","names":[...],"taikai_rules":{"length":1,"red_fives":true,
+ *    "kyuushu":true,"agariyame":true,"extension":true,"start_points":25000,
+ *    "return_points":30000,"uma":[20000,10000,-10000,-20000]}}
+ * Readers of the mjai format ignore the extra field; without it the replay assumes
+ * tk_riichi_default_rules(). */
+#ifndef TAIKAI_HARNESS_RIICHI_LOG_H
+#define TAIKAI_HARNESS_RIICHI_LOG_H
+
+#include <stdio.h>
+
+#include "taikai/riichi.h"
+
+typedef struct tk_riichi_log {
+  FILE *f;                 /* borrowed */
+  const char *names[4];    /* borrowed, may be NULL */
+  tk_riichi_rules rules;
+  int error;               /* set once a write failed */
+} tk_riichi_log;
+
+/* Prepares `log` to write to `f`; returns the sink to pass to the engine (its ctx is `log`). */
+tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
+                                  const tk_riichi_rules *rules);
+
+enum { TK_RIICHI_REPLAY_TEXT = 2048 };
+
+typedef struct tk_riichi_replay {
+  int lines;          /* lines read */
+  int kyoku;          /* hands replayed */
+  int events_checked; /* engine events compared with the log's lines */
+  int32_t scores[4];  /* final scores (end_game) */
+  /* When the replay fails: where the log and the engine part. */
+  int bad_line;                          /* the log's line (1-based); 0 if none */
+  char bad_event[32];                    /* that line's "type" (the engine's event's when the
+                                            log has ended); "" if unknown */
+  char bad_what[320];                    /* what went wrong, e.g. "differs in deltas" */
+  char bad_field[32];                    /* the first field that differs; "" if none */
+  char expected[TK_RIICHI_REPLAY_TEXT];  /* the engine's value of bad_field, else its whole
+                                            event as JSON; "" if none */
+  char logged[TK_RIICHI_REPLAY_TEXT];    /* the log's value of bad_field, else its whole line;
+                                            "" if none (end of log) */
+} tk_riichi_replay;
+
+/* Replays the log in `f` (one game): each hand's wall is rebuilt from the log (start hands,
+ * draws, replacement draws, dora and ura indicators; tiles the log never shows are filled in),
+ * the players' decisions are taken from its lines, and every event the engine emits must match
+ * the log's line (type, actor, target, tile, consumed, tsumogiri, deltas, scores, reason,
+ * indicators, hands, tenpais; for wins the kernel's fu, han, yakuman, limit and points, and in
+ * logs written by taikai (with taikai_rules) the yaku list). Fields absent from either side are
+ * not compared. Returns 0 with `out` filled; TK_EPARSE for a line that is not JSON, or
+ * TK_EINVAL for the first mismatch, both with the bad_* fields of `out` set and a one-line
+ * summary (line number first) in `err`; TK_ENOMEM. */
+int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err);
+
+#endif

@@ -1,4 +1,0 @@
-/* harness/main.c — `taikai` entry point: dispatches to the subcommands of harness/cli.c. */
-#include "cli.h"
-
-int main(int argc, char **argv) { return tk_cli_main(argc, argv); }

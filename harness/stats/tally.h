@@ -1,0 +1,38 @@
+/* harness/stats/tally.h — per-agent, per-wall sums of a game's per-game quantities, accumulated from
+ * games.jsonl lines; the statistics are computed from these (walls are the independent unit). */
+#ifndef TAIKAI_HARNESS_TALLY_H
+#define TAIKAI_HARNESS_TALLY_H
+
+#include "game.h"
+
+typedef struct tk_tally {
+  int nagents, nq;
+  uint64_t walls;
+  double *sums;     /* owned: [agent][wall][q], units not skipped */
+  uint64_t *games;  /* owned: games per agent (units not skipped) */
+  uint64_t *faults; /* owned: units in which the agent faulted (forfeited or skipped) */
+  /* issue 4 */
+  uint32_t *played;       /* owned: [agent][wall] games counted in sums */
+  uint64_t *kinds;        /* owned: [agent][TK_FAULT_KINDS] faults by kind */
+  uint64_t *illegal;      /* owned: illegal actions per agent (substituted or forfeited) */
+  uint64_t *skipped;      /* owned: skipped units per agent (any seat of the unit) */
+  uint64_t units;         /* units added */
+  uint64_t units_skipped; /* of which skipped */
+} tk_tally;
+
+int tk_tally_init(tk_tally *t, int nagents, int nq, uint64_t walls);
+void tk_tally_free(tk_tally *t);
+/* Adds one unit's results (a skipped unit only to the fault counts); TK_ERANGE if its wall or
+ * an agent index is out of range. */
+int tk_tally_add(tk_tally *t, const tk_unit_result *r);
+/* Pointer to the nq sums of (agent, wall). */
+static inline double *tk_tally_at(const tk_tally *t, int agent, uint64_t wall) {
+  return t->sums + ((uint64_t)agent * t->walls + wall) * (uint64_t)t->nq;
+}
+
+/* Games agent `agent` has on `wall` (0: none, e.g. skipped). */
+static inline uint32_t tk_tally_played(const tk_tally *t, int agent, uint64_t wall) {
+  return t->played[(uint64_t)agent * t->walls + wall];
+}
+
+#endif
