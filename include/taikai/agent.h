@@ -32,6 +32,22 @@ extern "C" {
 /* The name of the exported entry symbol, for dlsym. */
 #define TK_AGENT_ENTRY_SYMBOL "taikai_agent_entry"
 
+/* The head of every game's info struct (the `game_info` of begin_game): the same fields in
+ * the same place for every game, so that the referee and generic tools read them without
+ * knowing the game. A game's info struct is `struct { tk_game_head head; ...the game's own }`. */
+typedef struct tk_game_head {
+  uint32_t abi_version; /* TK_AGENT_ABI_VERSION of the referee */
+  uint32_t struct_size; /* sizeof the game's whole info struct */
+  uint64_t seed;        /* the agent's seed for this game (re-seed from it) */
+  uint64_t wall;        /* the wall (deal, game index) of the tournament */
+  int32_t seat;         /* the agent's seat, 0-based */
+  int32_t nseats;       /* players in the game */
+} tk_game_head;
+
+#if UINTPTR_MAX == 0xffffffffffffffffu
+_Static_assert(sizeof(tk_game_head) == 32, "tk_game_head layout: bump TK_AGENT_ABI_VERSION");
+#endif
+
 /* An agent's instance, opaque to the referee. */
 typedef void tk_agent_instance;
 
