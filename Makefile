@@ -3,7 +3,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= 2
-PACKAGES   := build-essential cmake pkg-config libjansson-dev libgsl-dev libcunit1-dev
+PACKAGES   := build-essential cmake pkg-config libjansson-dev libgsl-dev libcunit1-dev zlib1g-dev
 CMAKE_ARGS ?=
 
 BUILD_FUZZ ?= build-fuzz
