@@ -1,5 +1,5 @@
-/* harness/cmd/plugins.c — `taikai plugins [DIR|FILE]...`: what each plugin is, or why it is
- * refused. */
+/* harness/cmd/plugins.c — `taikai plugins [DIR|FILE]...`: what each plugin is (with the SHA-256
+ * of its file, as a run's spec.json records it), or why it is refused. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,9 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai plugins [DIR|FILE]...\n"
           "\n"
-          "Lists the agents taikai can load: name, version, game, description and parameters\n"
-          "with their defaults. FILE is a plugin (.so); DIR is searched for *.so files. Without\n"
+          "Lists the agents taikai can load: name, version, game, description, parameters\n"
+          "with their defaults and the SHA-256 of the file (what a run's spec.json records to\n"
+          "tell builds apart). FILE is a plugin (.so); DIR is searched for *.so files. Without\n"
           "arguments, lists the folders searched for plugins named in specs: $TAIKAI_PLUGIN_PATH,\n"
           "then plugins/ beside the taikai executable. A plugin that would be refused is shown\n"
           "with the reason; the exit status is then 1.\n");
@@ -32,6 +33,7 @@ static int show(const char *path) {
   printf("%s %s  (game %s)  %s\n", d->name, d->version, d->game, path);
   if (d->description) printf("  %s\n", d->description);
   printf("  params: %s\n", d->params_json);
+  printf("  sha256: %s\n", p.sha256);
   tk_plugin_close(&p);
   return 0;
 }

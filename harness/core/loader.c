@@ -59,6 +59,82 @@ int tk_plugin_find(const char *name, const char *spec_dir, char *out, size_t cap
                       name, name, n ? where : "no folders");
 }
 
+int tk_plugin_text_check(const char *s, char *why, size_t cap) {
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t i = 0; u[i];) {
+    unsigned c = u[i];
+    int len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+              : (c & 0xf8) == 0xf0 ? 4 : 0;
+    uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+    int k = 1;
+    for (; len && k < len && (u[i + k] & 0xc0) == 0x80; k++) cp = cp << 6 | (u[i + k] & 0x3f);
+    static const uint32_t shortest[5] = {0, 0, 0x80, 0x800, 0x10000};
+    int bad_form = !len || k < len || cp < shortest[len] || cp > 0x10ffff ||
+                   (cp >= 0xd800 && cp <= 0xdfff);
+    if (bad_form) {
+      snprintf(why, cap, "byte 0x%02x at offset %zu is not UTF-8", c, i);
+      return -1;
+    }
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+      snprintf(why, cap, "control character U+%04X at offset %zu", (unsigned)cp, i);
+      return -1;
+    }
+    i += (size_t)len;
+  }
+  return 0;
+}
+
+/* `s` quoted for a message: printable ASCII as is, '"' and '\\' escaped, other bytes \xNN. */
+static void quoted(const char *s, char *out, size_t cap) {
+  size_t n = 0;
+  if (cap < 8) return;
+  out[n++] = '"';
+  for (const unsigned char *u = (const unsigned char *)s; *u && n + 6 < cap; u++) {
+    if (*u == '"' || *u == '\\') n += (size_t)snprintf(out + n, cap - n, "\\%c", *u);
+    else if (*u >= 0x20 && *u < 0x7f) out[n++] = (char)*u;
+    else n += (size_t)snprintf(out + n, cap - n, "\\x%02x", *u);
+  }
+  out[n++] = '"';
+  out[n] = '\0';
+}
+
+/* Whether `s` is 1 to TK_PLUGIN_NAME_MAX characters among a-z 0-9 _ -. */
+static int name_ok(const char *s) {
+  size_t n = strlen(s);
+  if (n == 0 || n > TK_PLUGIN_NAME_MAX) return 0;
+  return strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n;
+}
+
+/* The first problem of the descriptor's text fields, written to `why`; 0 if none. */
+static int metadata_problem(const tk_agent_descriptor *d, char *why, size_t cap) {
+  char q[96], detail[96];
+  const char *fields[2] = {"name", "game"};
+  const char *values[2] = {d->name, d->game};
+  for (int i = 0; i < 2; i++)
+    if (!name_ok(values[i])) {
+      quoted(values[i], q, sizeof q);
+      snprintf(why, cap, "descriptor field '%s' is %s: expected 1 to %d characters among a-z, "
+               "0-9, _ and -", fields[i], q, TK_PLUGIN_NAME_MAX);
+      return 1;
+    }
+  quoted(d->version, q, sizeof q);
+  if (!d->version[0] || strlen(d->version) > TK_PLUGIN_VERSION_MAX || strchr(d->version, '|')) {
+    snprintf(why, cap, "descriptor field 'version' is %s: expected 1 to %d bytes without '|'", q,
+             TK_PLUGIN_VERSION_MAX);
+    return 1;
+  }
+  if (tk_plugin_text_check(d->version, detail, sizeof detail)) {
+    snprintf(why, cap, "descriptor field 'version' is %s: %s", q, detail);
+    return 1;
+  }
+  if (d->description && tk_plugin_text_check(d->description, detail, sizeof detail)) {
+    quoted(d->description, q, 40);
+    snprintf(why, cap, "descriptor field 'description' (%s...): %s", q, detail);
+    return 1;
+  }
+  return 0;
+}
+
 static int refuse(tk_plugin *p, tk_error *err, int code, const char *fmt, const char *a,
                   const char *b) {
   char msg[TK_ERROR_MSG_MAX];
@@ -73,6 +149,12 @@ static int refuse(tk_plugin *p, tk_error *err, int code, const char *fmt, const 
 int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *err) {
   memset(p, 0, sizeof *p);
   snprintf(p->path, sizeof p->path, "%s", path);
+  tk_error herr;
+  tk_error_clear(&herr);
+  if (tk_sha256_file(path, p->sha256, &herr)) { /* "<path>: cannot open: <reason>" */
+    const char *reason = strrchr(herr.msg, ':');
+    return refuse(p, err, TK_EIO, "cannot load: %.120s%s", reason ? reason + 2 : herr.msg, NULL);
+  }
   dlerror();
   p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!p->handle) return refuse(p, err, TK_EIO, "cannot load: %s%s", dlerror(), NULL);
@@ -102,6 +184,10 @@ int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *e
                         : !d->params_json ? "params_json" : !d->create ? "create"
                         : !d->destroy ? "destroy" : !d->act ? "act" : NULL;
   if (missing) return refuse(p, err, TK_EABI, "descriptor field '%s' is NULL%s", missing, NULL);
+  char why[TK_ERROR_MSG_MAX];
+  if (metadata_problem(d, why, sizeof why))
+    return refuse(p, err, TK_EINVAL, "%.180s (the name, version and description appear in reports "
+                  "and spec.json)%s", why, NULL);
   if (game && strcmp(d->game, game))
     return refuse(p, err, TK_EINVAL, "plays game '%s', the spec's game is '%s'", d->game, game);
   json_t *defaults = json_loads(d->params_json, 0, NULL);

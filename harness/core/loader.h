@@ -1,20 +1,23 @@
 /* harness/core/loader.h — finding and loading agent plugins (dlopen RTLD_NOW|RTLD_LOCAL), and every
  * check made before a run: entry symbol, ABI version, descriptor size, required fields, the
- * game, parameter names and types, and a trial create. Every refusal names the file and the
- * reason. */
+ * metadata's characters (name, version, game, description), the game, parameter names and
+ * types, and a trial create. Every refusal names the file and the reason. A loaded plugin
+ * carries the SHA-256 of its file, its identity in a run's spec.json. */
 #ifndef TAIKAI_HARNESS_LOADER_H
 #define TAIKAI_HARNESS_LOADER_H
 
 #include <jansson.h>
 
 #include "taikai/agent.h"
+#include "taikai/sha256.h"
 
-enum { TK_PATH_MAX = 4096 };
+enum { TK_PATH_MAX = 4096, TK_PLUGIN_NAME_MAX = 63, TK_PLUGIN_VERSION_MAX = 63 };
 
 typedef struct tk_plugin {
   char path[TK_PATH_MAX];          /* the file loaded */
   void *handle;                    /* dlopen handle, NULL once closed */
   const tk_agent_descriptor *desc; /* borrowed from the plugin, valid while loaded */
+  char sha256[TK_SHA256_HEX];      /* hash of the file's bytes, read just before dlopen */
 } tk_plugin;
 
 /* Finds plugin `name_or_path`: a string containing '/' or ending in ".so" is a path (tried as
@@ -28,10 +31,18 @@ int tk_plugin_find(const char *name_or_path, const char *spec_dir, char *out, si
  * returns their number. Pointers stay valid until the next call. */
 int tk_plugin_dirs(const char **dirs, int max);
 
-/* Loads `path` and checks its descriptor; `game` (may be NULL) is the game it must play.
- * Returns 0, or TK_EIO (dlopen failed), TK_ENOTFOUND (no entry symbol), TK_EABI (version, size
- * or a missing field), TK_EINVAL (wrong game, bad params_json); nothing stays loaded then. */
+/* Loads `path`, records its SHA-256 and checks its descriptor; `game` (may be NULL) is the game
+ * it must play. The metadata must be text a report can show: `name` 1 to 63 characters among
+ * a-z 0-9 _ -, `game` the same; `version` (1 to 63 bytes, no '|') and `description` (may be
+ * NULL) valid UTF-8 without control characters. Returns 0, or TK_EIO (unreadable, or dlopen
+ * failed), TK_ENOTFOUND (no entry symbol), TK_EABI (version, size or a missing field),
+ * TK_EINVAL (metadata, wrong game, bad params_json); nothing stays loaded then. */
 int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *err);
+/* Whether `s` is valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF) holding no
+ * control character (U+0000-001F, U+007F-009F). Returns 0, or -1 with the first problem and its
+ * byte offset in `why` (e.g. "byte 0xff at offset 3 is not UTF-8"). */
+int tk_plugin_text_check(const char *s, char *why, size_t cap);
+
 /* Unloads (a closed or zeroed plugin is fine). */
 void tk_plugin_close(tk_plugin *p);
 
