@@ -36,7 +36,9 @@ int tk_plugin_find(const char *name, const char *spec_dir, char *out, size_t cap
                    tk_error *err) {
   size_t len = strlen(name);
   if (strchr(name, '/') || (len > 3 && !strcmp(name + len - 3, ".so"))) {
-    snprintf(out, cap, "%s", name);
+    /* "x.so" in the current folder: "./x.so", since dlopen searches the library path for a
+     * name without '/' */
+    snprintf(out, cap, "%s%s", strchr(name, '/') ? "" : "./", name);
     if (is_file(out)) return 0;
     if (spec_dir && name[0] != '/') {
       snprintf(out, cap, "%s/%s", spec_dir, name);

@@ -19,6 +19,15 @@
 #define TAIKAI_VERSION "0.1.0"
 #endif
 
+/* A file besides an agent's plugin that makes the agent what it is (its weights): part of the
+ * run's identity in spec.json, like the plugin file's hash. */
+typedef struct tk_run_file {
+  int agent;                  /* index in spec.agents */
+  char role[32];              /* "weights", ...: [a-z0-9_-], unique per agent, never "plugin" */
+  char path[TK_PATH_MAX];     /* as given to tk_run_add_file */
+  char sha256[TK_SHA256_HEX]; /* of its bytes when added */
+} tk_run_file;
+
 typedef struct tk_run {
   tk_spec spec;                /* owned */
   const tk_game_driver *game;
@@ -29,6 +38,8 @@ typedef struct tk_run {
   char **params_text;          /* owned: the same as compact JSON text */
   tk_schedule sched;
   char *logs_dir;              /* owned: `taikai run --logs` (games with logs), else NULL */
+  tk_run_file *files;          /* owned: tk_run_add_file's files, in the order added */
+  int nfiles;
 } tk_run;
 
 /* Takes ownership of `spec` (even on failure), finds the driver, parses the rules, loads every
@@ -38,7 +49,17 @@ typedef struct tk_run {
 int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err);
 void tk_run_free(tk_run *r);
 
-/* The resolved spec for <out>/spec.json (new reference). */
+/* Makes the file at `path` part of agent `agent`'s identity under `role` (e.g. the weights a
+ * plugin loads): hashes it now, and the resolved spec lists it beside the plugin file, so that
+ * a resume with other bytes there is refused. Call after tk_run_prepare and before the output
+ * folder is checked. Returns 0, TK_EINVAL (no such agent; a role not 1 to 31 characters among
+ * a-z 0-9 _ -, "plugin", or already given for this agent) or TK_EIO (unreadable; the message
+ * names the agent, the role and the path). */
+int tk_run_add_file(tk_run *r, int agent, const char *role, const char *path, tk_error *err);
+
+/* The resolved spec for <out>/spec.json (new reference): the spec with every default, the
+ * resolved rules and params, each agent's plugin name and version, and its "files": the
+ * plugin file first ({"role": "plugin", "path", "sha256"}), then tk_run_add_file's. */
 json_t *tk_run_resolved_spec(const tk_run *r);
 
 /* Receives each unit's line in unit order. Returns 0, or a negative code to stop the run. */

@@ -1,7 +1,8 @@
 /* harness/core/run_dir.c — the output folder of a run: deciding whether a folder may take a run
- * (new, the same tournament to continue, or another one to refuse, saying what differs), and
- * writing whole files atomically (a temporary file renamed over the target), so that a killed
- * referee never leaves a half-written spec.json, summary.json or report.md. */
+ * (new, the same tournament to continue, or another one to refuse, saying what differs: the
+ * spec, or the bytes of a file that makes an agent what it is), and writing whole files
+ * atomically (a temporary file renamed over the target), so that a killed referee never leaves
+ * a half-written spec.json, summary.json or report.md. */
 #define _DEFAULT_SOURCE 1 /* flock */
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +77,83 @@ static void diff(const char *path, const json_t *there, const json_t *here, diff
   }
 }
 
+/* Removes each agent's "files" from resolved spec `spec` and returns them, one array element
+ * per agent (null for an agent without them), as a new array. */
+static json_t *take_files(json_t *spec) {
+  json_t *out = json_array(), *agents = json_object_get(spec, "agents");
+  for (size_t i = 0; i < json_array_size(agents); i++) {
+    json_t *a = json_array_get(agents, i), *f = json_object_get(a, "files");
+    json_array_append(out, f ? f : json_null());
+    if (f) json_object_del(a, "files");
+  }
+  return out;
+}
+
+/* The entry of `files` with role `role`, or NULL. */
+static json_t *file_of(const json_t *files, const char *role) {
+  for (size_t i = 0; i < json_array_size(files); i++) {
+    json_t *f = json_array_get(files, i);
+    const char *r = json_string_value(json_object_get(f, "role"));
+    if (r && !strcmp(r, role)) return f;
+  }
+  return NULL;
+}
+
+static const char *str_of(const json_t *o, const char *key) {
+  const char *s = json_string_value(json_object_get(o, key));
+  return s ? s : "?";
+}
+
+/* Compares the files of every agent (`there`: the folder's, `here`: this run's, as from
+ * take_files) by role and hash; the paths only inform. Returns 0 or TK_EINVAL naming the agent,
+ * the file and both hashes (as much of them as a tk_error has room for). */
+static int check_files(const char *dir, const json_t *labels, const json_t *there,
+                       const json_t *here, tk_error *err) {
+  for (size_t i = 0; i < json_array_size(here); i++) {
+    const char *label = json_string_value(json_array_get(labels, i));
+    json_t *old = json_array_get(there, i), *now = json_array_get(here, i);
+    int hashed = json_is_array(old) && json_array_size(old) > 0;
+    for (size_t k = 0; hashed && k < json_array_size(old); k++)
+      hashed = json_string_length(json_object_get(json_array_get(old, k), "sha256")) == 64;
+    if (!hashed)
+      return tk_error_set(err, TK_EINVAL, -1, "%s: spec.json records no sha256 for agent "
+                          "'%s' (a run from before taikai recorded plugin hashes): cannot tell "
+                          "which build played its games; start a new folder", dir, label);
+    for (size_t k = 0; k < json_array_size(now); k++) {
+      json_t *f = json_array_get(now, k), *o = file_of(old, str_of(f, "role"));
+      const char *role = str_of(f, "role"), *path = str_of(f, "path");
+      if (!o)
+        return tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': %s file %s was not part of the "
+                            "run when it started: start a new folder", dir, label, role, path);
+      const char *a = str_of(o, "sha256"), *b = str_of(f, "sha256");
+      if (!strcmp(a, b)) continue;
+      const char *fix = strcmp(role, "plugin") ? "restore the file as it was"
+                                               : "rebuild the plugin as it was";
+      /* the first form that fits in a tk_error: whole hashes, then 16 digits, then also the
+       * file's name without its folder (spec.json holds the whole path) */
+      const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+      char msg[4 * TK_ERROR_MSG_MAX + TK_PATH_MAX];
+      for (int form = 0; form < 3; form++) {
+        int digits = form ? 16 : 64;
+        int len = snprintf(msg, sizeof msg, "%s: agent '%s': %s changed since the run started "
+                           "(sha256 %.*s%s in spec.json, now %.*s%s): start a new folder or %s",
+                           dir, label, form == 2 ? base : path, digits, a, form ? "..." : "",
+                           digits, b, form ? "..." : "", fix);
+        if (len >= 0 && len < TK_ERROR_MSG_MAX) break;
+      }
+      return tk_error_set(err, TK_EINVAL, -1, "%s", msg);
+    }
+    for (size_t k = 0; k < json_array_size(old); k++) {
+      json_t *o = json_array_get(old, k);
+      if (!file_of(now, str_of(o, "role")))
+        return tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': the run started with %s file "
+                            "%s, which this run does not have: start a new folder", dir, label,
+                            str_of(o, "role"), str_of(o, "path"));
+    }
+  }
+  return 0;
+}
+
 int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
                     tk_error *err) {
   *existing = 0;
@@ -112,15 +190,28 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
                         "tournament this folder holds; use another --out folder", path,
                         jerr.text);
   }
+  /* the spec first (what differs there says most), then the files' bytes */
   json_t *now = tk_run_resolved_spec(r);
+  json_t *old_files = take_files(old), *now_files = take_files(now);
   char what[600] = "";
   diff_out d = {what, sizeof what, 0, 0};
   diff("", old, now, &d);
+  int rc = 0;
+  if (d.count) {
+    rc = tk_error_set(err, TK_EINVAL, -1, "%s holds another tournament's run: cannot resume "
+                      "it, will not overwrite it; its spec.json differs: %s", dir, what);
+  } else {
+    json_t *labels = json_array();
+    for (int i = 0; i < r->spec.nagents; i++)
+      json_array_append_new(labels, json_string(r->spec.agents[i].label));
+    rc = check_files(dir, labels, old_files, now_files, err);
+    json_decref(labels);
+  }
   json_decref(old);
   json_decref(now);
-  if (d.count)
-    return tk_error_set(err, TK_EINVAL, -1, "%s holds another tournament's run: cannot resume "
-                        "it, will not overwrite it; its spec.json differs: %s", dir, what);
+  json_decref(old_files);
+  json_decref(now_files);
+  if (rc) return rc;
   *existing = 1;
   return 0;
 }

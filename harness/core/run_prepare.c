@@ -1,7 +1,8 @@
 /* harness/core/run_prepare.c — turning a validated spec into a runnable tournament: every refusal
  * (unknown game, bad rules, plugin not found or rejected, unknown params, a create that fails,
  * crashes, exits or hangs in a trial process, a format the game cannot play) happens here,
- * before a single game. */
+ * before a single game; and the resolved spec, with the hashes of the files that make each
+ * agent what it is (its plugin, its weights). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ void tk_run_free(tk_run *r) {
   json_decref(r->rules_resolved);
   tk_schedule_free(&r->sched);
   free(r->logs_dir);
+  free(r->files);
   tk_spec_free(&r->spec);
   memset(r, 0, sizeof *r);
 }
@@ -84,6 +86,49 @@ fail:
   return rc;
 }
 
+int tk_run_add_file(tk_run *r, int agent, const char *role, const char *path, tk_error *err) {
+  if (agent < 0 || agent >= r->spec.nagents)
+    return tk_error_set(err, TK_EINVAL, -1, "file %s: no agent %d (the spec has %d)", path, agent,
+                        r->spec.nagents);
+  const char *label = r->spec.agents[agent].label;
+  size_t n = strlen(role);
+  if (n == 0 || n >= sizeof r->files->role || strspn(role, "abcdefghijklmnopqrstuvwxyz0123456789_-") != n ||
+      !strcmp(role, "plugin"))
+    return tk_error_set(err, TK_EINVAL, -1, "agent '%s': file %s: role '%s' is not 1 to 31 "
+                        "characters among a-z, 0-9, _ and -, other than 'plugin'", label, path,
+                        role);
+  for (int i = 0; i < r->nfiles; i++)
+    if (r->files[i].agent == agent && !strcmp(r->files[i].role, role))
+      return tk_error_set(err, TK_EINVAL, -1, "agent '%s': a %s file is already given (%s), "
+                          "not %s too", label, role, r->files[i].path, path);
+  tk_run_file f = {.agent = agent};
+  snprintf(f.role, sizeof f.role, "%s", role);
+  snprintf(f.path, sizeof f.path, "%s", path);
+  tk_error e;
+  tk_error_clear(&e);
+  if (tk_sha256_file(path, f.sha256, &e))
+    return tk_error_set(err, TK_EIO, -1, "agent '%s': %s file %s", label, role, e.msg);
+  tk_run_file *nf = realloc(r->files, (size_t)(r->nfiles + 1) * sizeof *nf);
+  if (!nf) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  r->files = nf;
+  r->files[r->nfiles++] = f;
+  return 0;
+}
+
+/* {"role", "path", "sha256"}; a path that is not UTF-8 (JSON cannot hold it) is recorded with
+ * '?' for each byte above 0x7f: the path only informs, the hash is the identity. */
+static json_t *file_json(const char *role, const char *path, const char *sha256) {
+  json_t *p = json_string(path);
+  if (!p) {
+    char ascii[TK_PATH_MAX];
+    size_t i = 0;
+    for (; path[i] && i + 1 < sizeof ascii; i++) ascii[i] = (unsigned char)path[i] > 0x7f ? '?' : path[i];
+    ascii[i] = '\0';
+    p = json_string(ascii);
+  }
+  return json_pack("{s:s, s:o, s:s}", "role", role, "path", p, "sha256", sha256);
+}
+
 json_t *tk_run_resolved_spec(const tk_run *r) {
   json_t *o = json_object();
   json_object_set_new(o, "taikai_version", json_string(TAIKAI_VERSION));
@@ -98,6 +143,13 @@ json_t *tk_run_resolved_spec(const tk_run *r) {
     json_object_set(a, "params", r->params[i]);
     json_object_set_new(a, "name", json_string(d->name));
     json_object_set_new(a, "version", json_string(d->version));
+    json_t *files = json_array();
+    json_array_append_new(files, file_json("plugin", r->plugins[i].path, r->plugins[i].sha256));
+    for (int k = 0; k < r->nfiles; k++)
+      if (r->files[k].agent == i)
+        json_array_append_new(files, file_json(r->files[k].role, r->files[k].path,
+                                               r->files[k].sha256));
+    json_object_set_new(a, "files", files);
   }
   json_object_set_new(o, "units", json_integer((json_int_t)tk_schedule_units(&r->sched)));
   return o;

@@ -217,8 +217,12 @@ static int parse_root(json_t *root, tk_spec *s, tk_error *err) {
   v = json_object_get(root, "confidence");
   if (v) {
     double c = json_number_value(v);
-    if (!json_is_number(v) || !(c > 0.5 && c < 1))
-      return bad(err, path, "confidence", v, "expected a number between 0.5 and 1 (e.g. 0.95)");
+    if (!json_is_number(v) || !(c >= TK_CONFIDENCE_MIN && c <= TK_CONFIDENCE_MAX)) {
+      char problem[96];
+      snprintf(problem, sizeof problem, "expected a number from %g to %g (e.g. 0.95)",
+               TK_CONFIDENCE_MIN, TK_CONFIDENCE_MAX);
+      return bad(err, path, "confidence", v, problem);
+    }
     s->confidence = c;
   }
   v = json_object_get(root, "proportion_interval");
@@ -271,20 +275,34 @@ int tk_spec_load(const char *path, tk_spec *out, tk_error *err) {
   memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "rb");
   if (!f) return tk_error_set(err, TK_EIO, -1, "%s: cannot open: %s", path, strerror(errno));
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  for (size_t r; buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-    n += r;
-    if (n + 1 == cap) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb) free(buf);
-      buf = nb;
-    }
+  /* one byte more than the bound tells a file at the bound from a larger one */
+  char *buf = malloc((size_t)TK_SPEC_MAX_BYTES + 2);
+  if (!buf) {
+    fclose(f);
+    return tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", path);
   }
+  size_t n = 0;
+  for (size_t r; n <= TK_SPEC_MAX_BYTES &&
+                 (r = fread(buf + n, 1, (size_t)TK_SPEC_MAX_BYTES + 1 - n, f)) > 0;)
+    n += r;
+  int failed = ferror(f), e = errno;
   fclose(f);
-  if (!buf) return tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", path);
+  int rc = 0;
+  char *nul = memchr(buf, '\0', n);
+  if (failed)
+    rc = tk_error_set(err, TK_EIO, -1, "%s: cannot read: %s", path, strerror(e));
+  else if (n > TK_SPEC_MAX_BYTES)
+    rc = tk_error_set(err, TK_ERANGE, -1, "%s: larger than %d bytes (1 MiB), the most a spec may "
+                      "hold", path, TK_SPEC_MAX_BYTES);
+  else if (nul)
+    rc = tk_error_set(err, TK_EPARSE, (int)(nul - buf), "%s: a NUL byte at offset %td: not a "
+                      "JSON text", path, nul - buf);
+  if (rc) {
+    free(buf);
+    return rc;
+  }
   buf[n] = '\0';
-  int rc = tk_spec_parse(buf, path, out, err);
+  rc = tk_spec_parse(buf, path, out, err);
   free(buf);
   return rc;
 }

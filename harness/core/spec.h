@@ -22,11 +22,18 @@ typedef enum tk_illegal_policy {
   TK_ILLEGAL_SUBSTITUTE   /* it is replaced by the game's fallback action and the game goes on */
 } tk_illegal_policy;
 
-enum { TK_SPEC_MAX_AGENTS = 64, TK_LABEL_MAX = 64 };
+enum { TK_SPEC_MAX_AGENTS = 64, TK_LABEL_MAX = 64, TK_SPEC_MAX_BYTES = 1 << 20 };
+
+/* The confidence levels a spec may ask for: every interval the statistics compute is finite
+ * there, even from two walls (a Student-t quantile with one degree of freedom). */
+#define TK_CONFIDENCE_MIN 0.5
+#define TK_CONFIDENCE_MAX 0.999
 
 typedef struct tk_spec_agent {
   char *plugin;            /* as written: a plugin name ("greedy") or a path to a .so */
-  char label[TK_LABEL_MAX];/* unique; defaults to the plugin's file name without .so */
+  char label[TK_LABEL_MAX];/* unique; letters, digits and _.:+=- only, so that it needs no
+                              escaping in a table, a file name or JSON; defaults to the
+                              plugin's file name without .so */
   json_t *params;          /* owned: the spec's params object ({} if absent) */
 } tk_spec_agent;
 
@@ -40,7 +47,7 @@ typedef struct tk_spec {
   tk_spec_agent *agents;/* owned array of nagents */
   json_t *rules;        /* owned: the game's rule options ({} if absent) */
   char *output;         /* output folder (default runs/<spec file name without .json>) */
-  double confidence;    /* interval level (default 0.95) */
+  double confidence;    /* interval level (default 0.95), TK_CONFIDENCE_MIN to _MAX */
   tk_interval proportion; /* interval for rates (default Wilson) */
   int time_limit_ms;    /* per call of an agent, wall clock; over it is a fault (10000; 0 none) */
   int jobs;             /* worker processes (default 1); -j overrides */
@@ -51,9 +58,10 @@ typedef struct tk_spec {
   tk_illegal_policy illegal_policy; /* default TK_ILLEGAL_FORFEIT */
 } tk_spec;
 
-/* Reads and validates the spec file `path`. Returns 0 with `out` filled (free with
- * tk_spec_free), or TK_EIO / TK_EPARSE / TK_EINVAL with a message in `err` of the form
- * "<path>: field '<name>': <problem>, got <value>". */
+/* Reads and validates the spec file `path` (at most TK_SPEC_MAX_BYTES, read with that bound, so
+ * /dev/zero or a huge file is refused, not swallowed). Returns 0 with `out` filled (free with
+ * tk_spec_free), or TK_EIO / TK_ERANGE (too large) / TK_EPARSE / TK_EINVAL with a message in
+ * `err` of the form "<path>: field '<name>': <problem>, got <value>". */
 int tk_spec_load(const char *path, tk_spec *out, tk_error *err);
 /* The same from JSON text; `path` is used in messages and for the default output folder. */
 int tk_spec_parse(const char *text, const char *path, tk_spec *out, tk_error *err);

@@ -1,6 +1,10 @@
 /* tests/referee/test_ref_spec.c — spec validation: accepted specs get their defaults, and every
  * refusal names the file, the field and the offending value. */
+#define _DEFAULT_SOURCE 1 /* mkdtemp */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spec.h"
 #include "unit.h"
@@ -110,6 +114,29 @@ static const bad_case bad[] = {
      {"field 'fault_policy'", "got \"ignore\"", "forfeit"}},
     {"{\"game\": \"solo\", \"illegal_policy\": true, \"agents\": [{\"plugin\": \"g\"}]}",
      {"field 'illegal_policy'", "got true", "substitute"}},
+    /* labels go into tables, file names and JSON keys unescaped: only [A-Za-z0-9_.:+=-] */
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"label\": \"a|b\"}]}",
+     {"field 'agents[0].label'", "got \"a|b\"", "letters, digits and _.:+=-"}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"label\": \"a\\\"b\"}]}",
+     {"field 'agents[0].label'", "got \"a\\\"b\"", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"label\": \"a\\nb\"}]}",
+     {"field 'agents[0].label'", "got \"a\\nb\"", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"label\": \"caf\\u00e9\"}]}",
+     {"field 'agents[0].label'", NULL, NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\", \"label\": "
+     "\"0123456789012345678901234567890123456789012345678901234567890123\"}]}",
+     {"field 'agents[0].label'", "1 to 63 characters", NULL}},
+    {"{\"game\": \"solo\", \"agents\": [{\"plugin\": \"x/a|b.so\"}]}",
+     {"field 'agents[0].label'", "cannot derive a label", "got \"x/a|b.so\""}},
+    /* confidence: the statistics' intervals stay finite from 0.5 to 0.999 */
+    {"{\"game\": \"solo\", \"confidence\": 0.4999, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'confidence'", "got 0.4999", "from 0.5 to 0.999"}},
+    {"{\"game\": \"solo\", \"confidence\": 0.99951171875, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'confidence'", "got 0.99951171875", NULL}},
+    {"{\"game\": \"solo\", \"confidence\": 0.9999999999999999, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'confidence'", NULL, NULL}},
+    {"{\"game\": \"solo\", \"confidence\": 1, \"agents\": [{\"plugin\": \"g\"}]}",
+     {"field 'confidence'", "got 1", NULL}},
     {"[1, 2]", {"top level", "got [1,2]", NULL}},
     {"{\"game\": \"solo\",, }", {"invalid JSON", "bad.json:1:", NULL}},
     {NULL, {NULL}},
@@ -132,6 +159,75 @@ static void test_refusals(void) {
         TK_FAILF("message for %s lacks \"%s\": %s", c->json, c->needles[i], e.msg);
     CU_PASS(c->json);
   }
+}
+
+/* The edges of confidence are accepted, and the schema states the same range as the parser. */
+static void test_confidence_edges(void) {
+  const double edges[2] = {TK_CONFIDENCE_MIN, TK_CONFIDENCE_MAX};
+  for (int i = 0; i < 2; i++) {
+    char text[256];
+    snprintf(text, sizeof text, "{\"game\": \"solo\", \"confidence\": %.17g, \"agents\": "
+             "[{\"plugin\": \"g\"}]}", edges[i]);
+    tk_spec s;
+    tk_error e;
+    tk_error_clear(&e);
+    int rc = tk_spec_parse(text, "edge.json", &s, &e);
+    if (rc) TK_FAILF("confidence %.17g refused: %s", edges[i], e.msg);
+    else CU_ASSERT_DOUBLE_EQUAL(s.confidence, edges[i], 0);
+    tk_spec_free(&s);
+  }
+  CU_ASSERT_DOUBLE_EQUAL(TK_CONFIDENCE_MIN, 0.5, 0);
+  CU_ASSERT_DOUBLE_EQUAL(TK_CONFIDENCE_MAX, 0.999, 0);
+  json_t *schema = json_load_file(TK_SOURCE_DIR "/harness/spec.schema.json", 0, NULL);
+  json_t *c = json_object_get(json_object_get(schema, "properties"), "confidence");
+  CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(c, "minimum")), TK_CONFIDENCE_MIN, 0);
+  CU_ASSERT_DOUBLE_EQUAL(json_number_value(json_object_get(c, "maximum")), TK_CONFIDENCE_MAX, 0);
+  json_decref(schema);
+}
+
+/* Writes `n` bytes to `path`: a valid spec padded with spaces (n >= its length). */
+static void write_padded(const char *path, size_t n) {
+  static const char head[] = "{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\"}]}";
+  FILE *f = fopen(path, "wb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(head, f);
+  for (size_t i = sizeof head - 1; i < n; i++) fputc(' ', f);
+  fclose(f);
+}
+
+/* A spec is read with a bound: 1 MiB loads, one byte more is refused naming the file and the
+ * bound, and so are /dev/zero (without reading it all), a NUL byte and a folder. */
+static void test_load_bounds(void) {
+  char dir[] = "/tmp/tk-spec-XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  char path[64];
+  snprintf(path, sizeof path, "%s/big.json", dir);
+  tk_spec s;
+  tk_error e;
+  tk_error_clear(&e);
+  write_padded(path, TK_SPEC_MAX_BYTES);
+  int rc = tk_spec_load(path, &s, &e);
+  if (rc) TK_FAILF("a spec of exactly 1 MiB refused: %s", e.msg);
+  else tk_spec_free(&s);
+  write_padded(path, TK_SPEC_MAX_BYTES + 1);
+  TK_EQ(tk_spec_load(path, &s, &e), TK_ERANGE, "1 MiB + 1");
+  if (!strstr(e.msg, path) || !strstr(e.msg, "larger than 1048576 bytes (1 MiB)"))
+    TK_FAILF("message: %s", e.msg);
+  tk_error_clear(&e);
+  TK_EQ(tk_spec_load("/dev/zero", &s, &e), TK_ERANGE, "/dev/zero");
+  if (strncmp(e.msg, "/dev/zero: larger than", 22)) TK_FAILF("message: %s", e.msg);
+  tk_error_clear(&e);
+  FILE *f = fopen(path, "wb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fwrite("{\"game\": \"solo\", \"agents\": [{\"plugin\": \"g\"}]}\0{", 1, 47, f);
+  fclose(f);
+  TK_EQ(tk_spec_load(path, &s, &e), TK_EPARSE, "NUL byte");
+  if (!strstr(e.msg, "a NUL byte at offset 45")) TK_FAILF("message: %s", e.msg);
+  tk_error_clear(&e);
+  TK_EQ(tk_spec_load(dir, &s, &e), TK_EIO, "a folder");
+  if (!strstr(e.msg, dir) || !strstr(e.msg, "cannot read")) TK_FAILF("message: %s", e.msg);
+  remove(path);
+  rmdir(dir);
 }
 
 static void test_load_missing(void) {
@@ -178,6 +274,8 @@ int main(void) {
       {"defaults", test_defaults},
       {"refusals", test_refusals},
       {"load_missing", test_load_missing},
+      {"confidence_edges", test_confidence_edges},
+      {"load_bounds", test_load_bounds},
       {"preset_and_schema", test_preset_and_schema},
       CU_TEST_INFO_NULL,
   };
