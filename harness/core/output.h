@@ -42,9 +42,11 @@ int tk_mkdirs(const char *path, tk_error *err);
 /* Decides whether output folder `dir` may take the run `r`, before anything is written:
  * absent or without a run: 0 with *existing = 0; holding a run of the same resolved spec
  * (the same game, seed, walls, agents, params, plugin versions, taikai version, limits and
- * policies; only "output" may differ): 0 with *existing = 1 (to be continued); otherwise
- * TK_EINVAL with a message listing what differs (never overwrite). `resume` (--resume) makes a
- * folder without a run an error. */
+ * policies; only "output" may differ) whose agents' files (plugin, weights) have the same
+ * SHA-256: 0 with *existing = 1 (to be continued); otherwise TK_EINVAL with a message listing
+ * what differs, or naming the agent, the file and both hashes, or saying that the folder's
+ * spec.json records no hashes (never overwrite). `resume` (--resume) makes a folder without a
+ * run an error. */
 int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing, tk_error *err);
 
 /* Takes an exclusive lock on <dir>/.taikai.lock, held until the process ends (or the returned
