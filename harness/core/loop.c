@@ -1,17 +1,26 @@
 /* harness/core/loop.c — the agent-call loop (see loop.h). One try plays the unit from its
  * start; a fault found in a try puts the fallback in that seat and starts again, so a unit takes
  * at most nseats + 1 tries. Results depend only on the unit and on what the agents did. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loop.h"
 
 enum { NAME_MAX_LEN = 96, PATH_LEN = 4200 };
 
+/* After an agent call: the call must not have closed the worker's result pipe. */
+static void leave(tk_loop *l) {
+  tk_watch_leave(l->watch);
+  if (l->pipe_fd >= 0 && fcntl(l->pipe_fd, F_GETFD) < 0) _exit(TK_LOOP_EXIT_PIPE);
+}
+
 int tk_loop_init(tk_loop *l, const tk_game *g) {
   memset(l, 0, sizeof *l);
   l->game = g;
+  l->pipe_fd = -1;
   l->state = malloc(g->state_size);
   l->view = malloc(g->view_size);
   l->agent_view = malloc(g->view_size);
@@ -51,7 +60,7 @@ int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f) {
   memset(f, 0, sizeof *f);
   tk_watch_call(l->watch, seat, index, TK_ENTRY_CREATE);
   a->inst = a->desc->create(a->params, tk_game_seed(l->seed, UINT64_MAX, -1, index), &e);
-  tk_watch_leave(l->watch);
+  leave(l);
   if (tk_watch_over(l->watch, seat, TK_ENTRY_CREATE, f)) {
     if (a->inst) a->desc->destroy(a->inst);
     a->inst = NULL;
@@ -129,7 +138,7 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     fill_info(l, wall, s, a->index);
     tk_watch_call(w, s, a->index, TK_ENTRY_BEGIN);
     int r2 = a->desc->begin_game(a->inst, l->info);
-    tk_watch_leave(w);
+    leave(l);
     if (tk_watch_over(w, s, TK_ENTRY_BEGIN, &t->fault)) return 0;
     if (r2 < 0) {
       error_fault(&t->fault, s, TK_ENTRY_BEGIN, r2);
@@ -156,7 +165,7 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     tk_watch_decision(w, l->view, g->view_size);
     tk_watch_call(w, s, a->index, TK_ENTRY_ACT);
     int r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
-    tk_watch_leave(w);
+    leave(l);
     if (tk_watch_over(w, s, TK_ENTRY_ACT, &t->fault) || r2 < 0) {
       if (!t->fault.kind) error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
       g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
@@ -200,7 +209,7 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     if ((fallback >> s & 1) || !a->desc->end_game) continue;
     tk_watch_call(w, s, a->index, TK_ENTRY_END);
     a->desc->end_game(a->inst, l->result);
-    tk_watch_leave(w);
+    leave(l);
     if (tk_watch_over(w, s, TK_ENTRY_END, &t->fault)) return 0;
   }
   return 0;

@@ -20,6 +20,10 @@
 #include "taikai/records.h"
 #include "watch.h"
 
+/* The exit status of a worker whose result pipe an agent closed (worker.h's
+ * TK_WORKER_EXIT_PIPE). */
+enum { TK_LOOP_EXIT_PIPE = 102 };
+
 /* One agent as a worker holds it. */
 typedef struct tk_seat_agent {
   const tk_agent_descriptor *desc; /* borrowed from the loaded plugin */
@@ -38,6 +42,9 @@ typedef struct tk_loop {
   tk_seat_agent *agents;     /* borrowed, indexed by spec index */
   const char *logs_dir;      /* `--logs`: write each unit's game log here; NULL: none */
   int records;               /* 1: keep the decisions (tk_loop.rb) */
+  int pipe_fd;               /* the worker's result pipe, checked after every agent call: an
+                              * agent that closed it ends the worker at once, so the parent
+                              * finds that call in the watch (-1: not checked) */
   tk_records_builder rb;     /* the decisions of the last unit played */
   /* scratch, owned */
   void *state, *view, *legal, *action, *agent_view, *agent_legal, *info, *result;

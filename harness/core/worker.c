@@ -241,6 +241,7 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
   loop.agents = agents;
   loop.logs_dir = r->logs_dir;
   loop.records = r->records;
+  loop.pipe_fd = res_fd;
   for (;;) {
     tk_cmd cmd;
     if (tk_read_all(cmd_fd, &cmd, sizeof cmd) || cmd.count == 0) break;

@@ -12,6 +12,7 @@
 
 #include <sys/types.h>
 
+#include "loop.h"
 #include "run.h"
 
 typedef struct tk_cmd {
@@ -30,7 +31,7 @@ typedef struct tk_msg_head {
 /* Exit statuses of a worker that fails outside any agent call; an agent calling exit() inside
  * a call is a fault whatever its status. TK_WORKER_EXIT_PIPE: the result pipe failed, which
  * while the referee lives means an agent closed it. */
-enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = 102 };
+enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = TK_LOOP_EXIT_PIPE };
 
 int tk_write_all(int fd, const void *p, size_t n);
 int tk_read_all(int fd, void *p, size_t n);
