@@ -67,8 +67,8 @@ static int run_agent(const bench_agent *ba, long walls, long playouts, uint64_t 
     tk_solo_init(&g, wall, NULL, NULL);
     tk_solo_info info;
     memset(&info, 0, sizeof info);
-    info.seed = tk_game_seed(seed, (uint64_t)w, 0, 0);
-    info.wall_index = (uint64_t)w;
+    info.head.seed = tk_game_seed(seed, (uint64_t)w, 0, 0);
+    info.head.wall = (uint64_t)w;
     info.draws = g.draws;
     info.dora_indicator = g.dora_indicator;
     p.desc->begin_game(inst, &info);

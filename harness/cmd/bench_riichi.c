@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "game.h"
+#include "watch.h"
 #include "taikai/agent.h"
 #include "taikai/riichi.h"
 
@@ -48,9 +49,9 @@ static int run(const tk_agent_descriptor *d, long games, double *secs, long *act
     for (int s = 0; s < 4; s++) {
       tk_riichi_info info;
       memset(&info, 0, sizeof info);
-      info.seed = (uint64_t)i * 4 + (uint64_t)s;
-      info.game_index = (uint64_t)i;
-      info.seat = (uint8_t)s;
+      info.head.seed = (uint64_t)i * 4 + (uint64_t)s;
+      info.head.wall = (uint64_t)i;
+      info.head.seat = s;
       d->begin_game(inst[s], &info);
     }
     while (!tk_riichi_is_over(&g)) {

@@ -20,6 +20,8 @@ const tk_command tk_commands[] = {
      tk_cmd_rescore},
     {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
      tk_cmd_replay},
+    {"records", "what the decision records of `taikai run --records` hold (taikai records --help)",
+     tk_cmd_records},
     {NULL, NULL, NULL},
 };
 

@@ -57,7 +57,7 @@ static void usage(FILE *f) {
 typedef struct report {
   const char *summary_path, *ref_path;
   json_t *summary, *ref;
-  const tk_game_driver *game;
+  const tk_game *game;
   const tk_metric *metrics[MAX_METRICS];
   const char *metric_names[MAX_METRICS];
   int nmetrics;
@@ -75,7 +75,7 @@ static json_t *find_agent(json_t *summary, const char *label) {
   return NULL;
 }
 
-static const tk_metric *find_metric(const tk_game_driver *g, const char *name) {
+static const tk_metric *find_metric(const tk_game *g, const char *name) {
   for (int m = 0; m < g->nmetrics; m++)
     if (!strcmp(g->metrics[m].name, name)) return &g->metrics[m];
   return NULL;

@@ -1,5 +1,5 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs]`:
+ *   [--logs] [--records]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -15,7 +15,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume] [--logs]\n"
-          "                      [--quiet]\n"
+          "                      [--records] [--quiet]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -31,6 +31,8 @@ static void usage(FILE *f) {
           "              folder holds no run\n"
           "  --logs      also write every game as mjai-style JSON lines, one file per unit:\n"
           "              DIR/logs/unit-NNNNNNNN.jsonl (riichi; readable by mjai tools)\n"
+          "  --records   also write every agent decision (view, legal actions, action) and each\n"
+          "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
           "  --quiet     no progress on stderr\n"
           "\n"
           "An output folder that already holds a run of the same tournament (same resolved spec,\n"
@@ -65,7 +67,7 @@ int tk_cmd_run(int argc, char **argv) {
   const char *spec_path = NULL, *out = NULL, *seen_flag[8] = {0};
   int nseen = 0;
   uint64_t jobs = 0, walls = 0, seed = 0;
-  int have_seed = 0, quiet = 0, resume = 0, logs = 0;
+  int have_seed = 0, quiet = 0, resume = 0, logs = 0, records = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -119,6 +121,8 @@ int tk_cmd_run(int argc, char **argv) {
       resume = 1;
     } else if (!strcmp(a, "--logs")) {
       logs = 1;
+    } else if (!strcmp(a, "--records")) {
+      records = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       quiet = 1;
     } else if (a[0] == '-' && a[1]) {
@@ -157,6 +161,7 @@ int tk_cmd_run(int argc, char **argv) {
     fprintf(stderr, "taikai run: refused: %s\n", err.msg);
     return 2;
   }
+  run.records = records;
   if (logs && !run.game->logs) {
     fprintf(stderr, "taikai run: --logs: game '%s' has no game logs (riichi has)\n",
             run.spec.game);
@@ -204,8 +209,8 @@ int tk_cmd_run(int argc, char **argv) {
     fprintf(stderr, "taikai run: --logs: the %llu units played before this command have logs "
             "only if that run had --logs\n", (unsigned long long)outcome.resumed);
   tk_summary_table(&run, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s}\n", run.spec.output,
-         logs ? ",logs/" : "");
+  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s}\n", run.spec.output,
+         records ? ",records.tkr" : "", logs ? ",logs/" : "");
   json_decref(sum);
   tk_run_free(&run);
   if (outcome.stopped) {

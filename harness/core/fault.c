@@ -22,6 +22,12 @@ int tk_fault_kind_of(const char *name) {
   return TK_FAULT_NONE;
 }
 
+int tk_entry_of(const char *name) {
+  for (int e = 1; name && e < TK_ENTRY_COUNT; e++)
+    if (!strcmp(name, ENTRY[e])) return e;
+  return TK_ENTRY_NONE;
+}
+
 const char *tk_entry_name(int entry) {
   return entry > 0 && entry < TK_ENTRY_COUNT ? ENTRY[entry] : ENTRY[0];
 }
@@ -91,26 +97,8 @@ int tk_fault_reason(const tk_fault *f, char *buf, size_t cap) {
   return n < 0 ? 0 : (size_t)n >= cap ? (int)cap - 1 : n;
 }
 
-json_t *tk_fault_info(const tk_fault *f) {
-  json_t *o = json_object();
-  json_object_set_new(o, "kind", json_string(tk_fault_kind_name(f->kind)));
-  json_object_set_new(o, "entry", json_string(tk_entry_name(f->entry)));
-  json_object_set_new(o, "seat", json_integer(f->seat));
-  if (f->kind == TK_FAULT_CRASH || (f->kind == TK_FAULT_MEMORY && f->signal))
-    json_object_set_new(o, "signal", json_integer(f->signal));
-  if (f->kind == TK_FAULT_EXIT) json_object_set_new(o, "exit_status", json_integer(f->exit_status));
-  if (f->kind == TK_FAULT_TIMEOUT) {
-    json_object_set_new(o, "limit", json_string(f->game_limit ? "game" : "call"));
-    json_object_set_new(o, "limit_ms", json_integer(f->limit_ms));
-  }
-  if (f->kind == TK_FAULT_MEMORY) json_object_set_new(o, "limit_mb", json_integer(f->limit_mb));
-  if (f->detail[0]) json_object_set_new(o, "detail", json_string(f->detail));
-  if (f->decision[0]) json_object_set_new(o, "decision", json_string(f->decision));
-  return o;
-}
-
 /* Hand-written (no allocation): workers call it, possibly after an agent exhausted the memory
- * limit. Its fault_info has the same fields in the same order as tk_fault_info's. */
+ * limit. */
 int tk_fault_json(const tk_fault *f, char *buf, size_t cap) {
   char reason[512];
   tk_fault_reason(f, reason, sizeof reason);
@@ -148,70 +136,4 @@ int tk_fault_json(const tk_fault *f, char *buf, size_t cap) {
 #undef QUOTE
   if (cap) buf[n < cap ? n : cap - 1] = '\0';
   return (int)n;
-}
-
-static int dump_into(json_t *j, char *line, size_t cap) {
-  char *text = json_dumps(j, JSON_COMPACT);
-  if (!text) return TK_ENOMEM;
-  size_t n = strlen(text);
-  int rc = 0;
-  if (n >= cap) rc = TK_ERANGE;
-  else memcpy(line, text, n + 1);
-  free(text);
-  return rc;
-}
-
-int tk_fault_stamp(char *line, size_t cap, const tk_fault *f) {
-  json_t *j = json_loads(line, 0, NULL);
-  json_t *seat = json_array_get(json_object_get(j, "seats"), (size_t)f->seat);
-  if (!json_is_object(seat)) {
-    json_decref(j);
-    return TK_EPARSE;
-  }
-  char reason[512];
-  tk_fault_reason(f, reason, sizeof reason);
-  json_object_set_new(seat, "fault", json_string(reason));
-  json_object_set_new(seat, "fault_info", tk_fault_info(f));
-  int rc = dump_into(j, line, cap);
-  json_decref(j);
-  return rc;
-}
-
-int tk_fault_mark_skipped(char *line, size_t cap) {
-  json_t *j = json_loads(line, 0, NULL);
-  if (!json_is_object(j)) {
-    json_decref(j);
-    return TK_EPARSE;
-  }
-  json_object_set_new(j, "skipped", json_true());
-  int rc = dump_into(j, line, cap);
-  json_decref(j);
-  return rc;
-}
-
-void tk_fault_scan(json_t *line, tk_unit_result *res) {
-  res->skipped = json_is_true(json_object_get(line, "skipped"));
-  json_t *seats = json_object_get(line, "seats");
-  for (int s = 0; s < res->nseats && s < TK_MAX_SEATS; s++) {
-    json_t *o = json_array_get(seats, (size_t)s);
-    json_t *fault = json_object_get(o, "fault");
-    json_t *info = json_object_get(o, "fault_info");
-    json_t *ill = json_object_get(o, "illegal");
-    res->illegal[s] = json_is_integer(ill) ? (int)json_integer_value(ill) : 0;
-    res->fault_kind[s] = TK_FAULT_NONE;
-    if (!fault) continue;
-    res->fault[s] = 1;
-    int k = tk_fault_kind_of(json_string_value(json_object_get(info, "kind")));
-    if (k == TK_FAULT_NONE) { /* a line without fault_info: the reason's first word */
-      const char *r = json_string_value(fault);
-      k = !r ? TK_FAULT_ERROR
-          : !strncmp(r, "crash", 5)   ? TK_FAULT_CRASH
-          : !strncmp(r, "timeout", 7) ? TK_FAULT_TIMEOUT
-          : !strncmp(r, "illegal", 7) ? TK_FAULT_ILLEGAL
-          : !strncmp(r, "memory", 6)  ? TK_FAULT_MEMORY
-          : !strncmp(r, "exit", 4)    ? TK_FAULT_EXIT
-                                      : TK_FAULT_ERROR;
-    }
-    res->fault_kind[s] = k;
-  }
 }

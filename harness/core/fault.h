@@ -1,6 +1,6 @@
-/* harness/core/fault.h — agent faults (issue 4): what went wrong (the kind), in which entry point and
- * seat, and the last decision the agent was asked; how a fault is written into a games.jsonl
- * line and read back from one.
+/* harness/core/fault.h — agent faults: what went wrong (the kind), in which entry point and
+ * seat, and the last decision the agent was asked; the reason people read and the members a
+ * games.jsonl line carries (written by line.c).
  *
  * A faulted seat's object in a line's "seats" array carries
  *   "fault": "<one-line reason for people>",
@@ -13,10 +13,7 @@
 #ifndef TAIKAI_HARNESS_FAULT_H
 #define TAIKAI_HARNESS_FAULT_H
 
-#include <jansson.h>
 #include <stddef.h>
-
-#include "game.h"
 
 /* Kinds, in the order of summary.json's "fault_kinds". */
 typedef enum tk_fault_kind {
@@ -60,6 +57,8 @@ const char *tk_fault_kind_name(int kind);
 int tk_fault_kind_of(const char *name);
 /* "create", "begin_game", "act", "end_game", "destroy" ("none"). */
 const char *tk_entry_name(int entry);
+/* The entry named `name`, or TK_ENTRY_NONE. */
+int tk_entry_of(const char *name);
 
 /* The one-line reason for people, e.g. "crash: killed by signal 11 (Segmentation fault) in act
  * (turn 3: hand ..., drew 5p)". Returns its length (truncated to cap - 1). */
@@ -69,20 +68,8 @@ int tk_fault_reason(const tk_fault *f, char *buf, size_t cap);
  * Returns its full length; >= cap means truncated. */
 int tk_fault_json(const tk_fault *f, char *buf, size_t cap);
 
-/* The fault_info object of `f` (new reference). */
-json_t *tk_fault_info(const tk_fault *f);
-
-/* Rewrites a line (NUL-terminated in `line`, capacity `cap`) so that seats[f->seat] carries the
- * reason and the fault_info of `f` (replacing any "fault" the driver wrote). Returns 0, or
- * TK_EPARSE / TK_ERANGE. Used for faults the worker could not record itself (crashes, kills). */
-int tk_fault_stamp(char *line, size_t cap, const tk_fault *f);
-
-/* Sets "skipped": true at the top level of a line (skip policy). Returns 0 or TK_E code. */
-int tk_fault_mark_skipped(char *line, size_t cap);
-
-/* Reads the generic fault fields of a parsed line into `res` (after the driver's parse_line):
- * `skipped`, and per seat `fault` (a "fault" field present), `fault_kind` (from fault_info, or
- * guessed from the reason's first word for lines without it) and `illegal`. */
-void tk_fault_scan(json_t *line, tk_unit_result *res);
+/* Writes `s` as a JSON string literal (quotes included) into buf; returns the full length
+ * (>= cap means truncated; cap 0 only measures). */
+int tk_json_quote(const char *s, char *buf, size_t cap);
 
 #endif

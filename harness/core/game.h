@@ -1,18 +1,35 @@
-/* harness/core/game.h — what the referee needs from each game: a driver that validates the rule
- * options, plays one unit (a wall with a seating of agents) into one JSON line, turns a line back
- * into per-seat numbers, and names the metrics computed from those numbers.
+/* harness/core/game.h — a game as the referee sees it, and the record of one unit.
+ *
+ * A game is a rules engine behind a plain table of functions (tk_game): parse its rule options,
+ * start a unit from (rules, seed, wall), say whose turn it is, give a seat's view and legal
+ * actions, apply an action (an illegal one refused, the state unchanged), the fallback action,
+ * the per-seat result fields, the forfeit result, and describe a decision. Everything around an
+ * agent call is the referee's and is written once, in loop.c, for every game: the watch, the time
+ * limits, faults and their attribution, the illegal-action policy, the replay of a unit with the
+ * fallback in a faulted seat, decision records and game logs. A unit's outcome is a tk_unit_rec;
+ * line.c is its one writer to games.jsonl and its one reader.
  *
  * Every metric is a ratio over games: value = sum(q[num]) / sum(q[den]) of per-game quantities
- * q (e.g. win_rate = wins / games, points_per_win = points / wins), so one statistics path
- * (harness/stats/stats.h) serves every game. */
+ * q, which a game computes from the result fields of all the seats of a unit (e.g. riichi's
+ * opponents' win rate), so one statistics path (harness/stats/) serves every game. */
 #ifndef TAIKAI_HARNESS_GAME_H
 #define TAIKAI_HARNESS_GAME_H
 
 #include <jansson.h>
+#include <stdio.h>
 
+#include "fault.h"
 #include "taikai/agent.h"
 
-enum { TK_MAX_SEATS = 8, TK_MAX_Q = 16, TK_MAX_METRICS = 16, TK_LINE_MAX = 8192 }; /* riichi: 16 q, 13 metrics */
+enum {
+  TK_MAX_SEATS = 8,     /* players per unit */
+  TK_MAX_FIELDS = 16,   /* result fields per seat */
+  TK_MAX_Q = 16,        /* quantities per seat */
+  TK_MAX_METRICS = 16,
+  TK_EXTRA_MAX = 256,   /* a seat's extra JSON members ("discards":"...") */
+  TK_LINE_MAX = 16384,  /* a games.jsonl line */
+  TK_VIEW_MAX = 4096,   /* a game's view struct (copied into the watch before each decision) */
+};
 
 typedef struct tk_metric {
   const char *name;  /* key in summary.json ("win_rate") */
@@ -23,130 +40,130 @@ typedef struct tk_metric {
   int decimals;      /* display decimals */
 } tk_metric;
 
-enum { TK_WATCH_SNAP = 256 };
+/* A per-seat result field, written into the seat's object of a games.jsonl line. */
+typedef enum tk_field_type { TK_FIELD_INT = 0, TK_FIELD_BOOL } tk_field_type;
+typedef struct tk_field {
+  const char *name; /* JSON key ("points") */
+  int type;         /* tk_field_type */
+} tk_field;
 
-/* Watched by the parent to attribute crashes and enforce the time limits; lives in memory
- * shared between the parent and one worker. The worker writes, the parent reads; `seq` changes
- * at the start and the end of every call, so the parent can tell a consistent reading. */
-typedef struct tk_watch {
-  volatile int64_t since_ns; /* CLOCK_MONOTONIC time the current agent call began, 0 if none */
-  volatile int32_t seat;     /* seat of the agent being called, -1 if none */
-  volatile uint64_t unit;    /* unit being played */
-  /* issue 4 */
-  volatile uint32_t seq;      /* odd while inside a call */
-  volatile int32_t entry;     /* tk_entry (harness/core/fault.h) of the current or last call */
-  volatile int32_t last_seat; /* seat of the current or last call (kept after it returns) */
-  volatile int32_t agent;     /* spec index of the agent of the current or last call, -1 */
-  volatile int64_t last_ns;   /* duration of the last finished call */
-  volatile int64_t used_ns[TK_MAX_SEATS]; /* each seat's call time in the unit (not create) */
-  int64_t call_limit_ns;      /* per-call limit, 0 none (set by the parent before forking) */
-  int64_t game_limit_ns;      /* per-game limit per agent, 0 none */
-  volatile int32_t snap_len;  /* bytes of the last decision asked, in the game's form */
-  uint8_t snap[TK_WATCH_SNAP];
-  volatile int32_t crash_signal; /* set by the worker's crash handler (memory limit set) */
-  volatile int32_t crash_errno;  /* errno when it crashed (ENOMEM: a failed allocation) */
-  volatile int64_t crash_vm;     /* the worker's address space when it crashed, bytes */
-} tk_watch;
+/* ------------------------------------------------------------------ the record of a unit */
 
-/* A call of the agent in `seat` (act: tk_watch_call with TK_ENTRY_ACT and an unknown agent). */
-void tk_watch_enter(tk_watch *w, int seat);
-/* A call of entry point `entry` (tk_entry) of agent `agent` (spec index) in `seat`. */
-void tk_watch_call(tk_watch *w, int seat, int agent, int entry);
-/* The call returned: its duration goes to last_ns and to the seat's used_ns. */
-void tk_watch_leave(tk_watch *w);
-/* A new unit: resets the per-game clocks and the decision. */
-void tk_watch_unit(tk_watch *w, uint64_t unit);
-/* Records the decision about to be asked (`len` bytes, truncated to TK_WATCH_SNAP), in the
- * form the driver's `describe` reads. */
-void tk_watch_decision(tk_watch *w, const void *snap, size_t len);
-/* After tk_watch_leave: 1 if that call passed the per-call limit or the seat's calls in this
- * unit passed the per-game limit (filling `*fault`, a tk_fault from harness/core/fault.h, with a
- * TK_FAULT_TIMEOUT for `seat` and `entry`), else 0. w may be NULL (no limits). */
-struct tk_fault;
-int tk_watch_over(const tk_watch *w, int seat, int entry, struct tk_fault *fault);
-int64_t tk_now_ns(void);
+typedef struct tk_seat_rec {
+  int32_t agent;                /* spec index of the agent in this seat */
+  int32_t illegal;              /* illegal actions it made (substituted or forfeited) */
+  int64_t f[TK_MAX_FIELDS];     /* the game's result fields (forfeit applied) */
+  char illegal_first[192];      /* the first illegal action, described ("" if none) */
+  tk_fault fault;               /* its fault (kind TK_FAULT_NONE: none) */
+  char extra[TK_EXTRA_MAX];     /* the game's extra members, e.g. "discards":"1m2p" ("" none) */
+} tk_seat_rec;
 
-/* One agent as a worker holds it. */
-typedef struct tk_seat_agent {
-  const tk_agent_descriptor *desc; /* borrowed from the loaded plugin */
-  tk_agent_instance *inst;         /* owned by the worker */
-  int index;                       /* position in the spec's agents */
-  const char *label;
-} tk_seat_agent;
+typedef struct tk_unit_rec {
+  uint64_t unit, wall;
+  int32_t nseats;
+  int32_t skipped;              /* excluded from the statistics (fault policy skip) */
+  tk_seat_rec seat[TK_MAX_SEATS];
+} tk_unit_rec;
 
-typedef struct tk_play_ctx {
-  uint64_t seed;        /* tournament seed */
-  const void *rules;    /* the driver's parsed rules */
-  tk_watch *watch;      /* may be NULL */
-  int illegal_policy;   /* tk_illegal_policy (spec.h): 0 forfeit, 1 substitute the fallback */
-  /* multi-seat games (drivers with `fallback`): seats played from the start by the game's
-   * fallback agent instead of their agents, because those agents faulted in an earlier try of
-   * this unit (a crash, a kill); bit s = seat s */
-  unsigned fallback_seats;
-  const char *logs_dir; /* drivers with `logs`: write the unit's game log here; NULL: none */
-} tk_play_ctx;
+/* The bytes of a record with its first `nseats` seats (what crosses the worker pipe). */
+static inline size_t tk_unit_rec_size(int nseats) {
+  return offsetof(tk_unit_rec, seat) + (size_t)nseats * sizeof(tk_seat_rec);
+}
 
-/* The parsed results of one unit. */
+/* The per-seat numbers the statistics need from one unit (harness/stats/tally.h). */
 typedef struct tk_unit_result {
   uint64_t unit, wall;
   int nseats;
   int agent[TK_MAX_SEATS];           /* spec index of the agent in each seat */
-  int fault[TK_MAX_SEATS];           /* 1 if the seat's agent forfeited (crash, time, illegal) */
+  int fault[TK_MAX_SEATS];           /* 1 if the seat's agent faulted (forfeited or skipped) */
   double q[TK_MAX_SEATS][TK_MAX_Q];  /* per-seat quantities */
-  /* issue 4: filled by tk_fault_scan (harness/core/fault.h), not by the drivers */
   int skipped;                       /* the unit is excluded from statistics (skip policy) */
   int fault_kind[TK_MAX_SEATS];      /* tk_fault_kind of each seat's fault, 0 if none */
   int illegal[TK_MAX_SEATS];         /* illegal actions of each seat (substituted or not) */
 } tk_unit_result;
 
-typedef struct tk_game_driver {
-  const char *name;  /* as in specs */
-  int nseats;        /* players per game */
-  size_t rules_size; /* bytes of the parsed rules */
+/* ------------------------------------------------------------------ a game */
+
+/* What a game gets to start a unit. */
+typedef struct tk_unit_start {
+  const void *rules;          /* the game's parsed rules */
+  uint64_t seed;              /* tournament seed */
+  uint64_t wall;              /* the unit's wall */
+  int nseats;
+  const char *const *names;   /* per seat, for logs: the agent's label ("greedy (fallback)") */
+  FILE *log;                  /* `taikai run --logs`: write the unit's game log here; or NULL */
+} tk_unit_start;
+
+typedef struct tk_game {
+  const char *name;           /* as in specs ("solo") */
+  int nseats;                 /* players per unit */
+  uint32_t types_version;     /* the version of the game's boundary types (its header's
+                               * TK_<GAME>_TYPES_VERSION); a plugin built against another is
+                               * refused */
+  size_t rules_size, state_size;               /* parsed rules; a unit's state */
+  size_t info_size, view_size, legal_size, action_size, result_size; /* the boundary types */
+
   /* Validates the spec's rules object into `out` and returns the resolved rules (defaults
    * filled) as a new object in `*resolved`. Errors name `path` and the field. */
-  int (*parse_rules)(json_t *rules, void *out, json_t **resolved, const char *path, tk_error *err);
-  /* Plays one unit; writes its JSON line (no newline) into `line`: an object with "unit",
-   * "wall" and a "seats" array (one object per seat, in seating order). Agent faults are
-   * recorded in the faulting seat's object (harness/core/fault.h: tk_fault_json), illegal actions
-   * as "illegal": count; every agent call goes through tk_watch_call / tk_watch_leave /
-   * tk_watch_over, and tk_watch_decision before each decision. The faulting agent gets the
-   * worst result (forfeit); with ctx->illegal_policy substitute an illegal action is replaced
-   * by the game's fallback action. Returns 0, or a negative TK_E code for a referee failure. */
-  int (*play)(const tk_play_ctx *ctx, uint64_t unit, uint64_t wall, const int *seating,
-              tk_seat_agent *agents, char *line, size_t cap);
-  /* The line for a unit interrupted by the agent in `seat` crashing or hanging. */
-  int (*fault_line)(uint64_t unit, uint64_t wall, const int *seating, tk_seat_agent *agents,
-                    int seat, const char *reason, char *line, size_t cap);
-  /* Parses a line (as written by play or fault_line). */
-  int (*parse_line)(json_t *line, tk_unit_result *out, tk_error *err);
-  /* Called once in the referee before workers are forked (may be NULL): build lazily-built
-   * tables here so that workers share them instead of each building its own. */
+  int (*parse_rules)(json_t *rules, void *out, json_t **resolved, const char *path,
+                     tk_error *err);
+  /* Called once in the referee before workers are forked (may be NULL): lazily-built tables
+   * built here are shared by every worker. */
   void (*warm_up)(void);
-  int nq;            /* quantities per seat */
+
+  /* Starts a unit in `state` (state_size bytes, not zeroed). Returns 0 or a TK_E code. */
+  int (*start)(void *state, const tk_unit_start *u, tk_error *err);
+  /* The game's part of seat `seat`'s info struct (info_size bytes; the referee fills the
+   * tk_game_head at its start). */
+  void (*info)(const void *state, int seat, void *info);
+  /* The seat that must decide next, after playing any step that needs no decision (a deal);
+   * -1 when the unit is over; < -1 (a TK_E code) on a referee failure. */
+  int (*to_act)(void *state, tk_error *err);
+  /* The seat's view and its legal actions at its decision. */
+  void (*view)(const void *state, int seat, void *view);
+  void (*legal)(const void *state, int seat, void *legal);
+  /* Applies seat `seat`'s action, checked against the state itself (never against memory an
+   * agent could write). Returns 0, or TK_EILLEGAL with the state unchanged. */
+  int (*apply)(void *state, int seat, const void *action, tk_error *err);
+  /* Writes the fallback action for `legal` (always legal): what replaces an illegal action
+   * under illegal_policy "substitute", and what a faulted seat plays in the replay. */
+  void (*fallback)(const void *state, int seat, const void *legal, void *action);
+  /* The result struct passed to every agent's end_game. */
+  void (*result)(const void *state, void *result);
+  /* The unit's per-seat result fields (rec->seat[s].f) and extra members (may be NULL). */
+  void (*fields)(const void *state, tk_unit_rec *rec);
+  /* The forfeit result: rewrites the fields of the seats in `forfeit` (bit s = seat s), whose
+   * agents faulted and were played by the fallback, to the worst result, and adjusts the others
+   * where the game's result depends on every seat (ranks). */
+  void (*forfeit)(const void *rules, unsigned forfeit, tk_unit_rec *rec);
+  /* The per-seat quantities of a unit from its fields (all seats: a quantity may depend on the
+   * opponents' fields). */
+  void (*quantities)(const tk_unit_rec *rec, double q[][TK_MAX_Q]);
+  /* "turn 3: hand 1155m..., drew 5p": the decision of `view`, for fault reasons. */
+  void (*describe)(const void *view, char *buf, size_t cap);
+  /* "discard of 5p": an action, for illegal-action reports. */
+  void (*describe_action)(const void *action, char *buf, size_t cap);
+
+  int logs;                   /* 1: start() writes a game log when given one (`--logs`) */
+  int nfields;
+  const tk_field *fields_def; /* the result fields, in the order written */
+  int nq;                     /* quantities per seat */
   int nmetrics;
   const tk_metric *metrics;
-  /* issue 4 (may be NULL): describes a decision recorded with tk_watch_decision, for the
-   * reason of a fault found by the parent ("turn 3: hand ..., drew 5p"). */
-  void (*describe)(const void *snap, size_t len, char *buf, size_t cap);
-  /* 1: a multi-seat game whose `play` honours ctx->fallback_seats, so that a unit in which an
-   * agent crashed or was killed is played again with the fallback agent in that seat (the
-   * others get a complete game; the faulter the worst result); 0: fault_line records it */
-  int fallback;
-  /* 1: `play` writes a game log per unit into ctx->logs_dir (`taikai run --logs`) */
-  int logs;
-} tk_game_driver;
+} tk_game;
 
-/* The driver for game `name`, or NULL. */
-const tk_game_driver *tk_game_find(const char *name);
-/* Names of the known games, comma-separated (static). */
+/* The game named `name`, or NULL. */
+const tk_game *tk_game_find(const char *name);
+/* The names of every registered game, comma-separated ("solo, riichi"), from the table. */
 const char *tk_game_names(void);
+/* The registered games, NULL-terminated. */
+const tk_game *const *tk_game_all(void);
 
 /* The seed an agent gets for one game: a pure function of the tournament seed, the wall, the
  * seat and the agent's index. */
 uint64_t tk_game_seed(uint64_t seed, uint64_t wall, int seat, int agent);
 
-/* Writes `s` as a JSON string literal (quotes included) into buf; returns the length. */
-int tk_json_quote(const char *s, char *buf, size_t cap);
+/* The quantities and fault summary of a record, for the statistics. */
+void tk_unit_result_of(const tk_game *g, const tk_unit_rec *rec, tk_unit_result *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "game.h"
 #include "loader.h"
 
 static int is_file(const char *p) { return access(p, R_OK) == 0; }
@@ -180,7 +181,7 @@ int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *e
   if (d->struct_size < sizeof(tk_agent_descriptor)) {
     snprintf(a, sizeof a, "%u", (unsigned)d->struct_size);
     snprintf(b, sizeof b, "%zu", sizeof(tk_agent_descriptor));
-    return refuse(p, err, TK_EABI, "descriptor size %s bytes, ABI version 1 needs %s", a, b);
+    return refuse(p, err, TK_EABI, "descriptor size %s bytes, ABI version 2 needs %s", a, b);
   }
   const char *missing = !d->name ? "name" : !d->version ? "version" : !d->game ? "game"
                         : !d->params_json ? "params_json" : !d->create ? "create"
@@ -192,6 +193,17 @@ int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *e
                   "and spec.json)%s", why, NULL);
   if (game && strcmp(d->game, game))
     return refuse(p, err, TK_EINVAL, "plays game '%s', the spec's game is '%s'", d->game, game);
+  const tk_game *g = tk_game_find(d->game);
+  if (!g)
+    return refuse(p, err, TK_EINVAL, "plays game '%s', which this taikai does not know (%s)",
+                  d->game, tk_game_names());
+  if (d->types_version != g->types_version) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "built against %s types version %u, this taikai has version %u",
+             g->name, (unsigned)d->types_version, (unsigned)g->types_version);
+    return refuse(p, err, TK_EABI, "%s (rebuild the plugin against this taikai's headers)%s",
+                  msg, NULL);
+  }
   json_t *defaults = json_loads(d->params_json, 0, NULL);
   int ok = json_is_object(defaults);
   json_decref(defaults);

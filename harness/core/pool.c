@@ -1,17 +1,15 @@
 /* harness/core/pool.c — the parent side of the worker pool: hands out chunks of units to forked
- * worker processes (harness/core/worker.c, protocol in worker.h), puts their results back in unit
+ * worker processes (harness/core/worker.c, protocol in worker.h), puts their records back in unit
  * order, and survives agents that crash, exit, hang, or run past the memory limit.
  *
  * Each worker shares a tk_watch with the parent (an anonymous shared mapping) saying which
  * agent, seat and entry point is being called, since when, and the decision it was asked. The
- * parent kills a worker whose call passes the per-call or per-game limit or whose resident
- * size passes the memory limit; a worker that dies is buried: the unit it was playing becomes
- * a fault of the agent concerned, the rest of its chunk is handed out again, and a new worker
- * takes its place. In a multi-seat game whose driver has a fallback agent, the faulted unit is
- * played again from its start by a worker with the fallback in the faulter's seat, and the
- * fault is stamped on that seat of the replay's line (tk_fault_stamp); other games record it
- * with the driver's fault_line. Results depend only
- * on the unit, never on which worker played it, so the output is identical for any -j. */
+ * parent kills (the process group of) a worker whose call passes the per-call or per-game limit
+ * or whose resident size passes the memory limit; a worker that dies is buried: the unit it was
+ * playing is played again from its start by a new worker with the game's fallback in the
+ * faulted seat and the fault recorded there (tk_cmd), the rest of its chunk is handed out
+ * again, and the new worker takes its place. Results depend only on the unit, never on which
+ * worker played it, so the output is identical for any -j. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <poll.h>
@@ -31,6 +29,8 @@ volatile sig_atomic_t tk_run_stop_signal;
 
 enum { CHUNK_MAX = 64 };
 
+static const int32_t NO_STATUS = -1; /* a worker not yet reaped */
+
 /* ------------------------------------------------------------------ parent side */
 
 typedef struct worker {
@@ -44,8 +44,8 @@ typedef struct worker {
   int killed;          /* the parent killed it; kill_fault says why */
   uint64_t kill_unit;  /* the unit it was playing then */
   tk_fault kill_fault;
-  /* a replay (a chunk of one unit): the seats played by the fallback, and the faults of the
-   * earlier tries to stamp on them */
+  int status;          /* its wait status once reaped early, else NO_STATUS */
+  /* a replay (a chunk of one unit): the seats played by the fallback and their faults */
   unsigned fallback;
   tk_fault faults[TK_MAX_SEATS];
 } worker;
@@ -66,18 +66,31 @@ typedef struct pool {
   uint64_t next_new;     /* next never-assigned unit */
   range *requeue;        /* ranges handed back by dead workers */
   int nrequeue, caprequeue;
-  replay *replays;       /* units to play again with more fallback seats (multi-seat faults) */
+  replay *replays;       /* units to play again with more fallback seats */
   int nreplays, capreplays;
-  char **ring;           /* results waiting for earlier units: slot (u - first) % cap */
-  uint32_t *ring_len;
+  char **ring;           /* messages waiting for earlier units: slot (u - first) % cap */
   uint64_t ring_cap;
   uint64_t next_write;   /* next unit to hand to the sink */
   tk_sink_fn sink;
   void *sink_ctx;
   tk_error *err;
-  worker *ws;            /* all workers, so a new one can close its siblings' pipes */
+  worker *ws;            /* all workers */
   int jobs;
 } pool;
+
+/* Hands a range back for another worker. Returns 0 or TK_ENOMEM. */
+static int push_range(pool *p, uint64_t first, uint64_t end) {
+  if (first >= end) return 0;
+  if (p->nrequeue == p->caprequeue) {
+    int cap = p->caprequeue ? 2 * p->caprequeue : 16;
+    range *nr = realloc(p->requeue, (size_t)cap * sizeof *nr);
+    if (!nr) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+    p->requeue = nr;
+    p->caprequeue = cap;
+  }
+  p->requeue[p->nrequeue++] = (range){first, end};
+  return 0;
+}
 
 /* Prepares a watch before its worker is forked. */
 static void watch_reset(const tk_run *r, tk_watch *wt) {
@@ -103,19 +116,15 @@ static int spawn(pool *p, worker *w) {
     return TK_EIO;
   }
   if (pid == 0) {
-    close(cmd[1]);
-    close(res[0]);
-    for (int j = 0; j < p->jobs; j++)
-      if (&p->ws[j] != w && p->ws[j].pid > 0) {
-        close(p->ws[j].cmd_fd);
-        close(p->ws[j].res_fd);
-      }
-    tk_worker_guard(p->r, w->watch);
-    tk_worker_main(p->r, cmd[0], res[1], w->watch);
+    int keep[2] = {cmd[0], res[1]};
+    tk_worker_guard(p->r, w->watch, keep, 2); /* closes every other descriptor */
+    tk_worker_main(p->r, keep[0], keep[1], w->watch);
   }
+  setpgid(pid, pid); /* also here, so that a kill of the group never misses */
   close(cmd[0]);
   close(res[1]);
   w->pid = pid;
+  w->status = NO_STATUS;
   w->cmd_fd = cmd[1];
   w->res_fd = res[0];
   w->busy = 0;
@@ -125,26 +134,29 @@ static int spawn(pool *p, worker *w) {
   return 0;
 }
 
-/* The decision recorded in a watch, described by the game (only for act calls). */
+/* The decision recorded in a watch (the game's view at an act call), described by the game. */
 static void watch_decision(const tk_run *r, const tk_watch *wt, int entry, char *buf, size_t cap) {
   buf[0] = '\0';
-  if (entry == TK_ENTRY_ACT && r->game->describe && wt->snap_len > 0)
-    r->game->describe(wt->snap, (size_t)wt->snap_len, buf, cap);
+  if (entry == TK_ENTRY_ACT && wt->snap_len == (int32_t)r->game->view_size)
+    r->game->describe((const void *)wt->snap, buf, cap);
 }
 
-/* Stores a result line for unit u; hands every contiguous finished line to the sink. */
-static int deliver(pool *p, uint64_t u, const char *line, size_t len) {
+/* Stores the message of unit u (a tk_msg_head and its payload, `len` bytes); hands every
+ * contiguous finished unit to the sink. */
+static int deliver(pool *p, uint64_t u, const char *msg, size_t len) {
   uint64_t slot = (u - p->first) % p->ring_cap;
   if (p->ring[slot]) return 0; /* already have it */
-  p->ring[slot] = malloc(len + 1);
-  if (!p->ring[slot]) return TK_ENOMEM;
-  memcpy(p->ring[slot], line, len);
-  p->ring[slot][len] = '\0';
-  p->ring_len[slot] = (uint32_t)len;
+  p->ring[slot] = malloc(len);
+  if (!p->ring[slot]) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+  memcpy(p->ring[slot], msg, len);
   for (;;) {
     uint64_t s = (p->next_write - p->first) % p->ring_cap;
     if (p->next_write >= p->end || !p->ring[s]) break;
-    int rc = p->sink(p->sink_ctx, p->next_write, p->ring[s], p->ring_len[s]);
+    tk_msg_head h;
+    memcpy(&h, p->ring[s], sizeof h);
+    tk_unit_rec rec;
+    memcpy(&rec, p->ring[s] + sizeof h, h.rec_len);
+    int rc = p->sink(p->sink_ctx, &rec, p->ring[s] + sizeof h + h.rec_len, h.records_len);
     free(p->ring[s]);
     p->ring[s] = NULL;
     p->next_write++;
@@ -153,12 +165,18 @@ static int deliver(pool *p, uint64_t u, const char *line, size_t len) {
   return 0;
 }
 
+static int send_cmd(worker *w, const tk_cmd *c) { return tk_write_all(w->cmd_fd, c, sizeof *c); }
+
 static int assign(pool *p, worker *w, int jobs) {
-  range g = {0, 0};
+  tk_cmd c;
+  memset(&c, 0, sizeof c);
   if (p->nreplays) { /* first: the reorder ring waits for them */
     replay *x = &p->replays[--p->nreplays];
-    uint64_t cmd[TK_CMD_WORDS] = {x->unit, 1, x->fallback};
-    if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
+    c.first = x->unit;
+    c.count = 1;
+    c.fallback = x->fallback;
+    memcpy(c.faults, x->faults, sizeof c.faults);
+    if (send_cmd(w, &c)) {
       p->nreplays++; /* the worker died before taking it: the EOF path respawns it */
       return 0;
     }
@@ -169,6 +187,7 @@ static int assign(pool *p, worker *w, int jobs) {
     memcpy(w->faults, x->faults, sizeof w->faults);
     return 0;
   }
+  range g = {0, 0};
   if (p->nrequeue) {
     g = p->requeue[--p->nrequeue];
   } else if (p->next_new < p->end) {
@@ -186,12 +205,10 @@ static int assign(pool *p, worker *w, int jobs) {
   } else {
     return 0;
   }
-  uint64_t cmd[TK_CMD_WORDS] = {g.first, g.end - g.first, 0};
-  if (tk_write_all(w->cmd_fd, cmd, sizeof cmd)) {
-    /* the worker died before taking it: hand the range back, the EOF path respawns it */
-    p->requeue[p->nrequeue++] = g;
-    return 0;
-  }
+  c.first = g.first;
+  c.count = g.end - g.first;
+  if (send_cmd(w, &c)) /* the worker died before taking it: the EOF path respawns it */
+    return push_range(p, g.first, g.end);
   w->busy = 1;
   w->next = g.first;
   w->end = g.end;
@@ -199,39 +216,28 @@ static int assign(pool *p, worker *w, int jobs) {
   return 0;
 }
 
-/* A replay's line: the faults of the earlier tries stamped on their seats. */
-static int deliver_replay(pool *p, worker *w, uint64_t u, const char *line, size_t len) {
-  char buf[TK_LINE_MAX];
-  if (len >= sizeof buf) return tk_error_set(p->err, TK_ERANGE, -1, "unit %llu: line too long",
-                                             (unsigned long long)u);
-  memcpy(buf, line, len);
-  buf[len] = '\0';
-  for (int s = 0; s < TK_MAX_SEATS; s++) {
-    if (!(w->fallback >> s & 1) || !w->faults[s].kind) continue;
-    int rc = tk_fault_stamp(buf, sizeof buf, &w->faults[s]);
-    if (rc) return tk_error_set(p->err, rc, -1, "cannot record the fault of unit %llu",
-                                (unsigned long long)u);
-  }
-  return deliver(p, u, buf, strlen(buf));
-}
-
 /* Parses complete messages in w->rbuf. */
 static int drain(pool *p, worker *w) {
   size_t off = 0;
+  size_t rec_max = tk_unit_rec_size(p->r->game->nseats);
   while (w->rlen - off >= sizeof(tk_msg_head)) {
     tk_msg_head h;
     memcpy(&h, w->rbuf + off, sizeof h);
-    if (w->rlen - off < sizeof h + h.len) break;
+    size_t len = sizeof h + (size_t)h.rec_len + h.records_len + h.text_len;
+    if (h.rec_len > rec_max || h.text_len > TK_ERROR_MSG_MAX || h.unit < p->first ||
+        h.unit >= p->end)
+      return tk_error_set(p->err, TK_EPARSE, -1, "a worker sent a malformed message");
+    if (w->rlen - off < len) break;
     if (h.status) {
-      tk_error_set(p->err, h.status, -1, "worker: unit %llu failed: %s",
-                   (unsigned long long)h.unit, tk_strerror(h.status));
-      return h.status;
+      const char *text = w->rbuf + off + sizeof h;
+      return tk_error_set(p->err, h.status, -1, "unit %llu failed in the referee: %.*s",
+                          (unsigned long long)h.unit, (int)h.text_len, text);
     }
-    int rc = w->busy && w->fallback && h.unit == w->next
-                 ? deliver_replay(p, w, h.unit, w->rbuf + off + sizeof h, h.len)
-                 : deliver(p, h.unit, w->rbuf + off + sizeof h, h.len);
+    if (h.rec_len != rec_max)
+      return tk_error_set(p->err, TK_EPARSE, -1, "a worker sent a malformed message");
+    int rc = deliver(p, h.unit, w->rbuf + off, len);
     if (rc) return rc;
-    off += sizeof h + h.len;
+    off += len;
     if (w->busy && h.unit == w->next) w->next++;
     if (w->busy && w->next >= w->end) w->busy = 0;
   }
@@ -275,6 +281,7 @@ static void check_limits(pool *p, worker *w, int64_t now) {
   f.seat = seat;
   f.entry = entry;
   watch_decision(p->r, wt, entry, f.decision, sizeof f.decision);
+  kill(-w->pid, SIGKILL);
   kill(w->pid, SIGKILL);
   w->killed = 1;
   w->kill_unit = unit;
@@ -311,7 +318,12 @@ static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
     f->signal = 0;
     return 0;
   }
-  if (!in_call && (code == TK_WORKER_EXIT_NOMEM || code == TK_WORKER_EXIT_PIPE)) return 1;
+  if (!in_call && code == TK_WORKER_EXIT_NOMEM) return 1;
+  if (!in_call && code == TK_WORKER_EXIT_PIPE) { /* the referee lives: an agent closed it */
+    f->kind = TK_FAULT_ERROR;
+    snprintf(f->detail, sizeof f->detail, "the worker's result pipe was closed or broken");
+    return 0;
+  }
   f->kind = TK_FAULT_EXIT;
   f->exit_status = code;
   return 0;
@@ -335,32 +347,42 @@ static replay *push_replay(pool *p, uint64_t u, unsigned fallback, const tk_faul
   return x;
 }
 
-/* A worker's result pipe closed: record the fault of the unit it was playing, hand the rest
- * of its chunk back, and start a new worker. */
+/* Reaps worker w (unless reaped already) and kills what is left of its process group. */
+static int reap(worker *w) {
+  int status = w->status;
+  if (status == NO_STATUS)
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  kill(-w->pid, SIGKILL); /* processes an agent forked */
+  w->status = NO_STATUS;
+  return status;
+}
+
+/* A worker's result pipe closed: record the fault of the unit it was playing (to be played
+ * again with the fallback in the faulted seat), hand the rest of its chunk back, and start a
+ * new worker. */
 static int bury(pool *p, worker *w) {
-  int status = 0;
   close(w->cmd_fd);
   close(w->res_fd);
-  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  int status = reap(w);
   if (!w->busy) {
-    if (WIFEXITED(status) && (WEXITSTATUS(status) == TK_WORKER_EXIT_NOMEM ||
-                              WEXITSTATUS(status) == TK_WORKER_EXIT_PIPE))
-      return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed (exit status %d)",
-                          WEXITSTATUS(status));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == TK_WORKER_EXIT_NOMEM)
+      return tk_error_set(p->err, TK_EFAULT, -1, "a worker process ran out of memory outside "
+                          "any agent call (exit status %d)", WEXITSTATUS(status));
     return spawn(p, w);
   }
   /* the unit it was playing: lines of earlier units of the chunk may still have been in its
    * buffer, unsent; those are played again */
-  uint64_t u = w->killed ? w->kill_unit : w->watch->unit, wall;
+  uint64_t u = w->killed ? w->kill_unit : w->watch->unit;
   tk_fault f;
+  int rc;
   if (u < w->next || u >= w->end) {
-    if (w->killed) { /* its line arrived before the kill landed: not at fault */
+    if (w->killed) { /* its record arrived before the kill landed: not at fault */
       if (w->fallback && w->next < w->end) { /* a replay: handed back as one */
         if (!push_replay(p, w->next, w->fallback, w->faults))
           return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
-      } else {
-        p->requeue[p->nrequeue++] = (range){w->next, w->end};
+      } else if ((rc = push_range(p, w->next, w->end))) {
+        return rc;
       }
       w->busy = 0;
       return spawn(p, w);
@@ -370,41 +392,23 @@ static int bury(pool *p, worker *w) {
   if (w->killed) {
     f = w->kill_fault;
   } else if (death_fault(p, w, status, &f)) {
-    return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed (exit status %d)",
-                        WEXITSTATUS(status));
+    return tk_error_set(p->err, TK_EFAULT, -1, "a worker process failed outside any agent call "
+                        "(exit status %d)", WEXITSTATUS(status));
   }
-  if (u > w->next) p->requeue[p->nrequeue++] = (range){w->next, u};
-  const int *seating = tk_schedule_unit(&p->r->sched, u, &wall);
+  if ((rc = push_range(p, w->next, u))) return rc;
   if (f.seat < 0 || f.seat >= p->r->game->nseats) f.seat = 0;
   unsigned earlier = w->fallback && u == w->next ? w->fallback : 0;
-  if (p->r->game->fallback && !(earlier >> f.seat & 1)) {
-    /* play the unit again from its start with the fallback agent in the faulter's seat */
-    replay *x = push_replay(p, u, earlier, w->faults);
-    if (!x) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
-    x->fallback |= 1u << f.seat;
-    x->faults[f.seat] = f;
-    if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
-    w->busy = 0;
-    w->fallback = 0;
-    return spawn(p, w);
-  }
-  char line[TK_LINE_MAX], reason[512];
-  int n = p->r->spec.nagents;
-  tk_seat_agent agents[TK_SPEC_MAX_AGENTS];
-  for (int i = 0; i < n; i++) {
-    agents[i].desc = p->r->plugins[i].desc;
-    agents[i].inst = NULL;
-    agents[i].index = i;
-    agents[i].label = p->r->spec.agents[i].label;
-  }
-  tk_fault_reason(&f, reason, sizeof reason);
-  int rc = p->r->game->fault_line(u, wall, seating, agents, f.seat, reason, line, sizeof line);
-  if (!rc) rc = tk_fault_stamp(line, sizeof line, &f);
-  if (rc) return tk_error_set(p->err, rc, -1, "cannot record the fault of unit %llu",
-                              (unsigned long long)u);
-  if ((rc = deliver(p, u, line, strlen(line)))) return rc;
-  if (u + 1 < w->end) p->requeue[p->nrequeue++] = (range){u + 1, w->end};
+  if (earlier >> f.seat & 1)
+    return tk_error_set(p->err, TK_EFAULT, -1, "unit %llu: the worker died in seat %d, played "
+                        "by the fallback", (unsigned long long)u, f.seat);
+  /* play the unit again from its start with the fallback agent in the faulter's seat */
+  replay *x = push_replay(p, u, earlier, w->faults);
+  if (!x) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+  x->fallback |= 1u << f.seat;
+  x->faults[f.seat] = f;
+  if ((rc = push_range(p, u + 1, w->end))) return rc;
   w->busy = 0;
+  w->fallback = 0;
   return spawn(p, w);
 }
 
@@ -413,10 +417,11 @@ static int bury(pool *p, worker *w) {
  * warnings, not faults. */
 static void shutdown_workers(pool *p, int spawned, int failed) {
   const tk_run *r = p->r;
+  tk_cmd stop;
+  memset(&stop, 0, sizeof stop);
   for (int i = 0; i < spawned; i++) {
-    uint64_t cmd[TK_CMD_WORDS] = {0, 0, 0};
-    if (failed) kill(p->ws[i].pid, SIGKILL);
-    else tk_write_all(p->ws[i].cmd_fd, cmd, sizeof cmd);
+    if (failed) kill(-p->ws[i].pid, SIGKILL), kill(p->ws[i].pid, SIGKILL);
+    else send_cmd(&p->ws[i], &stop);
     close(p->ws[i].cmd_fd);
     close(p->ws[i].res_fd);
   }
@@ -430,6 +435,7 @@ static void shutdown_workers(pool *p, int spawned, int failed) {
       if (got == w->pid || (got < 0 && errno != EINTR)) break;
       if (got == 0 && tk_now_ns() > deadline) {
         hung = 1;
+        kill(-w->pid, SIGKILL);
         kill(w->pid, SIGKILL);
         block = 1;
       } else if (got == 0) {
@@ -437,6 +443,7 @@ static void shutdown_workers(pool *p, int spawned, int failed) {
         nanosleep(&ts, NULL);
       }
     }
+    kill(-w->pid, SIGKILL); /* processes an agent forked */
     if (failed) continue;
     tk_watch *wt = w->watch;
     int agent = wt->agent;
@@ -473,16 +480,13 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
   p.err = err;
   p.ring_cap = (uint64_t)jobs * CHUNK_MAX * 8;
   p.ring = calloc(p.ring_cap, sizeof *p.ring);
-  p.ring_len = calloc(p.ring_cap, sizeof *p.ring_len);
-  p.caprequeue = jobs * 4 + 8; /* each worker's death hands back at most two ranges */
-  p.requeue = calloc((size_t)p.caprequeue, sizeof *p.requeue);
   worker *ws = calloc((size_t)jobs, sizeof *ws);
   p.ws = ws;
   p.jobs = jobs;
   tk_watch *watches = mmap(NULL, sizeof(tk_watch) * (size_t)jobs, PROT_READ | PROT_WRITE,
                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   int rc = 0;
-  if (!p.ring || !p.ring_len || !p.requeue || !ws || watches == MAP_FAILED) {
+  if (!p.ring || !ws || watches == MAP_FAILED) {
     rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
     goto done;
   }
@@ -548,6 +552,13 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
         }
       }
       if (!rc) check_limits(&p, w, tk_now_ns());
+      /* a worker that died while a process it forked holds its pipe open: reap it now, and
+       * kill the group, so the pipe ends and the death is attributed as it happened */
+      int st;
+      if (!rc && w->status == NO_STATUS && waitpid(w->pid, &st, WNOHANG) == w->pid) {
+        w->status = st;
+        kill(-w->pid, SIGKILL);
+      }
     }
     if (progress && p.next_write - first != reported) {
       reported = p.next_write - first;
@@ -564,7 +575,6 @@ done:
   if (p.ring)
     for (uint64_t i = 0; i < p.ring_cap; i++) free(p.ring[i]);
   free(p.ring);
-  free(p.ring_len);
   free(p.requeue);
   free(p.replays);
   if (watches != MAP_FAILED) munmap(watches, sizeof(tk_watch) * (size_t)jobs);

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "game.h"
+#include "watch.h"
 #include "progress.h"
 
 void tk_progress_init(tk_progress *p, int mode) {

@@ -14,6 +14,7 @@
 #include "schedule.h"
 #include "spec.h"
 #include "tally.h"
+#include "watch.h"
 
 #ifndef TAIKAI_VERSION
 #define TAIKAI_VERSION "0.1.0"
@@ -30,14 +31,17 @@ typedef struct tk_run_file {
 
 typedef struct tk_run {
   tk_spec spec;                /* owned */
-  const tk_game_driver *game;
+  const tk_game *game;
   void *rules;                 /* owned: the driver's parsed rules */
   json_t *rules_resolved;      /* owned */
   tk_plugin *plugins;          /* owned: one per agent, loaded */
   json_t **params;             /* owned: resolved params per agent */
-  char **params_text;          /* owned: the same as compact JSON text */
+  char **params_text;          /* owned: the same as compact JSON text, as create gets it (a
+                                * learned agent's "weights" resolved to a path) */
+  char **weights;              /* owned: per agent, its weights file, or NULL (no weights) */
   tk_schedule sched;
-  char *logs_dir;              /* owned: `taikai run --logs` (games with logs), else NULL */
+  char *logs_dir;              /* owned: `taikai run --logs`: each unit's game log here, else NULL */
+  int records;                 /* `taikai run --records`: keep every decision (records.tkr) */
   tk_run_file *files;          /* owned: tk_run_add_file's files, in the order added */
   int nfiles;
 } tk_run;
@@ -62,8 +66,10 @@ int tk_run_add_file(tk_run *r, int agent, const char *role, const char *path, tk
  * plugin file first ({"role": "plugin", "path", "sha256"}), then tk_run_add_file's. */
 json_t *tk_run_resolved_spec(const tk_run *r);
 
-/* Receives each unit's line in unit order. Returns 0, or a negative code to stop the run. */
-typedef int (*tk_sink_fn)(void *ctx, uint64_t unit, const char *line, size_t len);
+/* Receives each unit's record in unit order, with its packed decision records (records_len
+ * bytes; 0 without --records). Returns 0, or a negative code to stop the run. */
+typedef int (*tk_sink_fn)(void *ctx, const tk_unit_rec *rec, const void *records,
+                          size_t records_len);
 /* Reports progress: units done (of `total`) since the run started. */
 typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 

@@ -1,7 +1,8 @@
 /* harness/core/run_output.c — running a prepared tournament into its output folder: spec.json
- * first, then games.jsonl line by line in unit order (each line parsed back, the fault policy
- * applied to it, and tallied, so the summary is computed from exactly what was written), then
- * summary.json and report.md. Resumes a run left by a killed referee, and stops cleanly, with a
+ * first, then games.jsonl line by line in unit order (the fault policy applied to each unit's
+ * record, which is written by the one line writer and tallied, so the summary is computed from
+ * exactly what was written), with `--records` records.tkr block by block in the same order,
+ * then summary.json and report.md. Resumes a run left by a killed referee, and stops cleanly, with a
  * partial summary, on SIGINT/SIGTERM or at the first fault under the abort policy. */
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fault.h"
+#include "line.h"
+#include "taikai/records.h"
 #include "output.h"
 #include "stats.h"
 
@@ -18,80 +20,62 @@ enum { NOTICES_PER_AGENT = 10 };
 
 typedef struct sink_ctx {
   const tk_run *r;
-  FILE *games; /* may be NULL */
+  FILE *games;        /* may be NULL */
+  FILE *records;      /* `--records`: records.tkr, else NULL */
+  const char *const *labels; /* by agent index */
   tk_tally *tally;
   tk_error *err;
   int progress_mode;  /* 2: a bar on stderr to clear before a notice */
   int *notices;       /* fault notices printed per agent */
   int aborted;        /* the abort policy stopped the run */
   char why[512];      /* ... at this fault */
+  char line[TK_LINE_MAX];
 } sink_ctx;
 
-/* Parses one line of this run into `res` (the driver's quantities and the fault fields). */
-static int parse_unit(const tk_run *r, const char *line, size_t len, json_t **out,
-                      tk_unit_result *res, tk_error *err) {
-  json_error_t jerr;
-  json_t *j = json_loadb(line, len, 0, &jerr);
-  int rc = j ? r->game->parse_line(j, res, err) : TK_EPARSE;
-  if (!rc) tk_fault_scan(j, res);
-  if (out && !rc) *out = j;
-  else json_decref(j);
-  return rc;
-}
-
 /* "unit 12 (wall 4): agent 'crash' (seat 0): <reason>" for the first faulted seat. */
-static int first_fault(const tk_run *r, json_t *j, const tk_unit_result *res, char *buf,
-                       size_t cap, int *agent) {
-  for (int s = 0; s < res->nseats; s++) {
-    if (!res->fault[s]) continue;
-    json_t *seat = json_array_get(json_object_get(j, "seats"), (size_t)s);
-    const char *why = json_string_value(json_object_get(seat, "fault"));
-    *agent = res->agent[s];
+static int first_fault(const tk_run *r, const tk_unit_rec *rec, char *buf, size_t cap,
+                       int *agent) {
+  for (int s = 0; s < rec->nseats; s++) {
+    if (!rec->seat[s].fault.kind) continue;
+    char reason[400];
+    tk_fault_reason(&rec->seat[s].fault, reason, sizeof reason);
+    *agent = rec->seat[s].agent;
     snprintf(buf, cap, "unit %llu (wall %llu): agent '%s' (seat %d): %s",
-             (unsigned long long)res->unit, (unsigned long long)res->wall,
-             r->spec.agents[res->agent[s]].label, s, why ? why : "fault");
+             (unsigned long long)rec->unit, (unsigned long long)rec->wall,
+             r->spec.agents[*agent].label, s, reason);
     return 1;
   }
   return 0;
 }
 
-static int sink(void *ctx, uint64_t unit, const char *text, size_t len) {
+static int sink(void *ctx, const tk_unit_rec *rec_in, const void *records, size_t records_len) {
   sink_ctx *c = ctx;
   const tk_run *r = c->r;
-  char line[TK_LINE_MAX + 64];
-  if (len >= sizeof line) return tk_error_set(c->err, TK_ERANGE, -1, "unit %llu: line too long",
-                                              (unsigned long long)unit);
-  memcpy(line, text, len);
-  line[len] = '\0';
-  json_t *j = NULL;
-  tk_unit_result res;
-  int rc = parse_unit(r, line, len, &j, &res, c->err);
-  if (!rc && res.unit != unit) rc = TK_ESTATE;
-  if (rc) {
-    json_decref(j);
-    return tk_error_set(c->err, rc, -1, "unit %llu: bad result line: %.*s",
-                        (unsigned long long)unit, (int)(len > 200 ? 200 : len), line);
-  }
+  tk_unit_rec rec = *rec_in;
   char why[512];
   int agent = -1;
-  int faulted = first_fault(r, j, &res, why, sizeof why, &agent);
-  json_decref(j);
-  if (faulted && r->spec.fault_policy == TK_POLICY_SKIP && !res.skipped) {
-    if ((rc = tk_fault_mark_skipped(line, sizeof line)))
-      return tk_error_set(c->err, rc, -1, "unit %llu: cannot mark it skipped",
-                          (unsigned long long)unit);
-    len = strlen(line);
-    res.skipped = 1;
-  }
-  if (c->games && (fwrite(line, 1, len, c->games) != len || fputc('\n', c->games) == EOF))
+  int faulted = first_fault(r, &rec, why, sizeof why, &agent);
+  if (faulted && r->spec.fault_policy == TK_POLICY_SKIP) rec.skipped = 1;
+  int len = tk_line_write(r->game, &rec, c->labels, c->line, sizeof c->line);
+  if (len < 0)
+    return tk_error_set(c->err, len, -1, "unit %llu: its line is longer than %d bytes",
+                        (unsigned long long)rec.unit, TK_LINE_MAX);
+  /* the records block first: a run killed between the two keeps records for every line */
+  if (c->records && records_len && fwrite(records, 1, records_len, c->records) != records_len)
+    return tk_error_set(c->err, TK_EIO, -1, "records.tkr: write failed: %s", strerror(errno));
+  if (c->games && (fwrite(c->line, 1, (size_t)len, c->games) != (size_t)len ||
+                   fputc('\n', c->games) == EOF))
     return tk_error_set(c->err, TK_EIO, -1, "games.jsonl: write failed: %s", strerror(errno));
-  if ((rc = tk_tally_add(c->tally, &res)))
-    return tk_error_set(c->err, rc, -1, "unit %llu: result out of range: %.*s",
-                        (unsigned long long)unit, (int)(len > 200 ? 200 : len), line);
+  tk_unit_result res;
+  tk_unit_result_of(r->game, &rec, &res);
+  int rc = tk_tally_add(c->tally, &res);
+  if (rc)
+    return tk_error_set(c->err, rc, -1, "unit %llu: result out of range: %.200s",
+                        (unsigned long long)rec.unit, c->line);
   if (faulted) {
     if (c->notices[agent] < NOTICES_PER_AGENT || r->spec.fault_policy == TK_POLICY_ABORT) {
       fprintf(stderr, "%staikai run: %s%s\n", c->progress_mode == 2 ? "\r\033[K" : "", why,
-              res.skipped ? " [unit skipped]" : "");
+              rec.skipped ? " [unit skipped]" : "");
     } else if (c->notices[agent] == NOTICES_PER_AGENT) {
       fprintf(stderr, "%staikai run: agent '%s': further faults are not shown here (they are in "
               "games.jsonl and summary.json)\n", c->progress_mode == 2 ? "\r\033[K" : "",
@@ -154,16 +138,18 @@ static int write_report(const tk_run *r, json_t *sum, const char *dir, tk_error 
   return rc;
 }
 
-/* Reads the complete lines of an interrupted run's games.jsonl into the tally, drops a torn
- * last line (one without its newline: the referee was killed while writing it), and leaves
- * `f` positioned at the end. Returns the units kept, or < 0. */
-static int64_t resume_from(const tk_run *r, FILE *f, const char *path, tk_tally *t,
-                           tk_error *err) {
+/* Reads the complete lines of an interrupted run's games.jsonl into the tally, at most
+ * `limit` of them (the units its records.tkr holds, when it has one: the two files are
+ * buffered apart, so a killed run may have written more of one), drops a torn last line (one
+ * without its newline: the referee was killed while writing it) and any beyond the limit, and
+ * leaves `f` positioned at the end. Returns the units kept, or < 0. */
+static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t limit,
+                           tk_tally *t, tk_unit_rec *rec, tk_error *err) {
   static char line[TK_LINE_MAX + 66];
   int64_t kept = 0;
   long good = 0;
   size_t torn = 0;
-  while (fgets(line, sizeof line, f)) {
+  while ((uint64_t)kept < limit && fgets(line, sizeof line, f)) {
     size_t len = strlen(line);
     if (!len || line[len - 1] != '\n') { /* torn last line, or one longer than any we write */
       torn = len;
@@ -176,9 +162,15 @@ static int64_t resume_from(const tk_run *r, FILE *f, const char *path, tk_tally 
       }
       break;
     }
+    tk_error le;
+    tk_error_clear(&le);
+    int rc = tk_line_read(r->game, line, len - 1, r->spec.nagents, rec, &le);
+    if (rc)
+      return tk_error_set(err, TK_EPARSE, -1, "%s: line %lld: %s; cannot resume", path,
+                          (long long)kept + 1, le.msg);
     tk_unit_result res;
-    int rc = parse_unit(r, line, len - 1, NULL, &res, NULL);
-    if (rc || res.unit != (uint64_t)kept || tk_tally_add(t, &res))
+    tk_unit_result_of(r->game, rec, &res);
+    if (rec->unit != (uint64_t)kept || tk_tally_add(t, &res))
       return tk_error_set(err, TK_EPARSE, -1, "%s: line %lld is not unit %lld of this run; "
                           "cannot resume", path, (long long)kept + 1, (long long)kept);
     kept++;
@@ -221,6 +213,54 @@ static void signals_restore(void) {
   sigaction(SIGTERM, &old_term, NULL);
 }
 
+/* ------------------------------------------------------------------ decision records */
+
+/* Opens <dir>/records.tkr for `--records`: a new file with its header, or, when continuing a
+ * run that kept `kept` units, the file that run wrote, cut back to those units. A run that
+ * did not record from its start cannot start recording, and a recording run is not continued
+ * without --records (the file would miss units). */
+static int open_records(const tk_run *r, const char *dir, uint64_t kept, int continuing,
+                        FILE **out, tk_error *err) {
+  *out = NULL;
+  char path[TK_PATH_MAX];
+  snprintf(path, sizeof path, "%s/records.tkr", dir);
+  int exists = access(path, F_OK) == 0;
+  if (continuing && exists && !r->records)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: this run records its decisions: continue it "
+                        "with --records", dir);
+  if (!r->records) return 0;
+  if (continuing) {
+    if (!exists)
+      return tk_error_set(err, TK_EINVAL, -1, "%s: --records: the run in this folder did not "
+                          "record its decisions from its start (no records.tkr); record into a "
+                          "new folder", dir);
+    int rc = tk_records_truncate(path, kept, err);
+    if (rc) return rc;
+    if (!(*out = fopen(path, "ab")))
+      return tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(errno));
+    return 0;
+  }
+  if (!(*out = fopen(path, "wb")))
+    return tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(errno));
+  const tk_game *g = r->game;
+  tk_records_header h;
+  memset(&h, 0, sizeof h);
+  h.abi_version = TK_AGENT_ABI_VERSION;
+  h.types_version = g->types_version;
+  h.view_size = (uint32_t)g->view_size;
+  h.legal_size = (uint32_t)g->legal_size;
+  h.action_size = (uint32_t)g->action_size;
+  h.nseats = (uint32_t)g->nseats;
+  h.nfields = (uint32_t)g->nfields;
+  h.nagents = (uint32_t)r->spec.nagents;
+  snprintf(h.game, sizeof h.game, "%s", g->name);
+  for (int i = 0; i < g->nfields; i++) h.field[i] = g->fields_def[i].name;
+  for (int i = 0; i < r->spec.nagents; i++) h.agent[i] = r->spec.agents[i].label;
+  if (tk_records_write_header(*out, &h))
+    return tk_error_set(err, TK_EIO, -1, "%s: write failed", path);
+  return 0;
+}
+
 /* ------------------------------------------------------------------ the run */
 
 int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, tk_error *err) {
@@ -232,11 +272,19 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   if (rc) return tk_error_set(err, rc, -1, "out of memory for %llu walls",
                               (unsigned long long)r->spec.walls);
   int *notices = calloc((size_t)r->spec.nagents, sizeof *notices);
-  if (!notices) {
+  FILE *games = NULL, *records = NULL;
+  tk_unit_rec *rec = malloc(sizeof *rec);
+  sink_ctx *sc = calloc(1, sizeof *sc);
+  const char **labels = calloc((size_t)r->spec.nagents, sizeof *labels);
+  if (!notices || !rec || !sc || !labels) {
+    free(notices);
+    free(rec);
+    free(sc);
+    free(labels);
     tk_tally_free(&tally);
     return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   }
-  FILE *games = NULL;
+  for (int i = 0; i < r->spec.nagents; i++) labels[i] = r->spec.agents[i].label;
   const char *dir = o->out_dir;
   uint64_t first = 0, units = tk_schedule_units(&r->sched);
   signals_catch();
@@ -245,7 +293,12 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
     char path[TK_PATH_MAX];
     snprintf(path, sizeof path, "%s/games.jsonl", dir);
     if (o->resume && (games = fopen(path, "r+"))) {
-      int64_t kept = resume_from(r, games, path, &tally, err);
+      uint64_t limit = UINT64_MAX;
+      char rpath[TK_PATH_MAX];
+      snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
+      if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
+        goto done;
+      int64_t kept = resume_from(r, games, path, limit, &tally, rec, err);
       if (kept < 0) {
         rc = (int)kept;
         goto done;
@@ -261,17 +314,25 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
                                            strerror(errno));
     }
     if (rc) goto done;
+    if ((rc = open_records(r, dir, out->resumed, o->resume && out->resumed, &records, err)))
+      goto done;
   }
-  sink_ctx sc = {r, games, &tally, err, 0, notices, 0, ""};
+  sc->r = r;
+  sc->games = games;
+  sc->records = records;
+  sc->labels = labels;
+  sc->tally = &tally;
+  sc->err = err;
+  sc->notices = notices;
   tk_progress prog;
   tk_progress_init(&prog, o->progress);
-  sc.progress_mode = prog.mode;
-  rc = tk_pool_run(r, first, units - first, o->jobs, sink, &sc, tk_progress_update, &prog, err);
+  sc->progress_mode = prog.mode;
+  rc = tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update, &prog, err);
   if (o->rate) *o->rate = tk_progress_rate(&prog);
-  if (rc && (sc.aborted || tk_run_stop_signal)) {
+  if (rc && (sc->aborted || tk_run_stop_signal)) {
     /* a clean stop: everything finished so far is kept, the summary says it is partial */
-    out->stopped = sc.aborted ? TK_STOP_ABORT : (int)tk_run_stop_signal;
-    if (sc.aborted) snprintf(out->why, sizeof out->why, "%s", sc.why);
+    out->stopped = sc->aborted ? TK_STOP_ABORT : (int)tk_run_stop_signal;
+    if (sc->aborted) snprintf(out->why, sizeof out->why, "%s", sc->why);
     else snprintf(out->why, sizeof out->why, "interrupted by %s",
                   tk_run_stop_signal == SIGINT ? "SIGINT" : tk_run_stop_signal == SIGTERM
                                                                ? "SIGTERM" : "a signal");
@@ -286,6 +347,11 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   if (games) {
     if (fclose(games)) rc = tk_error_set(err, TK_EIO, -1, "games.jsonl: write failed");
     games = NULL;
+    if (rc) goto done;
+  }
+  if (records) {
+    if (fclose(records)) rc = tk_error_set(err, TK_EIO, -1, "records.tkr: write failed");
+    records = NULL;
     if (rc) goto done;
   }
   json_t *sum = tk_summary_json(r, &tally, err);
@@ -305,7 +371,11 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
 done:
   signals_restore();
   if (games) fclose(games);
+  if (records) fclose(records);
   free(notices);
+  free(rec);
+  free(sc);
+  free(labels);
   tk_tally_free(&tally);
   return rc;
 }

@@ -3,8 +3,10 @@
  * crashes, exits or hangs in a trial process, a format the game cannot play) happens here,
  * before a single game; and the resolved spec, with the hashes of the files that make each
  * agent what it is (its plugin, its weights). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run.h"
 #include "worker.h"
@@ -24,9 +26,39 @@ void tk_run_free(tk_run *r) {
   json_decref(r->rules_resolved);
   tk_schedule_free(&r->sched);
   free(r->logs_dir);
+  if (r->weights)
+    for (int i = 0; i < r->spec.nagents; i++) free(r->weights[i]);
+  free(r->weights);
   free(r->files);
   tk_spec_free(&r->spec);
   memset(r, 0, sizeof *r);
+}
+
+/* A learned agent's weights file: the "weights" parameter when given (as a path, or relative
+ * to the spec's folder), else the descriptor's default beside the plugin's shared object. The
+ * file must be readable; its path (what create gets as "weights") goes to r->weights[i]. */
+static int resolve_weights(tk_run *r, int i, const char *spec_dir, tk_error *err) {
+  const tk_plugin *p = &r->plugins[i];
+  const char *given = json_string_value(json_object_get(r->params[i], "weights"));
+  if (!p->desc->weights) return 0;
+  if (!given)
+    return tk_error_set(err, TK_EABI, -1, "%s: declares default weights '%s' but has no string "
+                        "parameter 'weights'", p->path, p->desc->weights);
+  char path[TK_PATH_MAX];
+  if (given[0]) {
+    snprintf(path, sizeof path, "%s", given);
+    if (given[0] != '/' && access(path, R_OK) && spec_dir)
+      snprintf(path, sizeof path, "%s/%s", spec_dir, given);
+  } else {
+    const char *slash = strrchr(p->path, '/');
+    int dirlen = slash ? (int)(slash - p->path) : 1;
+    snprintf(path, sizeof path, "%.*s/%s", dirlen, slash ? p->path : ".", p->desc->weights);
+  }
+  if (access(path, R_OK))
+    return tk_error_set(err, TK_EINVAL, -1, "weights '%s': %s%s", path, strerror(errno),
+                        given[0] ? " (field 'params.weights')" : " (the plugin's default weights)");
+  if (!(r->weights[i] = strdup(path))) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  return 0;
 }
 
 int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err) {
@@ -46,7 +78,8 @@ int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err
   r->plugins = calloc((size_t)n, sizeof *r->plugins);
   r->params = calloc((size_t)n, sizeof *r->params);
   r->params_text = calloc((size_t)n, sizeof *r->params_text);
-  if (!r->rules || !r->plugins || !r->params || !r->params_text) {
+  r->weights = calloc((size_t)n, sizeof *r->weights);
+  if (!r->rules || !r->plugins || !r->params || !r->params_text || !r->weights) {
     rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
     goto fail;
   }
@@ -69,7 +102,15 @@ int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err
       tk_error_set(err, rc, -1, "%s: agent '%s' (agents[%d]): %s", s->path, a->label, i, e.msg);
       goto fail;
     }
-    r->params_text[i] = json_dumps(r->params[i], JSON_COMPACT | JSON_SORT_KEYS);
+    if ((rc = resolve_weights(r, i, spec_dir, &e)) ||
+        (r->weights[i] && (rc = tk_run_add_file(r, i, "weights", r->weights[i], &e)))) {
+      tk_error_set(err, rc, -1, "%s: agent '%s' (agents[%d]): %s", s->path, a->label, i, e.msg);
+      goto fail;
+    }
+    json_t *given = json_deep_copy(r->params[i]);
+    if (given && r->weights[i]) json_object_set_new(given, "weights", json_string(r->weights[i]));
+    r->params_text[i] = given ? json_dumps(given, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(given);
     if (!r->params_text[i]) {
       rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
       goto fail;

@@ -4,6 +4,7 @@
  * stop a call that runs past its limit. Results depend only on the unit, never on the worker. */
 #define _DEFAULT_SOURCE 1 /* sigaltstack, MAP_ANONYMOUS */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,7 +18,7 @@
 #include <sys/prctl.h>
 #endif
 
-#include "fault.h"
+#include "loop.h"
 #include "worker.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -116,7 +117,42 @@ static void sanitizer_death(void) {
 }
 #endif
 
-void tk_worker_guard(const tk_run *r, tk_watch *watch) {
+/* Keeps 0-2 and the descriptors of `keep` (moved to 3, 4, ...) and closes every other, so an
+ * agent cannot write into the referee's files, its lock or a sibling's pipes. */
+static void keep_only(int *keep, int nkeep) {
+  for (int i = 0; i < nkeep; i++) { /* first out of the way of 3, 4, ... */
+    int hi = fcntl(keep[i], F_DUPFD, 64 + i);
+    if (hi < 0) _exit(TK_WORKER_EXIT_PIPE);
+    close(keep[i]);
+    keep[i] = hi;
+  }
+  for (int i = 0; i < nkeep; i++) {
+    if (dup2(keep[i], 3 + i) < 0) _exit(TK_WORKER_EXIT_PIPE);
+    close(keep[i]);
+    keep[i] = 3 + i;
+  }
+  int from = 3 + nkeep;
+  long max = sysconf(_SC_OPEN_MAX);
+  if (max < 0 || max > 65536) max = 65536;
+  DIR *d = opendir("/proc/self/fd");
+  if (d) { /* only the open ones: the limit may be large */
+    int self = dirfd(d);
+    struct dirent *e;
+    int fds[1024], n = 0;
+    while ((e = readdir(d)) && n < 1024) {
+      int fd = atoi(e->d_name);
+      if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd >= from && fd != self) fds[n++] = fd;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) close(fds[i]);
+  } else {
+    for (int fd = from; fd < max; fd++) close(fd);
+  }
+}
+
+void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep) {
+  setpgid(0, 0);
+  keep_only(keep, nkeep);
 #ifdef TK_ASAN
   crash_watch = watch;
   __sanitizer_set_death_callback(sanitizer_death);
@@ -159,93 +195,76 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch) {
 
 /* ------------------------------------------------------------------ worker */
 
-static tk_agent_instance *create_agent(const tk_run *r, int i, tk_watch *watch, int seat,
-                                       tk_fault *f) {
-  const tk_agent_descriptor *d = r->plugins[i].desc;
-  tk_error e;
-  tk_error_clear(&e);
-  tk_watch_call(watch, seat, i, TK_ENTRY_CREATE);
-  tk_agent_instance *inst =
-      d->create(r->params_text[i], tk_game_seed(r->spec.seed, UINT64_MAX, -1, i), &e);
-  tk_watch_leave(watch);
-  if (tk_watch_over(watch, seat, TK_ENTRY_CREATE, f)) {
-    if (inst) d->destroy(inst);
-    return NULL;
+/* Results waiting to be written: flushed when full, at the end of a command, and at least
+ * every 100 ms (so progress and crash recovery stay current with slow agents). */
+typedef struct outbuf {
+  int fd;
+  char *buf;
+  size_t used;
+  int64_t flushed;
+} outbuf;
+
+static void out_flush(outbuf *o) {
+  if (o->used && tk_write_all(o->fd, o->buf, o->used)) _exit(TK_WORKER_EXIT_PIPE);
+  o->used = 0;
+  o->flushed = tk_now_ns();
+}
+
+static void out_add(outbuf *o, const void *p, size_t n) {
+  if (o->used + n > WBUF) out_flush(o);
+  if (n > WBUF) { /* a large unit (many decisions recorded): straight through */
+    if (tk_write_all(o->fd, p, n)) _exit(TK_WORKER_EXIT_PIPE);
+    return;
   }
-  if (!inst) {
-    memset(f, 0, sizeof *f);
-    f->kind = TK_FAULT_ERROR;
-    f->entry = TK_ENTRY_CREATE;
-    f->seat = seat;
-    snprintf(f->detail, sizeof f->detail, "returned NULL: %.130s", e.msg[0] ? e.msg : "(no reason)");
-  }
-  return inst;
+  memcpy(o->buf + o->used, p, n);
+  o->used += n;
 }
 
 void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
-  int n = r->spec.nagents, nseats = r->game->nseats;
+  int n = r->spec.nagents;
+  const tk_game *g = r->game;
   tk_seat_agent *agents = calloc((size_t)n, sizeof *agents);
-  char *wbuf = malloc(WBUF);
-  char line[TK_LINE_MAX];
-  if (!agents || !wbuf) _exit(TK_WORKER_EXIT_NOMEM);
+  tk_unit_rec *rec = malloc(sizeof *rec);
+  outbuf o = {res_fd, malloc(WBUF), 0, tk_now_ns()};
+  tk_loop loop;
+  if (!agents || !rec || !o.buf || tk_loop_init(&loop, g)) _exit(TK_WORKER_EXIT_NOMEM);
   for (int i = 0; i < n; i++) {
     agents[i].desc = r->plugins[i].desc;
     agents[i].index = i;
     agents[i].label = r->spec.agents[i].label;
+    agents[i].params = r->params_text[i];
   }
-  tk_play_ctx ctx = {r->spec.seed, r->rules, watch, (int)r->spec.illegal_policy, 0,
-                     r->game->logs ? r->logs_dir : NULL};
+  loop.rules = r->rules;
+  loop.seed = r->spec.seed;
+  loop.illegal_policy = (int)r->spec.illegal_policy;
+  loop.watch = watch;
+  loop.agents = agents;
+  loop.logs_dir = r->logs_dir;
+  loop.records = r->records;
+  loop.pipe_fd = res_fd;
   for (;;) {
-    uint64_t cmd[TK_CMD_WORDS];
-    if (tk_read_all(cmd_fd, cmd, sizeof cmd) || cmd[1] == 0) break;
-    size_t used = 0;
-    int64_t flushed = tk_now_ns();
-    for (uint64_t u = cmd[0]; u < cmd[0] + cmd[1]; u++) {
+    tk_cmd cmd;
+    if (tk_read_all(cmd_fd, &cmd, sizeof cmd) || cmd.count == 0) break;
+    for (uint64_t u = cmd.first; u < cmd.first + cmd.count; u++) {
       uint64_t wall;
       const int *seating = tk_schedule_unit(&r->sched, u, &wall);
-      tk_watch_unit(watch, u);
-      tk_fault f, created[TK_MAX_SEATS];
-      memset(&f, 0, sizeof f);
-      /* replays (the pool's cmd[2]): seats whose agents crashed in an earlier try of the unit */
-      unsigned fallback = (unsigned)cmd[2], failed = 0;
-      for (int s = 0; s < nseats && !f.kind; s++) {
-        tk_seat_agent *a = &agents[seating[s]];
-        if ((fallback >> s & 1) || a->inst) continue;
-        a->inst = create_agent(r, seating[s], watch, s, &f);
-        if (!a->inst && r->game->fallback) { /* played by the fallback, the fault stamped */
-          created[s] = f;
-          failed |= 1u << s;
-          memset(&f, 0, sizeof f);
-        }
-      }
-      int rc;
-      if (f.kind) { /* an agent of this unit could not be created: the unit is its fault */
-        char reason[512];
-        tk_fault_reason(&f, reason, sizeof reason);
-        rc = r->game->fault_line(u, wall, seating, agents, f.seat, reason, line, sizeof line);
-        if (!rc) rc = tk_fault_stamp(line, sizeof line, &f);
+      tk_error err;
+      tk_error_clear(&err);
+      int rc = tk_loop_play(&loop, u, wall, seating, cmd.fallback, cmd.faults, rec, &err);
+      tk_msg_head h = {.unit = u, .status = rc};
+      if (rc) {
+        h.text_len = (uint32_t)strlen(err.msg);
       } else {
-        ctx.fallback_seats = fallback | failed;
-        rc = r->game->play(&ctx, u, wall, seating, agents, line, sizeof line);
-        for (int s = 0; s < nseats && !rc; s++)
-          if (failed >> s & 1) rc = tk_fault_stamp(line, sizeof line, &created[s]);
+        h.rec_len = (uint32_t)tk_unit_rec_size(g->nseats);
+        h.records_len = r->records ? (uint32_t)loop.rb.packed_len : 0;
       }
-      tk_msg_head h = {u, rc, rc ? 0 : (uint32_t)strlen(line)};
-      if (used + sizeof h + h.len > WBUF) {
-        if (tk_write_all(res_fd, wbuf, used)) _exit(TK_WORKER_EXIT_PIPE);
-        used = 0;
-      }
-      memcpy(wbuf + used, &h, sizeof h);
-      memcpy(wbuf + used + sizeof h, line, h.len);
-      used += sizeof h + h.len;
-      /* slow agents: pass results on at least every 100 ms, for progress and crash safety */
-      if (tk_now_ns() - flushed > 100000000) {
-        if (tk_write_all(res_fd, wbuf, used)) _exit(TK_WORKER_EXIT_PIPE);
-        used = 0;
-        flushed = tk_now_ns();
-      }
+      out_add(&o, &h, sizeof h);
+      if (rc) out_add(&o, err.msg, h.text_len);
+      else out_add(&o, rec, h.rec_len);
+      if (h.records_len) out_add(&o, loop.rb.packed, h.records_len);
+      if (tk_now_ns() - o.flushed > 100000000) out_flush(&o);
     }
-    if (used && tk_write_all(res_fd, wbuf, used)) _exit(TK_WORKER_EXIT_PIPE);
+    out_flush(&o);
   }
   for (int i = 0; i < n; i++)
     if (agents[i].inst) {
@@ -253,8 +272,10 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
       agents[i].desc->destroy(agents[i].inst);
       tk_watch_leave(watch);
     }
+  tk_loop_free(&loop);
   free(agents);
-  free(wbuf);
+  free(rec);
+  free(o.buf);
   _exit(0);
 }
 
@@ -273,7 +294,7 @@ int tk_worker_trial(const tk_run *r, int agent, tk_error *err) {
   }
   if (pid == 0) {
     close(fds[0]);
-    tk_worker_guard(r, NULL);
+    tk_worker_guard(r, NULL, &fds[1], 1);
     tk_error e;
     tk_error_clear(&e);
     tk_agent_instance *inst = p->desc->create(
@@ -321,6 +342,7 @@ int tk_worker_trial(const tk_run *r, int agent, tk_error *err) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  kill(-pid, SIGKILL); /* whatever the agent forked */
   msg[len] = '\0';
   const char *entry = len && msg[0] == 'C' ? "destroy" : "create";
   if (timed_out)

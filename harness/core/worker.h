@@ -3,37 +3,48 @@
  * agent code (its stdout, signals, memory limit, death with the referee), and the trial create
  * that vets each agent in a throw-away process before the run.
  *
- * Protocol: parent -> worker, on its command pipe: {uint64 first, uint64 count, uint64 fallback}
- * (count 0: exit; fallback: bit s = seat s is played by the game's fallback agent, for the
- * replay of a unit whose agent in seat s crashed; 0 for ordinary chunks).
- * Worker -> parent, on its result pipe, per unit: a tk_msg_head and `len` bytes of JSON line. */
+ * Protocol: parent -> worker, on its command pipe: a tk_cmd (count 0: exit). Worker -> parent,
+ * on its result pipe, per unit: a tk_msg_head, then `rec_len` bytes of tk_unit_rec (its first
+ * nseats seats), `records_len` bytes of packed decision records, and `text_len` bytes of error
+ * text (a referee failure, status < 0: no record). */
 #ifndef TAIKAI_HARNESS_WORKER_H
 #define TAIKAI_HARNESS_WORKER_H
 
 #include <sys/types.h>
 
+#include "loop.h"
 #include "run.h"
+
+typedef struct tk_cmd {
+  uint64_t first, count;           /* units [first, first + count) */
+  uint32_t fallback;               /* bit s: seat s played by the fallback (a replay) */
+  uint32_t reserved;
+  tk_fault faults[TK_MAX_SEATS];   /* the faults of the fallback seats, from earlier tries */
+} tk_cmd;
 
 typedef struct tk_msg_head {
   uint64_t unit;
-  int32_t status; /* 0, or the TK_E code of a referee failure (no line) */
-  uint32_t len;
+  int32_t status;       /* 0, or the TK_E code of a referee failure */
+  uint32_t rec_len, records_len, text_len;
 } tk_msg_head;
 
-/* Exit statuses of a worker that fails outside any agent call (a referee failure, not a
- * fault); an agent calling exit() inside a call is a fault whatever its status. */
-enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = 102 };
-enum { TK_CMD_WORDS = 3 }; /* uint64 words of a command */
+/* Exit statuses of a worker that fails outside any agent call; an agent calling exit() inside
+ * a call is a fault whatever its status. TK_WORKER_EXIT_PIPE: the result pipe failed, which
+ * while the referee lives means an agent closed it. */
+enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = TK_LOOP_EXIT_PIPE };
 
 int tk_write_all(int fd, const void *p, size_t n);
 int tk_read_all(int fd, void *p, size_t n);
 
-/* In a freshly forked child that will run agent code: dies with the referee (Linux
- * PR_SET_PDEATHSIG), ignores SIGINT/SIGTERM (the referee stops its workers itself), reads
- * /dev/null and writes its stdout to stderr (so an agent's prints never mix with the referee's
- * output), and applies the spec's memory limit (RLIMIT_AS, with a handler that records in
- * `watch`, which may be NULL, the signal, errno and address space of a crash). */
-void tk_worker_guard(const tk_run *r, tk_watch *watch);
+/* In a freshly forked child that will run agent code: leads a process group of its own (the
+ * parent kills the group, so a process an agent forks cannot outlive its worker), keeps only
+ * the descriptors `keep[0..nkeep-1]` (moved to 3, 4, ...: written back into keep) besides 0-2,
+ * dies with the referee (Linux PR_SET_PDEATHSIG), ignores SIGINT/SIGTERM (the referee stops
+ * its workers itself), reads /dev/null and writes its stdout to stderr (so an agent's prints
+ * never mix with the referee's output), and applies the spec's memory limit (RLIMIT_AS, with a
+ * handler that records in `watch`, which may be NULL, the signal, errno and address space of a
+ * crash). */
+void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep);
 
 /* The worker process: creates agents when a unit first needs them, plays the units it is sent
  * and writes their lines; destroys its agents and exits on a count of 0. Never returns. */

@@ -26,7 +26,7 @@ static json_t *estimate_json(const tk_estimate *e, int with_p) {
 
 json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   tk_stats_init();
-  const tk_game_driver *g = r->game;
+  const tk_game *g = r->game;
   const tk_spec *s = &r->spec;
   uint64_t W = t->walls;
   double conf = s->confidence;
@@ -264,7 +264,7 @@ static void text_table(FILE *f, const char *corner, int nrows, const char *const
 }
 
 static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
-  const tk_game_driver *g = r->game;
+  const tk_game *g = r->game;
   char buf[128];
   int conf = (int)lround(r->spec.confidence * 100);
   json_t *agents = json_object_get(sum, "agents"), *pairs = json_object_get(sum, "paired");

@@ -24,10 +24,12 @@
 extern "C" {
 #endif
 
-/* Bump when any field of tk_agent_descriptor or any game's boundary type changes meaning;
- * appending a descriptor field also bumps it (the referee then accepts older versions that
- * have a smaller struct_size). */
-#define TK_AGENT_ABI_VERSION 1u
+/* The version of the descriptor and of the lifecycle. Version 2: every game's info struct
+ * starts with tk_game_head; the descriptor declares the version of its game's boundary types
+ * and its default weights file. The referee refuses any other version, naming both. Each game's
+ * boundary types (view, legal, action, info, result) have a version of their own
+ * (TK_<GAME>_TYPES_VERSION in the game's header), refused the same way on mismatch. */
+#define TK_AGENT_ABI_VERSION 2u
 
 /* The name of the exported entry symbol, for dlsym. */
 #define TK_AGENT_ENTRY_SYMBOL "taikai_agent_entry"
@@ -52,43 +54,54 @@ _Static_assert(sizeof(tk_game_head) == 32, "tk_game_head layout: bump TK_AGENT_A
 typedef void tk_agent_instance;
 
 typedef struct tk_agent_descriptor {
-  uint32_t abi_version;    /* v1: TK_AGENT_ABI_VERSION the plugin was built against */
-  uint32_t struct_size;    /* v1: sizeof(tk_agent_descriptor) the plugin was built with */
-  const char *name;        /* v1: short agent name, [a-z0-9_-]+ ("greedy") */
-  const char *version;     /* v1: the agent's own version ("1.0.0") */
-  const char *game;        /* v1: the game it plays, as in specs ("solo") */
-  const char *description; /* v1: one line for `taikai plugins` */
-  const char *params_json; /* v1: a JSON object: every parameter with its default ("{}" if none) */
+  uint32_t abi_version;    /* TK_AGENT_ABI_VERSION the plugin was built against */
+  uint32_t struct_size;    /* sizeof(tk_agent_descriptor) the plugin was built with */
+  const char *name;        /* short agent name, [a-z0-9_-]+ ("greedy") */
+  const char *version;     /* the agent's own version ("1.0.0") */
+  const char *game;        /* the game it plays, as in specs ("solo") */
+  uint32_t types_version;  /* the game's TK_<GAME>_TYPES_VERSION it was built against */
+  uint32_t reserved;       /* 0 */
+  const char *description; /* one line for `taikai plugins` */
+  const char *params_json; /* a JSON object: every parameter with its default ("{}" if none) */
+  /* A learned agent's default weights: a file name relative to the folder of the plugin's
+   * shared object, or NULL for an agent without weights. An agent with weights has a string
+   * parameter "weights" (default ""): a path that replaces the default. The referee resolves
+   * the file, records its SHA-256 with the run, and passes its path as "weights" to create. */
+  const char *weights;
 
-  /* v1: Creates an instance. `params_json` is a JSON object holding every parameter of
+  /* Creates an instance. `params_json` is a JSON object holding every parameter of
    * params_json (defaults merged with the tournament spec's values; the referee has already
    * refused unknown names). `seed` is derived from the tournament seed and the agent's
    * position. Returns an owned instance, or NULL with the reason in `err` (never NULL). */
   tk_agent_instance *(*create)(const char *params_json, uint64_t seed, tk_error *err);
-  /* v1: Frees an instance; NULL is a no-op. */
+  /* Frees an instance; NULL is a no-op. */
   void (*destroy)(tk_agent_instance *self);
-  /* v1: A game starts; `game_info` is the game's info struct (taikai/solo.h: tk_solo_info),
-   * borrowed for the call. Returns 0 or a negative TK_E code (the game is then a fault). */
+  /* A game starts; `game_info` is the game's info struct (it starts with a tk_game_head:
+   * taikai/solo.h tk_solo_info, ...), borrowed for the call. Returns 0 or a negative TK_E code
+   * (the game is then a fault). */
   int (*begin_game)(tk_agent_instance *self, const void *game_info);
-  /* v1: Chooses an action. `view` and `legal` are the game's view and legal-action structs,
-   * borrowed for the call; the action is written to `action_out` (the game's action struct).
-   * Returns 0, or a negative TK_E code (the game is then a fault attributed to the agent). */
+  /* Chooses an action. `view` and `legal` are the game's view and legal-action structs,
+   * borrowed for the call (copies: writing to them changes nothing); the action is written to
+   * `action_out` (the game's action struct). Returns 0, or a negative TK_E code (the game is
+   * then a fault attributed to the agent). */
   int (*act)(tk_agent_instance *self, const void *view, const void *legal, void *action_out);
-  /* v1: The game is over; `result` is the game's result struct, borrowed. May be NULL. */
+  /* The game is over; `result` is the game's result struct, borrowed. */
   void (*end_game)(tk_agent_instance *self, const void *result);
 } tk_agent_descriptor;
 
 typedef const tk_agent_descriptor *(*tk_agent_entry_fn)(void);
 
-/* Pin the v1 layout (LP64): a reordered or resized field breaks the build, not the plugins. */
+/* Pin the layout (LP64): a reordered or resized field breaks the build, not the plugins. */
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(offsetof(tk_agent_descriptor, abi_version) == 0, "ABI v1 layout");
-_Static_assert(offsetof(tk_agent_descriptor, struct_size) == 4, "ABI v1 layout");
-_Static_assert(offsetof(tk_agent_descriptor, name) == 8, "ABI v1 layout");
-_Static_assert(offsetof(tk_agent_descriptor, params_json) == 40, "ABI v1 layout");
-_Static_assert(offsetof(tk_agent_descriptor, create) == 48, "ABI v1 layout");
-_Static_assert(offsetof(tk_agent_descriptor, end_game) == 80, "ABI v1 layout");
-_Static_assert(sizeof(tk_agent_descriptor) == 88, "ABI v1 size: bump TK_AGENT_ABI_VERSION");
+_Static_assert(offsetof(tk_agent_descriptor, abi_version) == 0, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, struct_size) == 4, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, name) == 8, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, types_version) == 32, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, params_json) == 48, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, weights) == 56, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, create) == 64, "ABI v2 layout");
+_Static_assert(offsetof(tk_agent_descriptor, end_game) == 96, "ABI v2 layout");
+_Static_assert(sizeof(tk_agent_descriptor) == 104, "ABI v2 size: bump TK_AGENT_ABI_VERSION");
 #endif
 
 /* Exporting the entry point. In a plugin write

@@ -21,6 +21,7 @@
 #ifndef TAIKAI_RIICHI_H
 #define TAIKAI_RIICHI_H
 
+#include "agent.h"
 #include "common.h"
 #include "mahjong.h"
 #include "rng.h"
@@ -65,7 +66,11 @@ typedef struct tk_riichi_rules {
 /* Tenhou's rules as above: east-only, red fives, 25000 start, 30000 return, uma 20/10. */
 TK_API tk_riichi_rules tk_riichi_default_rules(void);
 
-/* ------------------------------------------------------------ boundary types (plugin ABI v1) */
+/* ------------------------------------------------------------ boundary types */
+
+/* The version of this game's boundary types (info, view, legal, action, result); a plugin
+ * declares the one it was built against and the referee refuses another. */
+#define TK_RIICHI_TYPES_VERSION 2u
 
 /* Action types. */
 enum tk_riichi_act {
@@ -140,12 +145,11 @@ enum {
 
 /* Passed to begin_game. */
 typedef struct tk_riichi_info {
-  uint64_t seed;          /* the agent's seed for this game (re-seed from it) */
-  uint64_t game_index;    /* which game of the tournament */
-  uint8_t seat;           /* the agent's seat, 0..3 (0 = first dealer) */
+  tk_game_head head;      /* seed (re-seed from it), wall = the game index, seat 0..3 (0 = the
+                           * first dealer), nseats 4 */
   uint8_t length;         /* rules: 1 east-only, 2 hanchan */
   uint8_t red_fives;      /* rules */
-  uint8_t reserved[5];
+  uint8_t reserved[6];
   int32_t start_points;   /* rules */
   int32_t return_points;  /* rules */
 } tk_riichi_info;
@@ -211,19 +215,19 @@ typedef struct tk_riichi_result {
 } tk_riichi_result;
 
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(tk_riichi_action) == 8, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_riichi_legal) == 392, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_riichi_meld) == 8, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_riichi_discard) == 2, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_riichi_info) == 32, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(offsetof(tk_riichi_view, seat) == 16, "riichi ABI v1");
-_Static_assert(offsetof(tk_riichi_view, tiles) == 40, "riichi ABI v1");
-_Static_assert(offsetof(tk_riichi_view, melds) == 146, "riichi ABI v1");
-_Static_assert(offsetof(tk_riichi_view, river) == 274, "riichi ABI v1");
-_Static_assert(offsetof(tk_riichi_view, rinshan) == 658, "riichi ABI v1");
-_Static_assert(sizeof(tk_riichi_view) == 664, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_riichi_stats) == 16, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_riichi_result) == 104, "riichi ABI v1: bump TK_AGENT_ABI_VERSION");
+_Static_assert(sizeof(tk_riichi_action) == 8, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(sizeof(tk_riichi_legal) == 392, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(sizeof(tk_riichi_meld) == 8, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(sizeof(tk_riichi_discard) == 2, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(sizeof(tk_riichi_info) == 48, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(offsetof(tk_riichi_view, seat) == 16, "riichi types");
+_Static_assert(offsetof(tk_riichi_view, tiles) == 40, "riichi types");
+_Static_assert(offsetof(tk_riichi_view, melds) == 146, "riichi types");
+_Static_assert(offsetof(tk_riichi_view, river) == 274, "riichi types");
+_Static_assert(offsetof(tk_riichi_view, rinshan) == 658, "riichi types");
+_Static_assert(sizeof(tk_riichi_view) == 664, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(sizeof(tk_riichi_stats) == 16, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+_Static_assert(sizeof(tk_riichi_result) == 104, "riichi types: bump TK_RIICHI_TYPES_VERSION");
 #endif
 
 /* ------------------------------------------------------------ events */

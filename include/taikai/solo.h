@@ -15,6 +15,7 @@
 #ifndef TAIKAI_SOLO_H
 #define TAIKAI_SOLO_H
 
+#include "agent.h"
 #include "common.h"
 #include "mahjong.h"
 
@@ -38,12 +39,15 @@ typedef struct tk_solo_rules {
 /* The default rules: 18 draws, one dora indicator. */
 TK_API tk_solo_rules tk_solo_default_rules(void);
 
-/* ------------------------------------------------------------ boundary types (plugin ABI v1) */
+/* ------------------------------------------------------------ boundary types */
+
+/* The version of this game's boundary types (info, view, legal, action, result); a plugin
+ * declares the one it was built against and the referee refuses another. */
+#define TK_SOLO_TYPES_VERSION 2u
 
 /* Passed to begin_game. */
 typedef struct tk_solo_info {
-  uint64_t seed;          /* the agent's seed for this game (re-seed from it) */
-  uint64_t wall_index;    /* which wall of the tournament */
+  tk_game_head head;      /* seed (re-seed from it), wall, seat 0, nseats 1 */
   uint8_t draws;          /* draws in this game */
   uint8_t dora_indicator; /* indicator kind, or TK_TILE_NONE without dora */
   uint8_t reserved[6];
@@ -87,13 +91,13 @@ typedef struct tk_solo_result {
 } tk_solo_result;
 
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(tk_solo_info) == 24, "solo ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_solo_view) == 96, "solo ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(offsetof(tk_solo_view, discards) == 68, "solo ABI v1");
-_Static_assert(offsetof(tk_solo_view, drawn) == 87, "solo ABI v1");
-_Static_assert(sizeof(tk_solo_legal) == 24, "solo ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_solo_action) == 1, "solo ABI v1: bump TK_AGENT_ABI_VERSION");
-_Static_assert(sizeof(tk_solo_result) == 12, "solo ABI v1: bump TK_AGENT_ABI_VERSION");
+_Static_assert(sizeof(tk_solo_info) == 40, "solo types: bump TK_SOLO_TYPES_VERSION");
+_Static_assert(sizeof(tk_solo_view) == 96, "solo types: bump TK_SOLO_TYPES_VERSION");
+_Static_assert(offsetof(tk_solo_view, discards) == 68, "solo types");
+_Static_assert(offsetof(tk_solo_view, drawn) == 87, "solo types");
+_Static_assert(sizeof(tk_solo_legal) == 24, "solo types: bump TK_SOLO_TYPES_VERSION");
+_Static_assert(sizeof(tk_solo_action) == 1, "solo types: bump TK_SOLO_TYPES_VERSION");
+_Static_assert(sizeof(tk_solo_result) == 12, "solo types: bump TK_SOLO_TYPES_VERSION");
 #endif
 
 /* ------------------------------------------------------------ engine */

@@ -18,6 +18,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "alpha",
     .version = "1.2.0",
     .game = "solo",
+    .types_version = TK_SOLO_TYPES_VERSION,
     .description = "thesis Algorithm 5: komatsu with reward alpha*P/48000 + (1-alpha)*U/13",
     .params_json =
         "{\"alpha\": 0.8, \"playouts\": 1000, \"tie_break\": \"first\", \"prefer_points\": false, "

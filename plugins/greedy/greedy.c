@@ -61,7 +61,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 static void destroy(tk_agent_instance *self) { free(self); }
 
 static int begin_game(tk_agent_instance *self, const void *info) {
-  tk_rng_seed(&((agent *)self)->rng, ((const tk_solo_info *)info)->seed);
+  tk_rng_seed(&((agent *)self)->rng, ((const tk_solo_info *)info)->head.seed);
   return 0;
 }
 
@@ -184,6 +184,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "greedy",
     .version = "1.0.0",
     .game = "solo",
+    .types_version = TK_SOLO_TYPES_VERSION,
     .description = "thesis Algorithm 1: keep minimum shanten, maximise unseen effective tiles",
     .params_json = "{\"tie_break\": \"first\"}",
     .create = create,

@@ -23,6 +23,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "komatsu",
     .version = "1.2.0",
     .game = "solo",
+    .types_version = TK_SOLO_TYPES_VERSION,
     .description = "thesis Algorithm 4 (Komatsu et al.): playouts reward the tiles the "
                    "highest-scoring reachable hand discards",
     .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\", "

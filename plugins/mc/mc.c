@@ -7,7 +7,7 @@
  * is its total reward; discard the argmax. Ties (common: most playouts never win) go to the
  * lowest kind, as the thesis's argmax over its sorted hand, or with "tie_break": "random"
  * uniformly among the tied kinds. With no draw left every value is 0. Parameters: "playouts"
- * (default 1000), "tie_break", "sample_from", "extra_draws" (mc_common.h). Randomness: re-seeded from tk_solo_info.seed by begin_game. */
+ * (default 1000), "tie_break", "sample_from", "extra_draws" (mc_common.h). Randomness: re-seeded from tk_solo_info.head.seed by begin_game. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +44,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 static void destroy(tk_agent_instance *self) { free(self); }
 
 static int begin_game(tk_agent_instance *self, const void *info) {
-  tk_rng_seed(&((agent *)self)->rng, ((const tk_solo_info *)info)->seed);
+  tk_rng_seed(&((agent *)self)->rng, ((const tk_solo_info *)info)->head.seed);
   return 0;
 }
 
@@ -127,6 +127,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "mc",
     .version = "1.2.0",
     .game = "solo",
+    .types_version = TK_SOLO_TYPES_VERSION,
     .description = "thesis Algorithm 3: flat Monte Carlo, random draws and random discards",
     .params_json = "{\"playouts\": 1000, \"tie_break\": \"first\", \"sample_from\": \"unseen\", "
                    "\"extra_draws\": 0}",

@@ -22,7 +22,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 }
 static void destroy(tk_agent_instance *self) { free(self); }
 static int begin_game(tk_agent_instance *self, const void *info) {
-  tk_rng_seed(&((agent *)self)->rng, ((const tk_solo_info *)info)->seed);
+  tk_rng_seed(&((agent *)self)->rng, ((const tk_solo_info *)info)->head.seed);
   return 0;
 }
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
@@ -45,6 +45,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "random",
     .version = "1.0.0",
     .game = "solo",
+    .types_version = TK_SOLO_TYPES_VERSION,
     .description = "discards one of its 14 tiles uniformly at random",
     .params_json = "{}",
     .create = create,

@@ -108,6 +108,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "riichi_greedy",
     .version = "1.0.0",
     .game = "riichi",
+    .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "riichi: min-shanten discards with most unseen effective tiles; riichi at "
                    "tenpai; wins when it can; pons yakuhai only",
     .params_json = "{}",

@@ -22,7 +22,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 }
 static void destroy(tk_agent_instance *self) { free(self); }
 static int begin_game(tk_agent_instance *self, const void *info) {
-  tk_rng_seed(&((agent *)self)->rng, ((const tk_riichi_info *)info)->seed);
+  tk_rng_seed(&((agent *)self)->rng, ((const tk_riichi_info *)info)->head.seed);
   return 0;
 }
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
@@ -39,6 +39,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "riichi_random",
     .version = "1.0.0",
     .game = "riichi",
+    .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "riichi: a uniformly random legal action at every decision",
     .params_json = "{}",
     .create = create,

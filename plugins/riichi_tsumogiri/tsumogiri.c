@@ -28,6 +28,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "riichi_tsumogiri",
     .version = "1.0.0",
     .game = "riichi",
+    .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "riichi: always discards the drawn tile; never calls, riichis or wins",
     .params_json = "{}",
     .create = create,

@@ -36,7 +36,7 @@ tk_agent_instance *tk__bh_agent_create(const char *name, int fixed_a, const char
 void tk__bh_agent_destroy(tk_agent_instance *self) { free(self); }
 
 int tk__bh_agent_begin(tk_agent_instance *self, const void *info) {
-  tk_rng_seed(&((tk__bh_agent *)self)->rng, ((const tk_solo_info *)info)->seed);
+  tk_rng_seed(&((tk__bh_agent *)self)->rng, ((const tk_solo_info *)info)->head.seed);
   return 0;
 }
 

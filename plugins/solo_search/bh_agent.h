@@ -30,7 +30,7 @@ TK__BH_HIDDEN tk_agent_instance *tk__bh_agent_create(const char *name, int fixed
                                                      const char *params_json, uint64_t seed,
                                                      tk_error *err);
 TK__BH_HIDDEN void tk__bh_agent_destroy(tk_agent_instance *self);
-/* Re-seeds from tk_solo_info.seed. */
+/* Re-seeds from tk_solo_info.head.seed. */
 TK__BH_HIDDEN int tk__bh_agent_begin(tk_agent_instance *self, const void *info);
 /* One decision (tk_solo_view, tk_solo_legal, tk_solo_action). */
 TK__BH_HIDDEN int tk__bh_agent_act(tk_agent_instance *self, const void *view, const void *legal,

@@ -23,6 +23,7 @@ static const tk_agent_descriptor descriptor = {
     .name = "tsumogiri",
     .version = "1.0.0",
     .game = "solo",
+    .types_version = TK_SOLO_TYPES_VERSION,
     .description = "discards the tile it just drew (baseline)",
     .params_json = "{}",
     .create = create,

@@ -33,8 +33,8 @@ static int play(const tk_agent_descriptor *d, tk_agent_instance *a, uint64_t see
   tk_solo_init(&g, wall, NULL, NULL);
   tk_solo_info info;
   memset(&info, 0, sizeof info);
-  info.seed = tk_mix64(seed * 1000003u + w);
-  info.wall_index = w;
+  info.head.seed = tk_mix64(seed * 1000003u + w);
+  info.head.wall = w;
   info.draws = g.draws;
   info.dora_indicator = g.dora_indicator;
   if (d->begin_game(a, &info)) return -1;
@@ -148,7 +148,7 @@ static int choose(const tk_agent_descriptor *d, const char *params, const tk_sol
                   const tk_solo_legal *l) {
   tk_agent_instance *a = make(d, params, 5);
   if (!a) return -1;
-  tk_solo_info info = {.seed = 42, .draws = v->draws, .dora_indicator = v->dora_indicator};
+  tk_solo_info info = {.head.seed = 42, .draws = v->draws, .dora_indicator = v->dora_indicator};
   d->begin_game(a, &info);
   tk_solo_action act = {TK_TILE_NONE};
   int rc = d->act(a, v, l, &act);

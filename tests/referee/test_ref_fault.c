@@ -1,11 +1,17 @@
-/* tests/referee/test_ref_fault.c — harness/core/fault.c and the time checks of the watch: the
- * hand-written fault record a worker writes equals the one the parent builds with Jansson, for
- * every kind; stamping a fault and the skipped mark into a line; reading faults back (also
- * from lines without fault_info); tk_watch_over's per-call and per-game limits. */
+/* tests/referee/test_ref_fault.c — harness/core/fault.c, the games.jsonl line writer and reader
+ * (harness/core/line.c) and the time checks of the watch: the hand-written fault members parse
+ * as JSON with every field; a unit record written and read back is the same record, byte for
+ * byte when written again, for every game, fault kind and the skipped mark; lines without
+ * fault_info are read with the kind their reason names; malformed lines are refused with the
+ * field named; tk_watch_over's per-call and per-game limits. */
+#include <jansson.h>
 #include <string.h>
 
 #include "fault.h"
+#include "line.h"
+#include "taikai/rng.h"
 #include "unit.h"
+#include "watch.h"
 
 static tk_fault sample(int kind) {
   tk_fault f;
@@ -24,7 +30,7 @@ static tk_fault sample(int kind) {
   return f;
 }
 
-static void test_json_matches_jansson(void) {
+static void test_fault_json(void) {
   for (int k = TK_FAULT_CRASH; k < TK_FAULT_KINDS; k++) {
     tk_fault f = sample(k);
     char frag[1024], obj[1100], reason[512];
@@ -35,11 +41,16 @@ static void test_json_matches_jansson(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     tk_fault_reason(&f, reason, sizeof reason);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "fault")), reason);
-    json_t *info = tk_fault_info(&f);
-    if (!json_equal(info, json_object_get(j, "fault_info"))) TK_FAILF("%s: %s", tk_fault_kind_name(k), obj);
+    json_t *info = json_object_get(j, "fault_info");
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "kind")), tk_fault_kind_name(k));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "entry")), "act");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(info, "decision")), f.decision);
+    TK_EQ(json_integer_value(json_object_get(info, "seat")), 0, tk_fault_kind_name(k));
+    if (k == TK_FAULT_CRASH) TK_EQ(json_integer_value(json_object_get(info, "signal")), 11, "signal");
+    if (k == TK_FAULT_EXIT) TK_EQ(json_integer_value(json_object_get(info, "exit_status")), 7, "exit");
+    if (k == TK_FAULT_TIMEOUT) TK_EQ(json_integer_value(json_object_get(info, "limit_ms")), 300, "ms");
+    if (k == TK_FAULT_MEMORY) TK_EQ(json_integer_value(json_object_get(info, "limit_mb")), 256, "mb");
     TK_EQ(tk_fault_kind_of(tk_fault_kind_name(k)), k, "kind round trip");
-    json_decref(info);
     json_decref(j);
     /* truncation reports the full length and stays a C string */
     char small[40];
@@ -48,6 +59,8 @@ static void test_json_matches_jansson(void) {
     CU_ASSERT(strlen(small) < sizeof small);
   }
   TK_EQ(tk_fault_kind_of("nonsense"), TK_FAULT_NONE, "unknown kind");
+  for (int e = TK_ENTRY_CREATE; e < TK_ENTRY_COUNT; e++)
+    TK_EQ(tk_entry_of(tk_entry_name(e)), e, tk_entry_name(e));
 }
 
 static void test_reasons(void) {
@@ -74,44 +87,120 @@ static void test_reasons(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r, "memory: over the 256 MB memory limit"));
 }
 
-static void test_stamp_and_scan(void) {
-  char line[TK_LINE_MAX] = "{\"unit\":3,\"wall\":1,\"seats\":[{\"agent\":0,\"won\":false,"
-                           "\"fault\":\"crash: old\"},{\"agent\":1,\"won\":true,\"illegal\":2}]}";
-  tk_fault f = sample(TK_FAULT_TIMEOUT);
-  f.seat = 0;
-  CU_ASSERT_EQUAL_FATAL(tk_fault_stamp(line, sizeof line, &f), 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(line, "{\"unit\":3,\"wall\":1,\"seats\":[{\"agent\":0,\"won\":false,"
-                                      "\"fault\":\"timeout: no decision"));
-  CU_ASSERT_EQUAL_FATAL(tk_fault_mark_skipped(line, sizeof line), 0);
-  json_t *j = json_loads(line, 0, NULL);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-  tk_unit_result res;
-  memset(&res, 0, sizeof res);
-  res.nseats = 2;
-  tk_fault_scan(j, &res);
-  TK_EQ(res.skipped, 1, "skipped");
-  TK_EQ(res.fault[0], 1, "fault seat 0");
-  TK_EQ(res.fault_kind[0], TK_FAULT_TIMEOUT, "kind seat 0");
-  TK_EQ(res.fault[1], 0, "no fault seat 1");
-  TK_EQ(res.illegal[1], 2, "illegal seat 1");
-  json_decref(j);
-  /* lines without fault_info (written by a driver that only gives the reason) */
+static const char *const LABELS[] = {"base", "cand \"q\"", "third"};
+
+/* A random record of game g: random fields (booleans 0/1), random faults, illegal counts,
+ * extras written by the game's own fields() are not needed: a plain extra member. */
+static void random_rec(const tk_game *g, tk_rng *r, tk_unit_rec *rec) {
+  memset(rec, 0, sizeof *rec);
+  rec->unit = tk_rng_below(r, 100000);
+  rec->wall = tk_rng_below(r, 1000);
+  rec->nseats = g->nseats;
+  rec->skipped = tk_rng_below(r, 4) == 0;
+  for (int s = 0; s < g->nseats; s++) {
+    tk_seat_rec *x = &rec->seat[s];
+    x->agent = (int32_t)tk_rng_below(r, 3);
+    for (int i = 0; i < g->nfields; i++)
+      x->f[i] = g->fields_def[i].type == TK_FIELD_BOOL ? (int64_t)tk_rng_below(r, 2)
+                                                       : (int64_t)tk_rng_below(r, 200001) - 100000;
+    if (tk_rng_below(r, 3) == 0) {
+      x->illegal = 1 + (int32_t)tk_rng_below(r, 5);
+      snprintf(x->illegal_first, sizeof x->illegal_first, "turn %d: discard of 5z, not legal",
+               (int)tk_rng_below(r, 18));
+    }
+    if (tk_rng_below(r, 3) == 0) {
+      x->fault = sample(1 + (int)tk_rng_below(r, TK_FAULT_KINDS - 1));
+      x->fault.seat = s;
+    }
+    if (!strcmp(g->name, "solo")) snprintf(x->extra, sizeof x->extra, "\"discards\":\"1m9p\"");
+  }
+}
+
+static int fault_eq(const tk_fault *a, const tk_fault *b) {
+  return a->kind == b->kind && a->entry == b->entry && a->seat == b->seat &&
+         a->signal == b->signal && a->exit_status == b->exit_status &&
+         a->limit_ms == b->limit_ms && a->game_limit == b->game_limit &&
+         a->limit_mb == b->limit_mb && !strcmp(a->detail, b->detail) &&
+         !strcmp(a->decision, b->decision);
+}
+
+/* Only the members a fault's kind writes survive a round trip: compare after one. */
+static void test_line_round_trip(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 7);
+  for (const tk_game *const *gp = tk_game_all(); *gp; gp++) {
+    const tk_game *g = *gp;
+    for (int i = 0; i < 500; i++) {
+      tk_unit_rec a, b, c;
+      random_rec(g, &r, &a);
+      char l1[TK_LINE_MAX], l2[TK_LINE_MAX], l3[TK_LINE_MAX];
+      int n1 = tk_line_write(g, &a, LABELS, l1, sizeof l1);
+      CU_ASSERT_FATAL(n1 > 0);
+      tk_error e;
+      tk_error_clear(&e);
+      if (tk_line_read(g, l1, (size_t)n1, 3, &b, &e)) {
+        TK_FAILF("%s: %s: %s", g->name, e.msg, l1);
+        return;
+      }
+      int n2 = tk_line_write(g, &b, LABELS, l2, sizeof l2);
+      if (n2 != n1 || strcmp(l1, l2)) TK_FAILF("%s: rewritten differs:\n%s\n%s", g->name, l1, l2);
+      tk_line_read(g, l2, (size_t)n2, 3, &c, &e);
+      int n3 = tk_line_write(g, &c, LABELS, l3, sizeof l3);
+      if (n3 != n2 || strcmp(l2, l3)) TK_FAILF("%s: not a fixed point", g->name);
+      TK_EQ(b.unit, a.unit, "unit");
+      TK_EQ(b.wall, a.wall, "wall");
+      TK_EQ(b.skipped, a.skipped, "skipped");
+      for (int s = 0; s < g->nseats; s++) {
+        TK_EQ(b.seat[s].agent, a.seat[s].agent, "agent");
+        TK_EQ(b.seat[s].illegal, a.seat[s].illegal, "illegal");
+        CU_ASSERT_STRING_EQUAL(b.seat[s].illegal_first, a.seat[s].illegal_first);
+        CU_ASSERT_STRING_EQUAL(b.seat[s].extra, a.seat[s].extra);
+        for (int f = 0; f < g->nfields; f++) TK_EQ(b.seat[s].f[f], a.seat[s].f[f], g->fields_def[f].name);
+        TK_EQ(b.seat[s].fault.kind, a.seat[s].fault.kind, "fault kind");
+        if (a.seat[s].fault.kind && !fault_eq(&b.seat[s].fault, &c.seat[s].fault))
+          TK_FAILF("%s: fault of seat %d changes on a second round trip", g->name, s);
+      }
+    }
+  }
+}
+
+static void test_line_legacy_and_bad(void) {
+  const tk_game *solo = tk_game_find("solo");
+  tk_unit_rec rec;
+  tk_error e;
+  /* lines without fault_info: the kind from the reason's first word */
   const char *legacy[] = {"crash: x", "timeout: x", "illegal action x", "memory: x", "exit: x", "act failed"};
   const int kinds[] = {TK_FAULT_CRASH, TK_FAULT_TIMEOUT, TK_FAULT_ILLEGAL, TK_FAULT_MEMORY,
                        TK_FAULT_EXIT, TK_FAULT_ERROR};
   for (int i = 0; i < 6; i++) {
-    json_t *l = json_pack("{s:[{s:s}]}", "seats", "fault", legacy[i]);
-    memset(&res, 0, sizeof res);
-    res.nseats = 1;
-    tk_fault_scan(l, &res);
-    TK_EQ(res.fault_kind[0], kinds[i], legacy[i]);
-    json_decref(l);
+    char line[512];
+    snprintf(line, sizeof line, "{\"unit\":0,\"wall\":0,\"seats\":[{\"agent\":0,\"label\":\"a\","
+             "\"won\":false,\"turn\":18,\"points\":0,\"han\":0,\"fu\":0,\"yakuman\":0,"
+             "\"discards\":\"\",\"fault\":\"%s\"}]}", legacy[i]);
+    tk_error_clear(&e);
+    CU_ASSERT_EQUAL_FATAL(tk_line_read(solo, line, strlen(line), 1, &rec, &e), 0);
+    TK_EQ(rec.seat[0].fault.kind, kinds[i], legacy[i]);
   }
-  /* a line that is not a unit's */
-  char bad[64] = "[1, 2]";
-  CU_ASSERT_EQUAL(tk_fault_stamp(bad, sizeof bad, &f), TK_EPARSE);
-  char tiny[16] = "{\"seats\":[{}]}";
-  CU_ASSERT_EQUAL(tk_fault_stamp(tiny, sizeof tiny, &f), TK_ERANGE);
+  /* refusals name what is wrong */
+  struct { const char *line, *want; } bad[] = {
+      {"[1, 2]", "not a JSON object"},
+      {"{\"unit\":-1,\"wall\":0,\"seats\":[]}", "'unit'"},
+      {"{\"unit\":0,\"wall\":0,\"seats\":[]}", "expected 'seats' to hold 1 seat"},
+      {"{\"unit\":0,\"wall\":0,\"seats\":[{\"agent\":5,\"won\":true}]}", "agent index"},
+      {"{\"unit\":0,\"wall\":0,\"seats\":[{\"agent\":0,\"won\":1}]}", "field 'won'"},
+      {"{\"unit\":0,\"wall\":0,\"seats\":[{\"agent\":0,\"won\":true,\"turn\":\"3\"}]}", "'turn'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tk_error_clear(&e);
+    CU_ASSERT_EQUAL(tk_line_read(solo, bad[i].line, strlen(bad[i].line), 1, &rec, &e), TK_EPARSE);
+    if (!strstr(e.msg, bad[i].want)) TK_FAILF("'%s': got '%s', want '%s'", bad[i].line, e.msg, bad[i].want);
+  }
+  /* a line that does not fit */
+  tk_unit_rec a;
+  memset(&a, 0, sizeof a);
+  a.nseats = 1;
+  char tiny[16];
+  CU_ASSERT_EQUAL(tk_line_write(solo, &a, LABELS, tiny, sizeof tiny), TK_ERANGE);
 }
 
 static void test_watch_over(void) {
@@ -152,9 +241,10 @@ static void test_watch_over(void) {
 
 int main(void) {
   CU_TestInfo tests[] = {
-      {"json_matches_jansson", test_json_matches_jansson},
+      {"fault_json", test_fault_json},
       {"reasons", test_reasons},
-      {"stamp_and_scan", test_stamp_and_scan},
+      {"line_round_trip", test_line_round_trip},
+      {"line_legacy_and_bad", test_line_legacy_and_bad},
       {"watch_over", test_watch_over},
       CU_TEST_INFO_NULL,
   };

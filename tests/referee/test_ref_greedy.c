@@ -108,7 +108,7 @@ static void test_choices(void) {
     tk_solo_wall(31, (uint64_t)w, wall);
     tk_solo_game g;
     tk_solo_init(&g, wall, NULL, NULL);
-    tk_solo_info info = {(uint64_t)w, (uint64_t)w, 18, g.dora_indicator, {0}};
+    tk_solo_info info = {.head = {.seed = (uint64_t)w, .wall = (uint64_t)w}, .draws = 18, .dora_indicator = g.dora_indicator};
     d->begin_game(rnd, &info);
     while (!tk_solo_is_over(&g)) {
       tk_solo_view v;
@@ -141,7 +141,7 @@ static void test_choices(void) {
   for (int rep = 0; rep < 2; rep++) {
     tk_solo_game g;
     tk_solo_init(&g, wall, NULL, NULL);
-    tk_solo_info info = {12345, 5, 18, g.dora_indicator, {0}};
+    tk_solo_info info = {.head = {.seed = 12345, .wall = 5}, .draws = 18, .dora_indicator = g.dora_indicator};
     d->begin_game(rnd, &info);
     int n = 0;
     while (!tk_solo_is_over(&g)) {

@@ -3,8 +3,8 @@
  *   resume: a run stopped partway, its plugin rebuilt with other bytes and the same version:
  *           the resume is refused naming the agent, the file and both hashes, nothing touched;
  *           the bytes restored, it continues; a folder from before hashes is refused; a weights
- *           file added with tk_run_add_file is part of the identity; `taikai plugins` shows the
- *           hash.
+ *           file (a plugin's declared default, or added with tk_run_add_file) is part of the
+ *           identity; `taikai plugins` shows the hash.
  *   inputs: `taikai run /dev/zero`, and the confidence levels at the validator's edges played
  *           to the end (the statistics accept every level the validator accepts). */
 #include "e2e_util.h"
@@ -123,6 +123,48 @@ static void test_folder_without_hashes(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "start a new folder"));
   slurp(W("old/games.jsonl"), games2, sizeof games2);
   CU_ASSERT_STRING_EQUAL(games, games2);
+}
+
+/* A plugin that declares default weights (the fixture `weighted`, copied with its weights file
+ * into a folder of its own): the weights' hash is in spec.json, and a resume with other weights
+ * is refused until they are restored. */
+static void test_default_weights(void) {
+  char plugin[1200], weights[1200], text[2600];
+  mkdir(W("learned"), 0777);
+  snprintf(plugin, sizeof plugin, "%s", W("learned/weighted.so"));
+  snprintf(weights, sizeof weights, "%s", W("learned/weighted.weights"));
+  copy_file(FX("weighted"), plugin, NULL);
+  write_file(weights, "weights, first training\n");
+  snprintf(text, sizeof text,
+           "{\"game\": \"solo\", \"seed\": 5, \"walls\": 3, \"output\": \"%s\", \"agents\": "
+           "[{\"plugin\": \"%s\"}, {\"plugin\": \"greedy\"}]}\n", W("learned-run"), plugin);
+  write_file(W("learned.json"), text);
+  const char *args[] = {"run", W("learned.json"), "--quiet", NULL};
+  int rc = taikai(args);
+  if (rc) {
+    TK_FAILF("first run: exit %d: %s", rc, err_buf);
+    return;
+  }
+  char first[TK_SHA256_HEX], second[TK_SHA256_HEX];
+  hash_of(weights, first);
+  json_t *spec = json_load_file(W("learned-run/spec.json"), 0, NULL);
+  json_t *files = json_object_get(json_array_get(json_object_get(spec, "agents"), 0), "files");
+  TK_EQ(json_array_size(files), 2, "files of the weighted agent");
+  json_t *w = json_array_get(files, 1);
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(w, "role")), "weights");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(w, "path")), weights);
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(w, "sha256")), first);
+  json_decref(spec);
+  write_file(weights, "weights, second training\n");
+  hash_of(weights, second);
+  TK_EQ(taikai(args), 2, "resume with other weights");
+  if (!strstr(err_buf, "agent 'weighted': ") ||
+      !strstr(err_buf, "weighted.weights changed since the run started (sha256 ") ||
+      !names_hash(first) || !names_hash(second) || !strstr(err_buf, "restore the file as it was"))
+    TK_FAILF("message: %s", err_buf);
+  write_file(weights, "weights, first training\n");
+  rc = taikai(args);
+  if (rc) TK_FAILF("resume with the weights restored: exit %d: %s", rc, err_buf);
 }
 
 /* Prepares greedy + tsumogiri (from the build's plugins folder). */
@@ -303,6 +345,7 @@ int main(int argc, char **argv) {
   static CU_TestInfo resume[] = {{"rebuilt_plugin", test_rebuilt_plugin},
                                  {"folder_without_hashes", test_folder_without_hashes},
                                  {"weights_file", test_weights_file},
+                                 {"default_weights", test_default_weights},
                                  {"plugins_command", test_plugins_command},
                                  CU_TEST_INFO_NULL};
   static CU_TestInfo inputs[] = {{"dev_zero", test_dev_zero},

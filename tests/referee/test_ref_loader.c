@@ -28,6 +28,9 @@ static void expect_refusal(const char *path, int code, const char *needle) {
 static void test_refusals(void) {
   expect_refusal(FX("bad_abi"), TK_EABI, "ABI version 999");
   expect_refusal(FX("bad_size"), TK_EABI, "descriptor size 16");
+  expect_refusal(FX("abi_v1"), TK_EABI, "ABI version 1, this taikai supports version 2");
+  expect_refusal(FX("bad_types"), TK_EABI,
+                 "built against solo types version 1, this taikai has version 2");
   expect_refusal(FX("no_entry"), TK_ENOTFOUND, "no symbol 'taikai_agent_entry'");
   expect_refusal(FX("wrong_game"), TK_EINVAL, "plays game 'daifugo'");
   expect_refusal(TK_FIXTURE_DIR "/missing.so", TK_EIO, "cannot load");
@@ -183,7 +186,7 @@ static void test_play(void) {
       tk_solo_wall(77, (uint64_t)w, wall);
       tk_solo_game g;
       tk_solo_init(&g, wall, NULL, NULL);
-      tk_solo_info info = {(uint64_t)w, (uint64_t)w, g.draws, g.dora_indicator, {0}};
+      tk_solo_info info = {.head = {.seed = (uint64_t)w, .wall = (uint64_t)w}, .draws = g.draws, .dora_indicator = g.dora_indicator};
       CU_ASSERT_EQUAL(p.desc->begin_game(inst, &info), 0);
       while (!tk_solo_is_over(&g)) {
         tk_solo_view v;

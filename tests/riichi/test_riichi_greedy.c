@@ -31,7 +31,7 @@ static void deal(const char *h0, const char *h1, const char *h2, const char *h3,
   T.check = 1;
   tk_riichi_info info;
   memset(&info, 0, sizeof info);
-  info.seed = 1;
+  info.head.seed = 1;
   info.length = 1;
   info.red_fives = 1;
   info.start_points = 25000;

@@ -27,8 +27,8 @@ static void play_logged(FILE *f, const tk_agent_descriptor *const d[4], uint64_t
     inst[s] = d[s]->create("{}", (uint64_t)s, &err);
     tk_riichi_info info;
     memset(&info, 0, sizeof info);
-    info.seed = game * 4 + (uint64_t)s;
-    info.seat = (uint8_t)s;
+    info.head.seed = game * 4 + (uint64_t)s;
+    info.head.seat = s;
     d[s]->begin_game(inst[s], &info);
   }
   while (!tk_riichi_is_over(&g)) {

@@ -35,9 +35,9 @@ static int play_one(rt *t, long i, int mask, seat_agent *pool, long *actions) {
     seats[s] = pool[(mask >> s & 1) ? 4 + s : s];
     tk_riichi_info info;
     memset(&info, 0, sizeof info);
-    info.seed = (uint64_t)i * 4 + (uint64_t)s;
-    info.game_index = (uint64_t)i;
-    info.seat = (uint8_t)s;
+    info.head.seed = (uint64_t)i * 4 + (uint64_t)s;
+    info.head.wall = (uint64_t)i;
+    info.head.seat = s;
     seats[s].d->begin_game(seats[s].inst, &info);
     ctx[s] = &seats[s];
     pol[s] = agent_policy;

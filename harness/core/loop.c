@@ -1,0 +1,284 @@
+/* harness/core/loop.c — the agent-call loop (see loop.h). One try plays the unit from its
+ * start; a fault found in a try puts the fallback in that seat and starts again, so a unit takes
+ * at most nseats + 1 tries. Results depend only on the unit and on what the agents did. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loop.h"
+
+enum { NAME_MAX_LEN = 96, PATH_LEN = 4200 };
+
+/* After an agent call: the call must not have closed the worker's result pipe. */
+static void leave(tk_loop *l) {
+  tk_watch_leave(l->watch);
+  if (l->pipe_fd >= 0 && fcntl(l->pipe_fd, F_GETFD) < 0) _exit(TK_LOOP_EXIT_PIPE);
+}
+
+int tk_loop_init(tk_loop *l, const tk_game *g) {
+  memset(l, 0, sizeof *l);
+  l->game = g;
+  l->pipe_fd = -1;
+  l->state = malloc(g->state_size);
+  l->view = malloc(g->view_size);
+  l->agent_view = malloc(g->view_size);
+  l->legal = malloc(g->legal_size);
+  l->agent_legal = malloc(g->legal_size);
+  l->action = malloc(g->action_size);
+  l->info = malloc(g->info_size);
+  l->result = malloc(g->result_size);
+  tk_records_builder_init(&l->rb, g->view_size, g->legal_size, g->action_size);
+  if (!l->state || !l->view || !l->agent_view || !l->legal || !l->agent_legal || !l->action ||
+      !l->info || !l->result) {
+    tk_loop_free(l);
+    return TK_ENOMEM;
+  }
+  return 0;
+}
+
+void tk_loop_free(tk_loop *l) {
+  free(l->state);
+  free(l->view);
+  free(l->agent_view);
+  free(l->legal);
+  free(l->agent_legal);
+  free(l->action);
+  free(l->info);
+  free(l->result);
+  tk_records_builder_free(&l->rb);
+  l->state = l->view = l->agent_view = l->legal = l->agent_legal = l->action = NULL;
+  l->info = l->result = NULL;
+}
+
+int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f) {
+  tk_seat_agent *a = &l->agents[index];
+  if (a->inst) return 1;
+  tk_error e;
+  tk_error_clear(&e);
+  memset(f, 0, sizeof *f);
+  tk_watch_call(l->watch, seat, index, TK_ENTRY_CREATE);
+  a->inst = a->desc->create(a->params, tk_game_seed(l->seed, UINT64_MAX, -1, index), &e);
+  leave(l);
+  if (tk_watch_over(l->watch, seat, TK_ENTRY_CREATE, f)) {
+    if (a->inst) a->desc->destroy(a->inst);
+    a->inst = NULL;
+    return 0;
+  }
+  if (!a->inst) {
+    f->kind = TK_FAULT_ERROR;
+    f->entry = TK_ENTRY_CREATE;
+    f->seat = seat;
+    snprintf(f->detail, sizeof f->detail, "returned NULL: %.130s",
+             e.msg[0] ? e.msg : "(no reason)");
+    return 0;
+  }
+  return 1;
+}
+
+/* Per-seat bookkeeping of one try. */
+typedef struct try_state {
+  int illegal[TK_MAX_SEATS];
+  char illegal_first[TK_MAX_SEATS][192];
+  tk_fault fault;   /* the fault that ended the try (kind 0: none) */
+} try_state;
+
+static void error_fault(tk_fault *f, int seat, int entry, int rc) {
+  memset(f, 0, sizeof *f);
+  f->kind = TK_FAULT_ERROR;
+  f->entry = entry;
+  f->seat = seat;
+  snprintf(f->detail, sizeof f->detail, "returned %d (%s)", rc, tk_strerror(rc));
+}
+
+/* The head and the game's part of seat s's info struct. */
+static void fill_info(tk_loop *l, uint64_t wall, int s, int agent) {
+  const tk_game *g = l->game;
+  memset(l->info, 0, g->info_size);
+  g->info(l->state, s, l->info);
+  tk_game_head *h = l->info;
+  h->abi_version = TK_AGENT_ABI_VERSION;
+  h->struct_size = (uint32_t)g->info_size;
+  h->seed = tk_game_seed(l->seed, wall, s, agent);
+  h->wall = wall;
+  h->seat = s;
+  h->nseats = g->nseats;
+}
+
+/* One try of the unit with the seats of `fallback` played by the fallback. Returns 0 (with
+ * t->fault.kind set if an agent faulted, its seat in t->fault.seat) or a referee failure. */
+static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
+                    unsigned fallback, FILE *log, tk_unit_rec *rec, try_state *t,
+                    tk_error *err) {
+  const tk_game *g = l->game;
+  int n = g->nseats;
+  tk_watch *w = l->watch;
+  memset(t, 0, sizeof *t);
+  tk_watch_unit(w, unit);
+  if (l->records) tk_records_builder_reset(&l->rb);
+  for (int s = 0; s < n; s++)
+    if (!(fallback >> s & 1) && !tk_loop_create(l, seating[s], s, &t->fault)) return 0;
+
+  char names[TK_MAX_SEATS][NAME_MAX_LEN];
+  const char *np[TK_MAX_SEATS];
+  for (int s = 0; s < n; s++) {
+    snprintf(names[s], sizeof names[s], "%s%s", l->agents[seating[s]].label,
+             fallback >> s & 1 ? " (fallback)" : "");
+    np[s] = names[s];
+  }
+  tk_unit_start us = {.rules = l->rules, .seed = l->seed, .wall = wall, .nseats = n,
+                      .names = np, .log = log};
+  int rc = g->start(l->state, &us, err);
+  if (rc) return rc;
+
+  for (int s = 0; s < n; s++) {
+    tk_seat_agent *a = &l->agents[seating[s]];
+    if ((fallback >> s & 1) || !a->desc->begin_game) continue;
+    fill_info(l, wall, s, a->index);
+    tk_watch_call(w, s, a->index, TK_ENTRY_BEGIN);
+    int r2 = a->desc->begin_game(a->inst, l->info);
+    leave(l);
+    if (tk_watch_over(w, s, TK_ENTRY_BEGIN, &t->fault)) return 0;
+    if (r2 < 0) {
+      error_fault(&t->fault, s, TK_ENTRY_BEGIN, r2);
+      return 0;
+    }
+  }
+
+  for (;;) {
+    int s = g->to_act(l->state, err);
+    if (s == -1) break;
+    if (s < 0) return s;
+    if (s >= n) return tk_error_set(err, TK_ESTATE, -1, "%s: seat %d to act", g->name, s);
+    g->legal(l->state, s, l->legal);
+    if (fallback >> s & 1) {
+      g->fallback(l->state, s, l->legal, l->action);
+      if ((rc = g->apply(l->state, s, l->action, err))) return rc;
+      continue;
+    }
+    tk_seat_agent *a = &l->agents[seating[s]];
+    g->view(l->state, s, l->view);
+    memcpy(l->agent_view, l->view, g->view_size);
+    memcpy(l->agent_legal, l->legal, g->legal_size);
+    memset(l->action, 0xff, g->action_size); /* an action the agent does not write is illegal */
+    tk_watch_decision(w, l->view, g->view_size);
+    tk_watch_call(w, s, a->index, TK_ENTRY_ACT);
+    int r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
+    leave(l);
+    if (tk_watch_over(w, s, TK_ENTRY_ACT, &t->fault) || r2 < 0) {
+      if (!t->fault.kind) error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
+      g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
+      return 0;
+    }
+    tk_error ae;
+    tk_error_clear(&ae);
+    if (!g->apply(l->state, s, l->action, &ae)) {
+      if (l->records && tk_records_builder_add(&l->rb, (uint32_t)s, (uint32_t)a->index, l->view,
+                                               l->legal, l->action))
+        return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
+      continue;
+    }
+    /* never applied: the fallback instead, or a forfeit */
+    char what[96], where[192];
+    g->describe_action(l->action, what, sizeof what);
+    g->describe(l->view, where, sizeof where);
+    if (!t->illegal[s]++)
+      snprintf(t->illegal_first[s], sizeof t->illegal_first[s], "%.100s: %.78s, not legal",
+               where, what);
+    if (l->illegal_policy == 1) {
+      g->fallback(l->state, s, l->legal, l->action);
+      if ((rc = g->apply(l->state, s, l->action, err))) return rc;
+      continue;
+    }
+    memset(&t->fault, 0, sizeof t->fault);
+    t->fault.kind = TK_FAULT_ILLEGAL;
+    t->fault.entry = TK_ENTRY_ACT;
+    t->fault.seat = s;
+    snprintf(t->fault.detail, sizeof t->fault.detail, "%.140s, not legal", what);
+    snprintf(t->fault.decision, sizeof t->fault.decision, "%s", where);
+    return 0;
+  }
+
+  for (int s = 0; s < n; s++) memset(rec->seat[s].f, 0, sizeof rec->seat[s].f);
+  for (int s = 0; s < n; s++) rec->seat[s].extra[0] = '\0';
+  g->fields(l->state, rec);
+  g->result(l->state, l->result);
+  for (int s = 0; s < n; s++) {
+    tk_seat_agent *a = &l->agents[seating[s]];
+    if ((fallback >> s & 1) || !a->desc->end_game) continue;
+    tk_watch_call(w, s, a->index, TK_ENTRY_END);
+    a->desc->end_game(a->inst, l->result);
+    leave(l);
+    if (tk_watch_over(w, s, TK_ENTRY_END, &t->fault)) return 0;
+  }
+  return 0;
+}
+
+int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
+                 unsigned fallback, const tk_fault *faults, tk_unit_rec *rec, tk_error *err) {
+  const tk_game *g = l->game;
+  int n = g->nseats;
+  memset(rec, 0, tk_unit_rec_size(n));
+  rec->unit = unit;
+  rec->wall = wall;
+  rec->nseats = n;
+  tk_fault fault[TK_MAX_SEATS];
+  int illegal[TK_MAX_SEATS] = {0};
+  char illegal_first[TK_MAX_SEATS][192];
+  memset(fault, 0, sizeof fault);
+  memset(illegal_first, 0, sizeof illegal_first);
+  for (int s = 0; s < n; s++) {
+    rec->seat[s].agent = seating[s];
+    if ((fallback >> s & 1) && faults) {
+      fault[s] = faults[s];
+      fault[s].seat = s;
+    }
+  }
+  char path[PATH_LEN], tmp[PATH_LEN + 8];
+  if (l->logs_dir) {
+    snprintf(path, sizeof path, "%s/unit-%08llu.jsonl", l->logs_dir, (unsigned long long)unit);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  }
+  try_state t;
+  for (;;) {
+    FILE *log = NULL;
+    if (l->logs_dir && !(log = fopen(tmp, "w")))
+      return tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
+    int rc = try_unit(l, unit, wall, seating, fallback, log, rec, &t, err);
+    if (log && fclose(log) && !rc) rc = tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
+    if (rc) return rc;
+    if (!t.fault.kind) break;
+    int s = t.fault.seat;
+    if (s < 0 || s >= n || (fallback >> s & 1))
+      return tk_error_set(err, TK_ESTATE, -1, "%s: a fault in seat %d, played by the fallback",
+                          g->name, s);
+    fault[s] = t.fault;
+    illegal[s] = t.illegal[s]; /* the try it faulted in: its illegal actions count */
+    memcpy(illegal_first[s], t.illegal_first[s], sizeof illegal_first[s]);
+    fallback |= 1u << s; /* play the unit again from its start, the fallback in seat s */
+  }
+  for (int s = 0; s < n; s++) {
+    tk_seat_rec *x = &rec->seat[s];
+    int fb = fallback >> s & 1;
+    x->illegal = fb ? illegal[s] : t.illegal[s];
+    memcpy(x->illegal_first, fb ? illegal_first[s] : t.illegal_first[s], sizeof x->illegal_first);
+    if (fb) x->fault = fault[s];
+  }
+  if (fallback) g->forfeit(l->rules, fallback, rec);
+  if (l->logs_dir && rename(tmp, path))
+    return tk_error_set(err, TK_EIO, -1, "cannot rename %s", tmp);
+  if (l->records) {
+    int32_t agent[TK_MAX_SEATS], kind[TK_MAX_SEATS];
+    int64_t field[TK_MAX_SEATS][TK_RECORDS_MAX_FIELDS];
+    for (int s = 0; s < n; s++) {
+      agent[s] = rec->seat[s].agent;
+      kind[s] = rec->seat[s].fault.kind;
+      memcpy(field[s], rec->seat[s].f, sizeof field[s]);
+    }
+    if (tk_records_builder_pack(&l->rb, unit, wall, (uint32_t)n, (uint32_t)g->nfields, agent,
+                                kind, (const int64_t(*)[TK_RECORDS_MAX_FIELDS])field))
+      return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
+  }
+  return 0;
+}

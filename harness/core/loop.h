@@ -1,0 +1,70 @@
+/* harness/core/loop.h — the agent-call loop: one unit played by any game (game.h), every agent
+ * call made here and nowhere else.
+ *
+ * What the loop guarantees, for every game:
+ * - every entry point (create, begin_game, act, end_game) is called through the watch
+ *   (watch.h), and a call past the per-call or per-game limit, an error return, or an illegal
+ *   action under illegal_policy "forfeit" is a fault of that seat's agent;
+ * - an agent sees copies of its view and legal actions; its action is checked by the game
+ *   against the state itself, so writing through the pointers it is given changes nothing;
+ * - a faulted seat is replaced by the game's fallback and the unit is played again from its
+ *   start, so the other seats get a complete, reproducible game; the faulted seat gets the
+ *   game's forfeit result;
+ * - illegal actions are counted per seat (the first described), also when they led to a fault;
+ * - with records on, the decisions of the unit's final play are kept for `--records`;
+ * - with a logs folder, the game writes the unit's log, renamed into place when it is whole. */
+#ifndef TAIKAI_HARNESS_LOOP_H
+#define TAIKAI_HARNESS_LOOP_H
+
+#include "game.h"
+#include "taikai/records.h"
+#include "watch.h"
+
+/* The exit status of a worker whose result pipe an agent closed (worker.h's
+ * TK_WORKER_EXIT_PIPE). */
+enum { TK_LOOP_EXIT_PIPE = 102 };
+
+/* One agent as a worker holds it. */
+typedef struct tk_seat_agent {
+  const tk_agent_descriptor *desc; /* borrowed from the loaded plugin */
+  tk_agent_instance *inst;         /* owned; created when a unit first needs it */
+  int index;                       /* position in the spec's agents */
+  const char *label;
+  const char *params;              /* the JSON text create() gets */
+} tk_seat_agent;
+
+typedef struct tk_loop {
+  const tk_game *game;
+  const void *rules;
+  uint64_t seed;             /* tournament seed */
+  int illegal_policy;        /* 0 forfeit, 1 substitute the fallback (spec.h) */
+  tk_watch *watch;           /* may be NULL */
+  tk_seat_agent *agents;     /* borrowed, indexed by spec index */
+  const char *logs_dir;      /* `--logs`: write each unit's game log here; NULL: none */
+  int records;               /* 1: keep the decisions (tk_loop.rb) */
+  int pipe_fd;               /* the worker's result pipe, checked after every agent call: an
+                              * agent that closed it ends the worker at once, so the parent
+                              * finds that call in the watch (-1: not checked) */
+  tk_records_builder rb;     /* the decisions of the last unit played */
+  /* scratch, owned */
+  void *state, *view, *legal, *action, *agent_view, *agent_legal, *info, *result;
+} tk_loop;
+
+/* Sets up a loop for `game` (allocating its scratch). Returns 0 or TK_ENOMEM. */
+int tk_loop_init(tk_loop *l, const tk_game *game);
+void tk_loop_free(tk_loop *l);
+
+/* Creates agent `index`'s instance if it has none (through the watch, as seat `seat`).
+ * Returns 1 if there is one, else 0 with the fault in *f. */
+int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f);
+
+/* Plays unit `unit` on `wall` with `seating` (nseats agent indices). The seats of `fallback`
+ * are played by the fallback from the start: their agents faulted in an earlier try that the
+ * loop could not see (a crash or a kill, found by the pool), with those faults in `faults`
+ * (indexed by seat; may be NULL when fallback is 0). Fills `rec` (forfeit applied) and, with
+ * records on, l->rb.packed. Returns 0, or a negative TK_E code for a referee failure (not an
+ * agent's), with the reason in `err`. */
+int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
+                 unsigned fallback, const tk_fault *faults, tk_unit_rec *rec, tk_error *err);
+
+#endif

@@ -1,0 +1,50 @@
+/* harness/core/watch.h — what a worker tells its parent about the agent call in progress, in
+ * memory shared between the two: which agent, seat and entry point, since when, and the
+ * decision it was asked. The parent reads it to stop a call past its time limit and to
+ * attribute a crash; the worker's loop (loop.c) reads it to charge time to each seat.
+ * `seq` changes at the start and the end of every call, so the parent can tell a consistent
+ * reading from one taken while it changed. */
+#ifndef TAIKAI_HARNESS_WATCH_H
+#define TAIKAI_HARNESS_WATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fault.h"
+
+enum { TK_WATCH_SEATS = 8, TK_WATCH_SNAP = 4096 };
+
+typedef struct tk_watch {
+  volatile int64_t since_ns;  /* CLOCK_MONOTONIC time the current call began, 0 if none */
+  volatile int32_t seat;      /* seat of the agent being called, -1 if none */
+  volatile uint64_t unit;     /* unit being played */
+  volatile uint32_t seq;      /* odd while inside a call */
+  volatile int32_t entry;     /* tk_entry of the current or last call */
+  volatile int32_t last_seat; /* seat of the current or last call (kept after it returns) */
+  volatile int32_t agent;     /* spec index of the agent of the current or last call, -1 */
+  volatile int64_t last_ns;   /* duration of the last finished call */
+  volatile int64_t used_ns[TK_WATCH_SEATS]; /* each seat's call time in the unit (not create) */
+  int64_t call_limit_ns;      /* per-call limit, 0 none (set by the parent before forking) */
+  int64_t game_limit_ns;      /* per-game limit per agent, 0 none */
+  volatile int32_t snap_len;  /* bytes of the last decision asked (the game's view struct) */
+  volatile int32_t crash_signal; /* set by the worker's crash handler (memory limit set) */
+  volatile int32_t crash_errno;  /* errno when it crashed (ENOMEM: a failed allocation) */
+  volatile int64_t crash_vm;     /* the worker's address space when it crashed, bytes */
+  uint8_t snap[TK_WATCH_SNAP];
+} tk_watch;
+
+/* A call of entry point `entry` (tk_entry) of agent `agent` (spec index) in `seat`. */
+void tk_watch_call(tk_watch *w, int seat, int agent, int entry);
+/* The call returned: its duration goes to last_ns and to the seat's used_ns. */
+void tk_watch_leave(tk_watch *w);
+/* A new unit (or a new try of one): resets the per-game clocks and the decision. */
+void tk_watch_unit(tk_watch *w, uint64_t unit);
+/* Records the decision about to be asked (`len` bytes, at most TK_WATCH_SNAP). */
+void tk_watch_decision(tk_watch *w, const void *snap, size_t len);
+/* After tk_watch_leave: 1 if that call passed the per-call limit or the seat's calls in this
+ * unit passed the per-game limit (filling `*fault` with a TK_FAULT_TIMEOUT for `seat` and
+ * `entry`), else 0. w may be NULL (no limits). */
+int tk_watch_over(const tk_watch *w, int seat, int entry, tk_fault *fault);
+int64_t tk_now_ns(void);
+
+#endif
