@@ -130,15 +130,21 @@ static int check_files(const char *dir, const json_t *labels, const json_t *ther
       const char *fix = strcmp(role, "plugin") ? "restore the file as it was"
                                                : "rebuild the plugin as it was";
       /* the first form that fits in a tk_error: whole hashes, then 16 digits, then also the
-       * file's name without its folder (spec.json holds the whole path) */
+       * file's name without its folder (spec.json holds the whole path), then also the output
+       * folder's last component (the user named it on the command line) */
       const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-      char msg[4 * TK_ERROR_MSG_MAX + TK_PATH_MAX];
-      for (int form = 0; form < 3; form++) {
+      size_t dlen = strlen(dir);
+      while (dlen > 1 && dir[dlen - 1] == '/') dlen--;
+      size_t dstart = dlen;
+      while (dstart > 0 && dir[dstart - 1] != '/') dstart--;
+      char msg[4 * TK_ERROR_MSG_MAX + 2 * TK_PATH_MAX];
+      for (int form = 0; form < 4; form++) {
         int digits = form ? 16 : 64;
-        int len = snprintf(msg, sizeof msg, "%s: agent '%s': %s changed since the run started "
+        int len = snprintf(msg, sizeof msg, "%.*s: agent '%s': %s changed since the run started "
                            "(sha256 %.*s%s in spec.json, now %.*s%s): start a new folder or %s",
-                           dir, label, form == 2 ? base : path, digits, a, form ? "..." : "",
-                           digits, b, form ? "..." : "", fix);
+                           form == 3 ? (int)(dlen - dstart) : (int)strlen(dir),
+                           form == 3 ? dir + dstart : dir, label, form >= 2 ? base : path, digits,
+                           a, form ? "..." : "", digits, b, form ? "..." : "", fix);
         if (len >= 0 && len < TK_ERROR_MSG_MAX) break;
       }
       return tk_error_set(err, TK_EINVAL, -1, "%s", msg);
