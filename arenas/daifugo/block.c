@@ -314,3 +314,20 @@ tk_daifugo_move tk_daifugo_fallback(const tk_daifugo_legal *l) {
     if (l->a[i].kind == TK_DAIFUGO_JOKER1) return l->a[i];
   return l->a[0];
 }
+
+void tk_daifugo_info_fill(const tk_daifugo_block *b, int player, uint64_t agent_seed,
+                          tk_daifugo_info *info) {
+  memset(info, 0, sizeof *info);
+  info->head.abi_version = TK_AGENT_ABI_VERSION;
+  info->head.struct_size = (uint32_t)sizeof *info;
+  info->head.seed = agent_seed;
+  info->head.wall = tk_daifugo_game_number(&b->rules, b->block, b->game);
+  info->head.seat = player;
+  info->head.nseats = TK_DAIFUGO_PLAYERS;
+  info->types_version = TK_DAIFUGO_TYPES_VERSION;
+  info->block_games = b->rules.block_games;
+  info->seat_period = b->rules.seat_period;
+  info->sennichite = b->rules.sennichite;
+  info->block = b->block;
+  info->game = b->game;
+}

@@ -59,9 +59,11 @@ int tk_daifugo_game_legal(const tk_daifugo_game *g, tk_daifugo_legal *l) {
 
 /* The first player in seat order after `p` (p itself last) whose bit is in `mask`, or -1. */
 static int next_in(const tk_daifugo_game *g, int p, unsigned mask) {
+  if (!mask) return -1;
   int s = g->seat_of[p];
   for (int k = 1; k <= 5; k++) {
-    int q = g->at_seat[(s + k) % 5];
+    int t = s + k;
+    int q = g->at_seat[t >= 5 ? t - 5 : t];
     if (mask & BIT(q)) return q;
   }
   return -1;
@@ -112,7 +114,8 @@ static void sennichite(tk_daifugo_game *g) {
   finish(g);
 }
 
-void tk_daifugo_game_play(tk_daifugo_game *g, const tk_daifugo_move *m) {
+/* The body of tk_daifugo_game_play, static so that playouts call it directly. */
+static inline void play(tk_daifugo_game *g, const tk_daifugo_move *m) {
   int p = g->turn;
   g->cleared = 0;
   if (m->kind == TK_DAIFUGO_PASS) {
@@ -149,6 +152,8 @@ void tk_daifugo_game_play(tk_daifugo_game *g, const tk_daifugo_move *m) {
   else advance(g, p);
 }
 
+void tk_daifugo_game_play(tk_daifugo_game *g, const tk_daifugo_move *m) { play(g, m); }
+
 int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move *m, tk_error *err) {
   if (g->over || player != g->turn)
     return tk_error_set(err, TK_ESTATE, -1, "daifugo: player %d is not to play", player);
@@ -164,12 +169,60 @@ int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move 
   return tk_error_set(err, TK_EILLEGAL, -1, "daifugo: player %d may not play '%s' now", player, buf);
 }
 
-void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
-  tk_daifugo_legal l;
-  while (!g->over) {
+/* Over a single, the plays are the stronger singles (of the locked suit) and the joker: drawn
+ * uniformly without listing them, into *m (a pass if there is none). */
+static void draw_over_single(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
+  uint64_t h = g->hand[g->turn];
+  int joker = (h & TK_DAIFUGO_JOKER) != 0;
+  uint64_t cand;
+  memset(m, 0, sizeof *m);
+  m->jcell = TK_DAIFUGO_NOCELL;
+  if (g->top.kind == TK_DAIFUGO_JOKER1) {
+    cand = h & TK_DAIFUGO_CARD(0, 1);
+    joker = 0;
+  } else {
+    int t = g->top.rank;
+    uint32_t cols = g->rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
+    cand = h & (cols * UINT64_C(0x0001000100010001));
+    if (g->lock) cand &= UINT64_C(0xffff) << (16 * tk__df_ctz(g->top.suits));
+  }
+  int n = tk__df_popcount(cand);
+  if (n + joker == 0) return; /* pass */
+  int k = (int)tk_rng_below(r, (uint32_t)(n + joker));
+  if (k == n) {
+    m->kind = TK_DAIFUGO_JOKER1;
+    m->cards = TK_DAIFUGO_JOKER;
+    m->n = 1;
+    return;
+  }
+  while (k--) cand &= cand - 1;
+  int b = tk__df_ctz(cand);
+  m->kind = TK_DAIFUGO_SINGLE;
+  m->cards = UINT64_C(1) << b;
+  m->n = 1;
+  m->rank = (uint8_t)(b & 15);
+  m->suits = (uint8_t)(1 << (b >> 4));
+}
+
+static inline void draw(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
+  if (g->top.kind == TK_DAIFUGO_SINGLE || g->top.kind == TK_DAIFUGO_JOKER1) {
+    draw_over_single(g, r, m);
+  } else if (g->top.kind == TK_DAIFUGO_PASS) {
+    tk__df_draw_lead(g->hand[g->turn], r, m);
+  } else {
+    tk_daifugo_legal l;
     tk__df_gen(g->hand[g->turn], &g->top, g->rev, g->lock, &l);
-    int k = l.n > 1 ? 1 + (int)tk_rng_below(r, (uint32_t)l.n - 1) : 0;
-    tk_daifugo_game_play(g, &l.a[k]);
+    *m = l.a[l.n > 1 ? 1 + (int)tk_rng_below(r, (uint32_t)l.n - 1) : 0];
+  }
+}
+
+void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) { draw(g, r, m); }
+
+void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
+  tk_daifugo_move m;
+  while (!g->over) {
+    draw(g, r, &m);
+    play(g, &m);
   }
 }
 

@@ -5,7 +5,17 @@
 
 #include "taikai/daifugo.h"
 
-static inline int tk__df_popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* Without a hardware popcount (the default x86-64 target) the builtin is a library call: SWAR. */
+static inline int tk__df_popcount(uint64_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+  return __builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+  x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+  x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+  return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
 static inline int tk__df_ctz(uint64_t x) { return __builtin_ctzll(x); }
 
 /* The suit set held at column `col` (bit r = row r). */
@@ -41,5 +51,8 @@ static inline int tk__df_same(const tk_daifugo_move *a, const tk_daifugo_move *b
 /* Lists every legal play of `hand` against the table (`top`, `rev`, `lock`) after l->a[0] = pass;
  * sets l->n. */
 void tk__df_gen(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_daifugo_legal *l);
+/* Draws one of the plays of `hand` on a new table uniformly (the same set tk__df_gen lists),
+ * listing only the column or the sequences it falls in; returns 0 if the hand is empty. */
+int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m);
 
 #endif

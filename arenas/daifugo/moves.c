@@ -2,6 +2,8 @@
  * each listed exactly once. A play is identified by the cards leaving the hand and the joker's
  * cell; the joker may stand in a cell whose card is also held (a distinct play: it keeps that
  * card). Plays are listed singles, groups (ascending column), sequences (row, length, column). */
+#include <string.h>
+
 #include "internal.h"
 
 typedef struct gen_ctx {
@@ -9,6 +11,7 @@ typedef struct gen_ctx {
   uint64_t hand;
   int joker;              /* the hand holds the joker */
   int rev, lock;
+  int col_lo, col_hi;     /* groups: the columns to list */
   const tk_daifugo_move *top;
 } gen_ctx;
 
@@ -69,7 +72,7 @@ static void groups(gen_ctx *c) {
   int want = 0; /* 0 = any size */
   if (t->kind == TK_DAIFUGO_GROUP) want = t->n;
   else if (t->kind != TK_DAIFUGO_PASS) return;
-  for (int col = 1; col <= 13; col++) {
+  for (int col = c->col_lo; col <= c->col_hi; col++) {
     if (want && !beats(col, t->rank, c->rev)) continue;
     unsigned nib = tk__df_nibble(c->hand, col);
     if (tk__df_popcount(nib) + c->joker < 2) continue;
@@ -101,6 +104,9 @@ static void sequences(gen_ctx *c) {
     uint32_t lane = (uint32_t)(c->hand >> (16 * row)) & (uint32_t)TK_DAIFUGO_SUIT_LANE;
     int held = tk__df_popcount(lane);
     if (held + c->joker < 3) continue;
+    /* Any window of three needs all three cells held, or two with the joker. */
+    uint32_t x = lane, y = lane >> 1, z = lane >> 2;
+    if (!(c->joker ? (x & y) | (x & z) | (y & z) : x & y & z)) continue;
     int nmin = want ? want : 3, nmax = want ? want : held + c->joker;
     if (nmax > 15) nmax = 15;
     for (int n = nmin; n <= nmax; n++) {
@@ -132,7 +138,7 @@ static void sequences(gen_ctx *c) {
 
 void tk__df_gen(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_daifugo_legal *l) {
   gen_ctx c = {.l = l, .hand = hand, .joker = (hand & TK_DAIFUGO_JOKER) != 0, .rev = rev,
-               .lock = lock, .top = top};
+               .lock = lock, .col_lo = 1, .col_hi = 13, .top = top};
   l->n = 0;
   push(&c, TK_DAIFUGO_PASS, 0, 0, 0, 0, TK_DAIFUGO_NOCELL);
   if (top->kind == TK_DAIFUGO_PASS || top->kind == TK_DAIFUGO_SINGLE ||
@@ -140,4 +146,60 @@ void tk__df_gen(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk
     singles(&c);
   groups(&c);
   sequences(&c);
+}
+
+/* Groups of one column on a new table, by the number of suits held there: without the joker
+ * 2^c - 1 - c; with it 3 C(c,1) + 2 C(c,2) + C(c,3) (the joker in each free or held cell of a
+ * set of 2..4) plus the five-card group when c = 4. */
+static const uint8_t PLAIN[5] = {0, 0, 1, 4, 11}, WITH_JOKER[5] = {0, 3, 8, 16, 29};
+
+int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m) {
+  static const tk_daifugo_move empty = {.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
+  tk_daifugo_legal l; /* only its first entries are written */
+  gen_ctx c = {.l = &l, .hand = hand, .joker = (hand & TK_DAIFUGO_JOKER) != 0, .rev = 0,
+               .lock = 0, .col_lo = 1, .col_hi = 13, .top = &empty};
+  uint64_t real = hand & TK_DAIFUGO_REAL;
+  int nreal = tk__df_popcount(real);
+  int ns = nreal + c.joker, ng = 0;
+  int per_col[14];
+  for (int col = 1; col <= 13; col++) {
+    int k = tk__df_popcount(tk__df_nibble(hand, col));
+    per_col[col] = c.joker ? PLAIN[k] + WITH_JOKER[k] : PLAIN[k];
+    ng += per_col[col];
+  }
+  l.n = 0;
+  sequences(&c);
+  int nq = l.n;
+  int total = ns + ng + nq;
+  if (!total) return 0;
+  int k = (int)tk_rng_below(r, (uint32_t)total);
+  if (k >= ns + ng) {
+    *m = l.a[k - ns - ng];
+    return 1;
+  }
+  if (k < ns) {
+    memset(m, 0, sizeof *m);
+    m->jcell = TK_DAIFUGO_NOCELL;
+    m->n = 1;
+    if (k == nreal) {
+      m->kind = TK_DAIFUGO_JOKER1;
+      m->cards = TK_DAIFUGO_JOKER;
+      return 1;
+    }
+    while (k--) real &= real - 1;
+    int b = tk__df_ctz(real);
+    m->kind = TK_DAIFUGO_SINGLE;
+    m->cards = UINT64_C(1) << b;
+    m->rank = (uint8_t)(b & 15);
+    m->suits = (uint8_t)(1 << (b >> 4));
+    return 1;
+  }
+  k -= ns;
+  int col = 1;
+  while (k >= per_col[col]) k -= per_col[col++];
+  c.col_lo = c.col_hi = col;
+  l.n = 0;
+  groups(&c);
+  *m = l.a[k];
+  return 1;
 }

@@ -210,6 +210,10 @@ TK_API void tk_daifugo_game_play(tk_daifugo_game *g, const tk_daifugo_move *m);
  * TK_EILLEGAL if the move is not legal; the game is then unchanged. */
 TK_API int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move *m,
                                  tk_error *err);
+/* Draws g->turn's move of the paper's playout policy: uniformly among the legal plays (the pass
+ * excluded), the pass only when nothing else is legal. The same distribution as drawing from
+ * tk_daifugo_game_legal's list, without listing every play. `g` must not be over. */
+TK_API void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m);
 /* Plays the game to its end with uniformly random non-pass plays (a pass only when nothing else
  * is legal), as the paper's playouts do. */
 TK_API void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r);
@@ -281,6 +285,11 @@ TK_API int tk_daifugo_apply(tk_daifugo_block *b, int player, const tk_daifugo_mo
  * lowest single (in the current order, the joker last) on a new table; the lowest card (normal
  * order, the joker last) in the exchange. `l` must hold at least one action. */
 TK_API tk_daifugo_move tk_daifugo_fallback(const tk_daifugo_legal *l);
+/* Fills the begin_game info of `player` for the game now in play (or about to start its
+ * exchange): head (abi_version, struct_size, seed = `agent_seed`, wall = the global game number,
+ * seat = the player id, nseats 5), the rules, the block and game index. */
+TK_API void tk_daifugo_info_fill(const tk_daifugo_block *b, int player, uint64_t agent_seed,
+                                 tk_daifugo_info *info);
 /* The global game number (1-based) of game `game` of `block`. */
 TK_API uint64_t tk_daifugo_game_number(const tk_daifugo_rules *r, uint64_t block, uint32_t game);
 /* The `k` strongest cards of `hand` by the server's exchange order (joker, then 2 … 3, ♠ ♥ ♦ ♣). */

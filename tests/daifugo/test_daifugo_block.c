@@ -69,6 +69,17 @@ static void first_game(void) {
     seats |= 1u << B2.first_seat;
   }
   TK_EQ(seats, 31, "first seats drawn over 40 blocks");
+  tk_daifugo_info info;
+  tk_daifugo_block_init(&B2, &r, 7, 3, NULL);
+  tk_daifugo_info_fill(&B2, 2, 99, &info);
+  TK_EQ(info.head.struct_size, sizeof info, "info size");
+  TK_EQ(info.head.wall, 301, "global game number of block 3's first game");
+  TK_EQ(info.head.seat, 2, "player id");
+  TK_EQ(info.head.nseats, 5, "players");
+  TK_EQ(info.head.seed, 99, "agent seed");
+  TK_EQ(info.types_version, TK_DAIFUGO_TYPES_VERSION, "types version");
+  TK_EQ(info.block_games, 100, "rules");
+  TK_EQ(info.block, 3, "block");
   tk_daifugo_rules bad = r;
   bad.block_games = 0;
   tk_error_clear(&err);

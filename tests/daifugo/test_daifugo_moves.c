@@ -4,6 +4,7 @@
  * written here from the spec, on the UECda table of cells; the generator must list exactly the
  * accepted ones, each once, with the kind, size, rank and suit set of that judgement. Also the
  * hand-checked count of the worst hand (11 consecutive cards of one suit and the joker). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,11 +234,68 @@ static void small_lists(void) {
   TK_EQ(dt_nlegal(&g), 3, "singles over 5");
 }
 
+/* The playout policy's draw (tk_daifugo_random_play) against the listed plays: on positions of
+ * random games, every draw is a listed play (the pass only when nothing else is), every play is
+ * drawn, and the counts pass a loose chi-square bound of uniformity. */
+static void random_play_is_uniform(void) {
+  tk_rng r, pick;
+  tk_rng_seed(&r, 5);
+  tk_rng_seed(&pick, 6);
+  static int counts[TK_DAIFUGO_MAX_LEGAL];
+  long checked = 0, leads = 0;
+  tk_daifugo_rules rules = tk_daifugo_default_rules();
+  rules.block_games = 1;
+  static tk_daifugo_block b;
+  for (uint64_t deal = 0; checked < 4000; deal++) {
+    tk_daifugo_block_init(&b, &rules, 3, deal, NULL);
+    tk_daifugo_game g = b.g;
+    while (!g.over) {
+      tk_daifugo_game_legal(&g, &L);
+      int plays = L.n - 1;
+      tk_daifugo_move m;
+      if (plays == 0) {
+        tk_daifugo_random_play(&g, &r, &m);
+        if (m.kind != TK_DAIFUGO_PASS) TK_FAILF("a play drawn where only the pass is legal");
+      } else if (plays <= 80) {
+        memset(counts, 0, sizeof counts);
+        int draws = 60 * plays;
+        for (int d = 0; d < draws; d++) {
+          tk_daifugo_random_play(&g, &r, &m);
+          int i;
+          for (i = 1; i < L.n; i++)
+            if (L.a[i].kind == m.kind && L.a[i].cards == m.cards && L.a[i].jcell == m.jcell &&
+                !memcmp(&L.a[i], &m, sizeof m))
+              break;
+          if (i == L.n) {
+            TK_FAILF("position %ld: a drawn move is not a listed play (kind %d)", checked, m.kind);
+            break;
+          }
+          counts[i]++;
+        }
+        double chi2 = 0, e = 60.0;
+        for (int i = 1; i < L.n; i++) {
+          if (!counts[i]) TK_FAILF("position %ld: play %d of %d never drawn", checked, i, plays);
+          chi2 += (counts[i] - e) * (counts[i] - e) / e;
+        }
+        double df = plays - 1;
+        if (plays > 1 && chi2 > df + 10 * sqrt(2 * df) + 20)
+          TK_FAILF("position %ld: chi-square %.1f over %d plays", checked, chi2, plays);
+        leads += L.lead;
+        checked++;
+      }
+      /* Move on with a uniformly chosen action, the pass included. */
+      tk_daifugo_game_play(&g, &L.a[tk_rng_below(&pick, L.n)]);
+    }
+  }
+  printf("\nrandom_play: %ld positions checked (%ld leads)\n", checked, leads);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"hand-checked lists", small_lists},
       {"the worst hand: 366 actions", worst_hand},
       {"random positions against the brute force", random_positions},
+      {"the playout draw: listed plays, uniformly", random_play_is_uniform},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("daifugo_moves", tests);
