@@ -237,7 +237,7 @@ static int partner_class(int cls) { return cls == 2 ? -1 : 4 - cls; }
 
 int tk_daifugo_determinize(const tk_daifugo_view *v, tk_rng *r, int senn, tk_daifugo_game *out) {
   int me = v->player;
-  if (me >= 5) return TK_EINVAL;
+  if (me >= 5 || v->turn >= 5) return TK_EINVAL; /* not a play decision's view */
   uint64_t hand[5] = {0};
   hand[me] = v->hand;
   int need[5];
