@@ -21,6 +21,10 @@ int tk_daifugo_game_setup(tk_daifugo_game *g, const uint64_t hand[5], const uint
   if (all & ~TK_DAIFUGO_DECK)
     return tk_error_set(err, TK_EINVAL, -1, "daifugo: hands hold bits that are no card");
   if (seats != 31) return tk_error_set(err, TK_EINVAL, -1, "daifugo: seat_of is not a permutation");
+  int holders_n = 0;
+  for (int p = 0; p < 5; p++) holders_n += hand[p] != 0;
+  if (holders_n < 2)
+    return tk_error_set(err, TK_EINVAL, -1, "daifugo: %d players hold cards (at least 2)", holders_n);
   if (leader < 0 || leader >= 5 || !hand[leader])
     return tk_error_set(err, TK_EINVAL, -1, "daifugo: leader %d holds no cards", leader);
   if (sennichite < 2 || sennichite > 255)

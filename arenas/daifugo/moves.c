@@ -1,7 +1,8 @@
 /* arenas/daifugo/moves.c — move generation: every distinct legal play of a hand against the table,
  * each listed exactly once. A play is identified by the cards leaving the hand and the joker's
  * cell; the joker may stand in a cell whose card is also held (a distinct play: it keeps that
- * card). Plays are listed singles, groups (ascending column), sequences (row, length, column). */
+ * card). Plays are listed singles, groups (ascending column), sequences (row, length, column).
+ * Playouts draw a new table's play uniformly from counts, listing only the part drawn. */
 #include <string.h>
 
 #include "internal.h"
@@ -26,6 +27,11 @@ static void push(gen_ctx *c, int kind, uint64_t cards, int n, int rank, int suit
   m->jcell = (uint8_t)jcell;
   m->reserved[0] = m->reserved[1] = m->reserved[2] = 0;
 }
+
+/* The suit sets of each size, ascending. */
+static const unsigned SETS[5][6] = {{0}, {0}, {3, 5, 6, 9, 10, 12}, {7, 11, 13, 14}, {15}};
+static const int NSETS[5] = {0, 0, 6, 4, 1};
+static const uint8_t NIBBLE_COUNT[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 /* 1 if a play of column `col` beats column `top` in the current order. */
 static inline int beats(int col, int top, int rev) { return rev ? col < top : col > top; }
@@ -54,7 +60,7 @@ static void singles(gen_ctx *c) {
 /* Groups of suit set `s` (2..4 suits) at column `col` held as `nib`: without the joker when all
  * are held, and with the joker in each cell j of s whose other cells are held. */
 static void groups_of_set(gen_ctx *c, int col, unsigned nib, unsigned s) {
-  int n = tk__df_popcount(s);
+  int n = NIBBLE_COUNT[s & 15];
   if ((s & nib) == s) push(c, TK_DAIFUGO_GROUP, tk__df_spread(s, col), n, col, (int)s, TK_DAIFUGO_NOCELL);
   if (!c->joker) return;
   for (unsigned js = s; js; js &= js - 1) {
@@ -75,7 +81,7 @@ static void groups(gen_ctx *c) {
   for (int col = c->col_lo; col <= c->col_hi; col++) {
     if (want && !beats(col, t->rank, c->rev)) continue;
     unsigned nib = tk__df_nibble(c->hand, col);
-    if (tk__df_popcount(nib) + c->joker < 2) continue;
+    if (NIBBLE_COUNT[nib] + c->joker < 2) continue;
     if (want == 5 || !want) { /* four suits and the joker (row 4): the only set with bit 16 */
       if (nib == 15 && c->joker)
         push(c, TK_DAIFUGO_GROUP, tk__df_spread(15, col) | TK_DAIFUGO_JOKER, 5, col, 31,
@@ -86,11 +92,8 @@ static void groups(gen_ctx *c) {
       groups_of_set(c, col, nib, t->suits);
       continue;
     }
-    for (unsigned s = 3; s < 16; s++) {
-      int n = tk__df_popcount(s);
-      if (n < 2 || (want && n != want)) continue;
-      groups_of_set(c, col, nib, s);
-    }
+    for (int n = want ? want : 2; n <= (want ? want : 4); n++)
+      for (int i = 0; i < NSETS[n]; i++) groups_of_set(c, col, nib, SETS[n][i]);
   }
 }
 
@@ -116,10 +119,12 @@ static void sequences(gen_ctx *c) {
         else lo_min = t->rank + t->n;                                      /* lo > top hi */
       }
       uint32_t ones = (1u << n) - 1;
-      for (int lo = lo_min; lo <= lo_max; lo++) {
+      int fit = 0; /* windows of this length with at most one cell missing */
+      for (int lo = lo_min; lo <= lo_max; lo++) { /* on a new table: every window */
         uint32_t w = ones << lo;
         uint32_t in = lane & w;
         int miss = n - tk__df_popcount(in);
+        fit += miss == 0 || (miss == 1 && c->joker);
         uint64_t cards = (uint64_t)in << (16 * row);
         if (miss == 0) {
           push(c, TK_DAIFUGO_SEQ, cards, n, lo, 1 << row, TK_DAIFUGO_NOCELL);
@@ -132,6 +137,9 @@ static void sequences(gen_ctx *c) {
           push(c, TK_DAIFUGO_SEQ, cards | TK_DAIFUGO_JOKER, n, lo, 1 << row, TK_DAIFUGO_CELL(row, k));
         }
       }
+      /* On a new table every window was seen; a longer window contains a shorter one with as
+       * few missing cells, so none fits either. */
+      if (!fit) break;
     }
   }
 }
@@ -163,7 +171,7 @@ int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m) {
   int ns = nreal + c.joker, ng = 0;
   int per_col[14];
   for (int col = 1; col <= 13; col++) {
-    int k = tk__df_popcount(tk__df_nibble(hand, col));
+    int k = NIBBLE_COUNT[tk__df_nibble(hand, col)];
     per_col[col] = c.joker ? PLAIN[k] + WITH_JOKER[k] : PLAIN[k];
     ng += per_col[col];
   }

@@ -89,6 +89,17 @@ int tk_bench_daifugo(int argc, char **argv) {
   printf("daifugo: %ld random playouts from dealt positions in %.2f s: %.0f playouts/s per core "
          "(%.2f us each; goal >= 500000/s)\n", playouts, t1 - t0, (double)playouts / (t1 - t0),
          (t1 - t0) / (double)playouts * 1e6);
+  /* The length of a playout, counted apart (not timed): actions per game. */
+  long acts = 0, n = playouts < 10000 ? playouts : 10000;
+  for (long i = 0; i < n; i++) {
+    tk_daifugo_game g = deals[i % DEALS];
+    tk_daifugo_move m;
+    for (; !g.over; acts++) {
+      tk_daifugo_random_play(&g, &r, &m);
+      tk_daifugo_game_play(&g, &m);
+    }
+  }
+  printf("daifugo: %.1f actions (plays and passes) per playout\n", (double)acts / (double)n);
   if (plies != 5 * playouts) fprintf(stderr, "taikai bench daifugo: a playout did not finish\n");
   free(deals), free(pos), free(l), free(b);
   return plies == 5 * playouts ? 0 : 1;

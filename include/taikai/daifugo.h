@@ -197,7 +197,8 @@ typedef struct tk_daifugo_game {
 
 /* Sets up a game from five hands (any split of the deck; `seat_of` a permutation), with `leader`
  * to lead and `sennichite` passes ending it. Returns 0 or TK_EINVAL (hands not a partition of the
- * deck, bad seats or leader). */
+ * deck, bad seats or leader, fewer than two players holding cards). Players with no cards are
+ * out, in id order, before anyone else. */
 TK_API int tk_daifugo_game_setup(tk_daifugo_game *g, const uint64_t hand[5],
                                  const uint8_t seat_of[5], int leader, int sennichite,
                                  uint64_t rng_seed, tk_error *err);

@@ -55,6 +55,26 @@ static void first_game(void) {
   TK_EQ(B.phase, TK_DAIFUGO_PHASE_PLAY, "no exchange in the first game of a block");
   for (int p = 0; p < 5; p++) TK_EQ(B.cls[p], TK_DAIFUGO_NOBODY, "no classes yet");
   deal_sizes(&B, "game 0");
+  /* The deal, rebuilt from the documented stream: the 53 cards in bit order shuffled by
+   * Fisher-Yates with tk_rng_seed2(seed, 4 g), card k to the seat k after the first card's. */
+  {
+    uint8_t sorted[53];
+    int m = 0;
+    for (int b = 0; b < 64; b++)
+      if (TK_DAIFUGO_DECK >> b & 1) sorted[m++] = (uint8_t)b;
+    TK_EQ(m, 53, "cards");
+    tk_rng rng;
+    tk_rng_seed2(&rng, 7, 4 * 1);
+    for (int i = 52; i > 0; i--) {
+      int j = (int)tk_rng_below(&rng, (uint32_t)i + 1);
+      uint8_t t = sorted[i];
+      sorted[i] = sorted[j];
+      sorted[j] = t;
+    }
+    uint64_t want[5] = {0};
+    for (int k = 0; k < 53; k++) want[B.g.at_seat[(B.first_seat + k) % 5]] |= UINT64_C(1) << sorted[k];
+    for (int q = 0; q < 5; q++) TK_EQ(B.dealt[q], want[q], "dealt one card at a time in seat order");
+  }
   int p = tk_daifugo_to_act(&B);
   if (!(B.g.hand[p] & dt_cards("D3"))) TK_FAILF("player %d leads without the D3", p);
   /* The lead need not contain the D3. */
