@@ -175,21 +175,27 @@ int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move 
 
 /* Over a single, the plays are the stronger singles (of the locked suit) and the joker: drawn
  * uniformly without listing them, into *m (a pass if there is none). */
-static void draw_over_single(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
+/* The cards of g->turn that beat the single on the table (the ♠3 over the joker); *joker is
+ * set if the joker may follow too. */
+static inline uint64_t over_single(const tk_daifugo_game *g, int *joker) {
   uint64_t h = g->hand[g->turn];
-  int joker = (h & TK_DAIFUGO_JOKER) != 0;
-  uint64_t cand;
+  if (g->top.kind == TK_DAIFUGO_JOKER1) {
+    *joker = 0;
+    return h & TK_DAIFUGO_CARD(0, 1);
+  }
+  *joker = (h & TK_DAIFUGO_JOKER) != 0;
+  int t = g->top.rank;
+  uint32_t cols = g->rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
+  uint64_t cand = h & (cols * UINT64_C(0x0001000100010001));
+  if (g->lock) cand &= UINT64_C(0xffff) << (16 * tk__df_ctz(g->top.suits));
+  return cand;
+}
+
+static void draw_over_single(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
+  int joker;
+  uint64_t cand = over_single(g, &joker);
   memset(m, 0, sizeof *m);
   m->jcell = TK_DAIFUGO_NOCELL;
-  if (g->top.kind == TK_DAIFUGO_JOKER1) {
-    cand = h & TK_DAIFUGO_CARD(0, 1);
-    joker = 0;
-  } else {
-    int t = g->top.rank;
-    uint32_t cols = g->rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
-    cand = h & (cols * UINT64_C(0x0001000100010001));
-    if (g->lock) cand &= UINT64_C(0xffff) << (16 * tk__df_ctz(g->top.suits));
-  }
   int n = tk__df_popcount(cand);
   if (n + joker == 0) return; /* pass */
   int k = (int)tk_rng_below(r, (uint32_t)(n + joker));
@@ -223,8 +229,16 @@ static inline void draw(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m)
 void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) { draw(g, r, m); }
 
 void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
+  static const tk_daifugo_move pass = {.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
   tk_daifugo_move m;
   while (!g->over) {
+    int joker;
+    /* The commonest action: a forced pass over a single, decided without drawing. */
+    if ((g->top.kind == TK_DAIFUGO_SINGLE || g->top.kind == TK_DAIFUGO_JOKER1) &&
+        !over_single(g, &joker) && !joker) {
+      play(g, &pass);
+      continue;
+    }
     draw(g, r, &m);
     play(g, &m);
   }
