@@ -294,6 +294,57 @@ static void view_and_determinize(void) {
   }
 }
 
+/* The view's history: every accepted play with its player, the clears after 8-cuts; and the
+ * daihinmin's knowledge of the exchange. */
+static void view_history(void) {
+  tk_daifugo_rules r = tk_daifugo_default_rules();
+  tk_daifugo_block_init(&B, &r, 33, 0, NULL);
+  play_to_game(&B, 1);
+  int dh = -1, d = -1;
+  for (int p = 0; p < 5; p++) {
+    if (B.cls[p] == 4) dh = p;
+    if (B.cls[p] == 0) d = p;
+  }
+  uint64_t returned = 0;
+  while (B.phase == TK_DAIFUGO_PHASE_EXCHANGE) {
+    int p = tk_daifugo_to_act(&B);
+    tk_daifugo_legal_of(&B, p, &L);
+    tk_daifugo_move m = tk_daifugo_fallback(&L);
+    if (p == d) returned |= m.cards;
+    tk_daifugo_apply(&B, p, &m, NULL);
+  }
+  tk_daifugo_view v;
+  tk_daifugo_view_of(&B, dh, &v);
+  TK_EQ(v.received, returned, "the daihinmin knows what the daifugo returned");
+  TK_EQ(v.given, tk_daifugo_strongest(B.dealt[dh], 2), "and what it gave");
+  /* Play the game with plays only (the first non-pass action), checking the history. */
+  int plays = 0, cuts = 0;
+  while (B.game == 1) {
+    int p = tk_daifugo_to_act(&B);
+    tk_daifugo_legal_of(&B, p, &L);
+    tk_daifugo_move m = L.a[L.n > 1 ? 1 : 0];
+    tk_daifugo_apply(&B, p, &m, NULL);
+    if (B.game != 1) break;
+    if (m.kind == TK_DAIFUGO_PASS) continue;
+    plays++;
+    tk_daifugo_view_of(&B, (p + 1) % 5, &v);
+    if (v.nhist != plays) {
+      TK_FAILF("history holds %d plays after %d", v.nhist, plays);
+      break;
+    }
+    const tk_daifugo_played *h = &v.hist[v.nhist - 1];
+    if (h->player != p || h->m.cards != m.cards || h->m.kind != m.kind)
+      TK_FAILF("history entry %d: player %d, expected %d", plays, h->player, p);
+    int cut = m.kind != TK_DAIFUGO_JOKER1 && (m.rank == TK_DAIFUGO_COL_8 ||
+              (m.kind == TK_DAIFUGO_SEQ && m.rank <= 6 && m.rank + m.n - 1 >= 6));
+    if (cut && !h->cleared) TK_FAILF("an 8-cut not marked as a clear");
+    cuts += cut;
+    if ((v.played & m.cards) != m.cards) TK_FAILF("played cards missing from the view");
+  }
+  if (plays < 10) TK_FAILF("only %d plays", plays);
+  printf("\nhistory: %d plays, %d 8-cuts\n", plays, cuts);
+}
+
 static void fallback_choices(void) {
   tk_daifugo_game g;
   dt_game(&g, "S5 H9 D3 JK", "", "", "", NULL, 0);
@@ -322,6 +373,7 @@ int main(void) {
       {"seats every 3 game numbers, class reset per block, points", seats_and_resets},
       {"determinism; deals independent of the actions", determinism},
       {"view: own cards only; determinisation", view_and_determinize},
+      {"view: the history of plays, the exchange's knowledge", view_history},
       {"fallback choices", fallback_choices},
       CU_TEST_INFO_NULL,
   };
