@@ -219,6 +219,11 @@ static inline void draw(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m)
     draw_over_single(g, r, m);
   } else if (g->top.kind == TK_DAIFUGO_PASS) {
     tk__df_draw_lead(g->hand[g->turn], r, m);
+  } else if (g->top.kind == TK_DAIFUGO_GROUP) {
+    if (!tk__df_draw_group(g->hand[g->turn], &g->top, g->rev, g->lock, r, m)) {
+      memset(m, 0, sizeof *m);
+      m->jcell = TK_DAIFUGO_NOCELL;
+    }
   } else {
     tk_daifugo_legal l;
     tk__df_gen(g->hand[g->turn], &g->top, g->rev, g->lock, &l);

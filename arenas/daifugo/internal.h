@@ -54,5 +54,8 @@ void tk__df_gen(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk
 /* Draws one of the plays of `hand` on a new table uniformly (the same set tk__df_gen lists),
  * listing only the column or the sequences it falls in; returns 0 if the hand is empty. */
 int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m);
+/* The same over a group on the table (`top`); returns 0 (and leaves *m) if there is no play. */
+int tk__df_draw_group(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_rng *r,
+                      tk_daifugo_move *m);
 
 #endif

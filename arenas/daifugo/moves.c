@@ -211,3 +211,38 @@ int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m) {
   *m = l.a[k];
   return 1;
 }
+
+int tk__df_draw_group(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_rng *r,
+                      tk_daifugo_move *m) {
+  static const uint8_t BINOM[5][5] = {{1}, {1, 1}, {1, 2, 1}, {1, 3, 3, 1}, {1, 4, 6, 4, 1}};
+  int joker = (hand & TK_DAIFUGO_JOKER) != 0, n = top->n;
+  int per_col[14] = {0}, total = 0;
+  for (int col = 1; col <= 13; col++) {
+    if (!beats(col, top->rank, rev)) continue;
+    unsigned nib = tk__df_nibble(hand, col);
+    int c = NIBBLE_COUNT[nib], k = 0;
+    if (n == 5) {
+      k = nib == 15 && joker;
+    } else if (lock) {
+      unsigned s = top->suits;
+      k = (s & nib) == s;
+      if (joker)
+        for (unsigned js = s; js; js &= js - 1) k += ((s & ~(js & -js)) & nib) == (s & ~(js & -js));
+    } else {
+      k = BINOM[c][n] + (joker ? BINOM[c][n - 1] * (5 - n) : 0);
+    }
+    per_col[col] = k;
+    total += k;
+  }
+  if (!total) return 0;
+  int k = (int)tk_rng_below(r, (uint32_t)total);
+  int col = 1;
+  while (k >= per_col[col]) k -= per_col[col++];
+  tk_daifugo_legal l; /* only its first entries are written */
+  gen_ctx c = {.l = &l, .hand = hand, .joker = joker, .rev = rev, .lock = lock, .col_lo = col,
+               .col_hi = col, .top = top};
+  l.n = 0;
+  groups(&c);
+  *m = l.a[k];
+  return 1;
+}
