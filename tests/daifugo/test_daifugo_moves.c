@@ -242,7 +242,7 @@ static void random_play_is_uniform(void) {
   tk_rng_seed(&r, 5);
   tk_rng_seed(&pick, 6);
   static int counts[TK_DAIFUGO_MAX_LEGAL];
-  long checked = 0, leads = 0;
+  long checked = 0, leads = 0, groups = 0, locked = 0;
   tk_daifugo_rules rules = tk_daifugo_default_rules();
   rules.block_games = 1;
   static tk_daifugo_block b;
@@ -281,13 +281,17 @@ static void random_play_is_uniform(void) {
         if (plays > 1 && chi2 > df + 10 * sqrt(2 * df) + 20)
           TK_FAILF("position %ld: chi-square %.1f over %d plays", checked, chi2, plays);
         leads += L.lead;
+        groups += g.top.kind == TK_DAIFUGO_GROUP;
+        locked += g.lock;
         checked++;
       }
       /* Move on with a uniformly chosen action, the pass included. */
       tk_daifugo_game_play(&g, &L.a[tk_rng_below(&pick, L.n)]);
     }
   }
-  printf("\nrandom_play: %ld positions checked (%ld leads)\n", checked, leads);
+  printf("\nrandom_play: %ld positions checked (%ld leads, %ld over groups, %ld locked)\n", checked,
+         leads, groups, locked);
+  if (groups < 30 || locked < 30) TK_FAILF("too few group (%ld) or locked (%ld) tables", groups, locked);
 }
 
 int main(void) {
