@@ -20,6 +20,7 @@ const tk_command tk_commands[] = {
      tk_cmd_rescore},
     {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
      tk_cmd_replay},
+    {"import", "convert Tenhou game records into mjai logs (taikai import --help)", tk_cmd_import},
     {NULL, NULL, NULL},
 };
 

@@ -10,23 +10,26 @@
 
 /* ------------------------------------------------------------ writer */
 
+json_t *tk_riichi_log_start_game(const char *const names[4], const tk_riichi_rules *r) {
+  json_t *nm = json_array();
+  for (int s = 0; s < 4; s++) {
+    char def[16];
+    snprintf(def, sizeof def, "player%d", s);
+    json_array_append_new(nm, json_string(names && names[s] ? names[s] : def));
+  }
+  return json_pack("{s:s, s:o, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}", "type",
+                   "start_game", "names", nm, "taikai_rules", "length", r->length, "red_fives",
+                   r->red_fives, "kyuushu", r->kyuushu, "agariyame", r->agariyame, "extension",
+                   r->extension, "start_points", (int)r->start_points, "return_points",
+                   (int)r->return_points, "uma", (int)r->uma[0], (int)r->uma[1], (int)r->uma[2],
+                   (int)r->uma[3]);
+}
+
 static void write_event(void *ctx, const tk_riichi_event *ev) {
   tk_riichi_log *log = ctx;
   char buf[4096];
   if (ev->type == TK_RIICHI_EV_START_GAME) {
-    const tk_riichi_rules *r = &log->rules;
-    json_t *names = json_array();
-    for (int s = 0; s < 4; s++) {
-      char def[16];
-      snprintf(def, sizeof def, "player%d", s);
-      json_array_append_new(names, json_string(log->names[s] ? log->names[s] : def));
-    }
-    json_t *o = json_pack(
-        "{s:s, s:o, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}", "type", "start_game",
-        "names", names, "taikai_rules", "length", r->length, "red_fives", r->red_fives, "kyuushu",
-        r->kyuushu, "agariyame", r->agariyame, "extension", r->extension, "start_points",
-        (int)r->start_points, "return_points", (int)r->return_points, "uma", (int)r->uma[0],
-        (int)r->uma[1], (int)r->uma[2], (int)r->uma[3]);
+    json_t *o = tk_riichi_log_start_game(log->names, &log->rules);
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     if (!s || fprintf(log->f, "%s\n", s) < 0) log->error = 1;
     free(s);
@@ -72,6 +75,18 @@ static int int_of(json_t *o, const char *key, int def) {
 static int tile_of(json_t *v) {
   const char *s = json_string_value(v);
   return s ? tk_tile_from_mjai(s, NULL) : -1;
+}
+
+/* Do the arrays a and b hold the same elements in any order (yaku lists: [name, han] pairs)? */
+static int same_set(json_t *a, json_t *b) {
+  if (!json_is_array(a) || !json_is_array(b) || json_array_size(a) != json_array_size(b)) return 0;
+  size_t n = json_array_size(a);
+  for (size_t i = 0; i < n; i++) {
+    size_t j = 0;
+    while (j < n && !json_equal(json_array_get(a, i), json_array_get(b, j))) j++;
+    if (j == n) return 0;
+  }
+  return 1;
 }
 
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
@@ -157,7 +172,9 @@ static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
     if (!strcmp(keys[i], "yakus") && !r->own) continue; /* names differ between mjai dialects */
     json_t *a = json_object_get(e, keys[i]), *b = json_object_get(l, keys[i]);
     if (!b && !strcmp(keys[i], "ura_markers")) b = json_object_get(l, "uradora_markers");
-    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b))) field = keys[i];
+    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b)) &&
+        !(!strcmp(keys[i], "yakus") && same_set(a, b)))
+      field = keys[i];
   }
   for (int i = 0; tile_keys[i] && !field; i++) {
     json_t *a = json_object_get(e, tile_keys[i]), *b = json_object_get(l, tile_keys[i]);

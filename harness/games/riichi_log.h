@@ -26,6 +26,12 @@ typedef struct tk_riichi_log {
 tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
                                   const tk_riichi_rules *rules);
 
+/* The start_game line as a new JSON object (names NULL or entries NULL: "player0".. ), with
+ * the rules under "taikai_rules"; the one writer of that line (the log sink and `taikai
+ * import` use it). Returns NULL when out of memory. */
+struct json_t;
+struct json_t *tk_riichi_log_start_game(const char *const names[4], const tk_riichi_rules *r);
+
 enum { TK_RIICHI_REPLAY_TEXT = 2048 };
 
 typedef struct tk_riichi_replay {
