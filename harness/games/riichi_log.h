@@ -39,6 +39,8 @@ typedef struct tk_riichi_replay {
   int kyoku;          /* hands replayed */
   int events_checked; /* engine events compared with the log's lines */
   int32_t scores[4];  /* final scores (end_game) */
+  int rules_declared; /* start_game declares the game length (taikai_rules or kyoku_first) */
+  char rules_note[200]; /* when it does not: the length inferred and why; else "" */
   /* When the replay fails: where the log and the engine part. */
   int bad_line;                          /* the log's line (1-based); 0 if none */
   char bad_event[32];                    /* that line's "type" (the engine's event's when the
