@@ -97,10 +97,12 @@ static int tag_is(const tag *t, const char *name) {
 static int bad(conv *c, const char *fmt, const char *attr, const char *value) {
   char what[160];
   snprintf(what, sizeof what, fmt, attr ? attr : "", value ? value : "");
-  int show = c->t.nlen + 1 + c->t.alen;
-  return tk_error_set(c->err, TK_EINVAL, c->t.index, "%s: tag %d <%.*s%.*s>: %s", c->file,
-                      c->t.index, c->t.nlen, c->t.name, show > 120 ? 120 - c->t.nlen : c->t.alen,
-                      c->t.attrs, what);
+  char num[16] = "";
+  if (c->t.num >= 0) snprintf(num, sizeof num, "%d", c->t.num);
+  int alen = c->t.alen > 100 ? 100 : c->t.alen; /* a long tag is cut */
+  return tk_error_set(c->err, TK_EINVAL, c->t.index, "%s: tag %d <%.*s%s%.*s%s>: %s", c->file,
+                      c->t.index, c->t.nlen, c->t.name, num, alen, c->t.attrs,
+                      alen < c->t.alen ? "..." : "", what);
 }
 
 /* The value of attribute `key` of the current tag into buf; 0, or -1 when absent. */

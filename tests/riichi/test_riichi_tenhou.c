@@ -1,0 +1,336 @@
+/* tests/riichi/test_riichi_tenhou.c — real games: the 159 Tenhou records of
+ * ../shared/data/tenhou-mjlog (read from there, never copied into the repository; the suite
+ * prints SKIP and passes when the folder is absent) converted by the importer and replayed
+ * through the engine, every win's fu, han, yaku, points, payments and the final scores against
+ * the record's own; the same logs rewritten as other mjai writers do (no rules declared, the
+ * original protocol's field names, no tsumogiri, an open kan's dora before the discard) still
+ * replay; bad records are refused naming the file, the tag and the value; `taikai import` and
+ * `taikai replay` end to end, gzipped input and output. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+#include <zlib.h>
+
+#include "import.h"
+#include "referee/e2e_util.h"
+#include "riichi_log.h"
+
+static int have_data;
+static char *names[256];
+static int nnames;
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void list_records(void) {
+  DIR *d = opendir(TK_TENHOU_DIR);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d)) && nnames < 256) {
+    size_t n = strlen(e->d_name);
+    if (n > 4 && !strcmp(e->d_name + n - 4, ".xml")) names[nnames++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, (size_t)nnames, sizeof *names, by_name);
+  have_data = nnames > 0;
+}
+
+static int skip(const char *test) {
+  if (have_data) return 0;
+  printf("\nSKIP %s: no Tenhou records in %s\n", test, TK_TENHOU_DIR);
+  return 1;
+}
+
+static int count(const char *text, const char *needle) {
+  int n = 0;
+  for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
+  return n;
+}
+
+/* Converts record `name` into a new tmpfile (rewound); NULL after a failure. */
+static FILE *import(const char *name, tk_tenhou_import *st, char **text_out) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", TK_TENHOU_DIR, name);
+  char *text;
+  size_t len;
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_read_maybe_gz(path, &text, &len, &err)) {
+    TK_FAILF("%s", err.msg);
+    return NULL;
+  }
+  FILE *f = tmpfile();
+  int rc = tk_tenhou_import_text(text, len, name, f, st, &err);
+  if (rc) {
+    TK_FAILF("import %s: %s", name, err.msg);
+    fclose(f);
+    free(text);
+    return NULL;
+  }
+  if (text_out) *text_out = text;
+  else free(text);
+  rewind(f);
+  return f;
+}
+
+/* Every record: converted, replayed to its end; every win agrees with the engine and the kernel
+ * (the replay compares each hora line, which carries the record's own values) and every game
+ * ends on the record's final scores. */
+static void all_records_replay(void) {
+  if (skip("all records")) return;
+  int games = 0, agreeing = 0, wins = 0, wins_agreeing = 0, hands = 0, cut = 0;
+  for (int i = 0; i < nnames; i++) {
+    tk_tenhou_import st;
+    char *xml = NULL;
+    FILE *f = import(names[i], &st, &xml);
+    if (!f) continue;
+    games++;
+    TK_EQ(st.wins, count(xml, "<AGARI "), names[i]);
+    tk_riichi_replay *rp = malloc(sizeof *rp);
+    tk_error err;
+    tk_error_clear(&err);
+    int rc = tk_riichi_log_replay(f, rp, &err);
+    wins += st.wins;
+    hands += rp->kyoku;
+    if (!st.ended) {
+      /* a record cut before its end (aft-ron3-fix.xml): every hand agrees, then it stops */
+      cut++;
+      if (rc == 0 || strcmp(rp->bad_what, "the log ends before the game does"))
+        TK_FAILF("%s (no game end): line %d %s: %s; expected: %s; logged: %s", names[i],
+                 rp->bad_line, rp->bad_event, rp->bad_what, rp->expected, rp->logged);
+      else
+        wins_agreeing += st.wins;
+    } else if (rc) {
+      TK_FAILF("%s: line %d %s: %s; engine: %s; record: %s", names[i], rp->bad_line,
+               rp->bad_event, rp->bad_what, rp->expected, rp->logged);
+    } else {
+      agreeing++;
+      wins_agreeing += st.wins;
+      /* the final scores the replay reached are the record's owari points */
+      char *ow = strstr(xml, "owari=\"");
+      int p[4] = {0};
+      if (ow && sscanf(ow, "owari=\"%d,%*[^,],%d,%*[^,],%d,%*[^,],%d", &p[0], &p[1], &p[2], &p[3]) == 4)
+        for (int s = 0; s < 4; s++) TK_EQ(rp->scores[s], p[s] * 100, names[i]);
+      else
+        TK_FAILF("%s: no owari", names[i]);
+    }
+    free(rp);
+    free(xml);
+    fclose(f);
+  }
+  printf("\n  %d records, %d hands; %d complete games replay to their final scores (%d cut "
+         "short); %d of %d wins agree\n",
+         games, hands, agreeing, cut, wins_agreeing, wins);
+  TK_EQ(games, nnames, "every record converted");
+  TK_EQ(agreeing + cut, games, "every game agrees");
+  TK_EQ(wins_agreeing, wins, "every win agrees");
+}
+
+/* A log rewritten as other mjai writers write it: no rules declared (hanchan must be
+ * inferred), "fan" and "uradora_markers", no tsumogiri, each dora line after a discard moved
+ * before it (Tenhou's order for an open kan's indicator). */
+static FILE *foreign(FILE *f, int *moved) {
+  FILE *g = tmpfile();
+  char line[16384], held[16384] = "";
+  *moved = 0;
+  while (fgets(line, sizeof line, f)) {
+    json_t *o = json_loads(line, 0, NULL);
+    if (!o) continue;
+    json_object_del(o, "taikai_rules");
+    json_object_del(o, "tsumogiri");
+    json_t *v;
+    if ((v = json_object_get(o, "ura_markers"))) {
+      json_object_set(o, "uradora_markers", v);
+      json_object_del(o, "ura_markers");
+    }
+    if ((v = json_object_get(o, "han"))) {
+      json_object_set(o, "fan", v);
+      json_object_del(o, "han");
+    }
+    const char *type = json_string_value(json_object_get(o, "type"));
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (held[0] && type && !strcmp(type, "dora")) {
+      fprintf(g, "%s\n%s", s, held); /* the dora line before the held dahai */
+      held[0] = '\0';
+      ++*moved;
+    } else {
+      fputs(held, g);
+      held[0] = '\0';
+      if (type && !strcmp(type, "dahai")) snprintf(held, sizeof held, "%s\n", s);
+      else fprintf(g, "%s\n", s);
+    }
+    free(s);
+    json_decref(o);
+  }
+  fputs(held, g);
+  rewind(g);
+  return g;
+}
+
+static void foreign_dialect_replays(void) {
+  if (skip("foreign dialect")) return;
+  int logs = 0, moved_total = 0, inferred = 0;
+  for (int i = 0; i < nnames; i++) {
+    tk_tenhou_import st;
+    FILE *f = import(names[i], &st, NULL);
+    if (!f) continue;
+    int moved;
+    FILE *g = foreign(f, &moved);
+    fclose(f);
+    if (!moved && (i % 10)) { /* every tenth record, and every one with an open-kan dora */
+      fclose(g);
+      continue;
+    }
+    logs++;
+    moved_total += moved;
+    tk_riichi_replay *rp = malloc(sizeof *rp);
+    tk_error err;
+    tk_error_clear(&err);
+    int rc = tk_riichi_log_replay(g, rp, &err);
+    if (st.ended && rc)
+      TK_FAILF("%s rewritten: line %d %s: %s; engine: %s; log: %s", names[i], rp->bad_line,
+               rp->bad_event, rp->bad_what, rp->expected, rp->logged);
+    if (st.ended && !rc) {
+      TK_EQ(rp->rules_declared, 0, "no rules declared");
+      inferred += strstr(rp->rules_note, "hanchan inferred") != NULL;
+    }
+    free(rp);
+    fclose(g);
+  }
+  TK_EQ(moved_total > 0, 1, "some dora lines moved before their discard");
+  TK_EQ(inferred > 0, 1, "hanchan inferred");
+  printf("\n  %d rewritten logs replay (%d dora lines moved, hanchan inferred %d times)\n", logs,
+         moved_total, inferred);
+}
+
+/* Bad input: the message names the file, the tag and the value. */
+static void refusals(void) {
+  static const char *const head =
+      "<mjloggm ver=\"2.3\"><GO type=\"169\" lobby=\"0\"/><UN n0=\"a\" n1=\"b\" n2=\"c\" n3=\"d\"/>"
+      "<TAIKYOKU oya=\"0\"/><INIT seed=\"0,0,0,1,2,3\" ten=\"250,250,250,250\" oya=\"0\" "
+      "hai0=\"0,1,2,3,4,5,6,7,8,9,10,11,12\" hai1=\"13,14,15,16,17,18,19,20,21,22,23,24,25\" "
+      "hai2=\"26,27,28,29,30,31,32,33,34,35,36,37,38\" "
+      "hai3=\"39,40,41,42,43,44,45,46,47,48,49,50,51\"/><T52/>";
+  struct {
+    const char *tail, *want1, *want2;
+  } cases[] = {
+      {"<D52/><N who=\"1\" m=\"x7\"/>", "tag 8 <N who=\"1\" m=\"x7\">", "attribute m: bad value \"x7\""},
+      {"<D52/><N who=\"1\" m=\"70000\"/>", "<N who=\"1\" m=\"70000\">", "not a 16-bit meld code"},
+      {"<D140/>", "tag 7 <D140>", "tile id outside 0..135"},
+      {"<AGARI who=\"0\" fromWho=\"0\" machi=\"52\" ten=\"30,1000,0\" hai=\"0,1\" yaku=\"99,1\" sc=\"250,0,250,0,250,0,250,0\"/>",
+       "<AGARI", "unknown yaku number 99"},
+      {"<FOO/>", "tag 7 <FOO>", "not a tag of Tenhou's mjlog format"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char xml[2048];
+    snprintf(xml, sizeof xml, "%s%s</mjloggm>", head, cases[i].tail);
+    FILE *f = tmpfile();
+    tk_error err;
+    tk_error_clear(&err);
+    int rc = tk_tenhou_import_text(xml, strlen(xml), "bad.mjlog", f, NULL, &err);
+    fclose(f);
+    TK_EQ(rc != 0, 1, cases[i].tail);
+    if (!strstr(err.msg, "bad.mjlog: ") || !strstr(err.msg, cases[i].want1) ||
+        !strstr(err.msg, cases[i].want2))
+      TK_FAILF("case %zu: message '%s' lacks '%s' or '%s'", i, err.msg, cases[i].want1, cases[i].want2);
+  }
+  /* rules taikai does not play, and a record without GO */
+  const char *sanma = "<GO type=\"185\"/><INIT seed=\"0,0,0,1,2,3\"/>";
+  const char *nogo = "<UN n0=\"a\" n1=\"b\" n2=\"c\" n3=\"d\"/><INIT seed=\"0,0,0,1,2,3\"/>";
+  tk_error err;
+  FILE *f = tmpfile();
+  tk_error_clear(&err);
+  TK_EQ(tk_tenhou_import_text(sanma, strlen(sanma), "s.xml", f, NULL, &err), TK_EINVAL, "sanma");
+  if (!strstr(err.msg, "type=185") || !strstr(err.msg, "three-player")) TK_FAILF("%s", err.msg);
+  tk_error_clear(&err);
+  TK_EQ(tk_tenhou_import_text(nogo, strlen(nogo), "n.xml", f, NULL, &err), TK_EINVAL, "no GO");
+  if (!strstr(err.msg, "<INIT") || !strstr(err.msg, "no GO tag")) TK_FAILF("%s", err.msg);
+  fclose(f);
+}
+
+/* A meld code of a real record, decoded by hand from Tenhou's layout, is what the importer
+ * writes. */
+static void a_meld_by_hand(void) {
+  /* m=28722 (a real added kan, 2010112714gm...): 28722 = 0x7032: bits 0-1 = 2 (from the
+   * seat opposite), bit 4 set: added kan; bits 9-15 = 56 = 18 * 3 + 2: kind 18 (1s), the
+   * called copy index 2; bits 5-6 = 1: copy 1 (id 73) is the added tile, the pon's
+   * tiles ids 72, 74, 75 = 1s 1s 1s. */
+  static const char *xml =
+      "<GO type=\"169\"/><UN n0=\"a\" n1=\"b\" n2=\"c\" n3=\"d\"/>"
+      "<INIT seed=\"0,0,0,1,2,3\" ten=\"250,250,250,250\" oya=\"0\" "
+      "hai0=\"0,1,2,3,4,5,6,7,8,9,10,11,12\" hai1=\"13,14,15,16,17,18,19,20,21,22,23,24,25\" "
+      "hai2=\"26,27,28,29,30,31,32,33,34,35,36,37,38\" hai3=\"39,40,41,42,43,44,45,46,47,48,49,50,51\"/>"
+      "<N who=\"1\" m=\"28722\"/>";
+  FILE *f = tmpfile();
+  tk_error err;
+  tk_error_clear(&err);
+  tk_tenhou_import_text(xml, strlen(xml), "m.xml", f, NULL, &err);
+  rewind(f);
+  char line[4096], last[4096] = "";
+  while (fgets(line, sizeof line, f)) snprintf(last, sizeof last, "%s", line);
+  fclose(f);
+  if (!strstr(last, "{\"type\":\"kakan\",\"actor\":1,\"pai\":\"1s\",\"consumed\":[\"1s\",\"1s\",\"1s\"]}"))
+    TK_FAILF("kakan line: %s", last);
+}
+
+/* `taikai import tenhou` and `taikai replay` end to end, with gzipped input and output. */
+static void end_to_end(void) {
+  if (skip("end to end")) return;
+  const char *imp[] = {"import", "tenhou", TK_TENHOU_DIR, "--out", W("logs"), NULL};
+  int rc = taikai(imp);
+  char want[128];
+  snprintf(want, sizeof want, "%d records, %d converted", nnames, nnames);
+  TK_EQ(rc, 0, "taikai import exit");
+  if (!strstr(out_buf, want)) TK_FAILF("expected '%s' in: %.300s", want, out_buf);
+  const char *rep[] = {"replay", "--quiet", W("logs"), NULL};
+  rc = taikai(rep);
+  TK_EQ(rc, 1, "taikai replay: the cut record does not end");
+  snprintf(want, sizeof want, "%d logs, %d games replayed, 1 mismatch\n", nnames, nnames - 1);
+  if (!strstr(out_buf, want)) TK_FAILF("expected '%s' in: %.2000s", want, out_buf);
+  if (!strstr(out_buf, "aft-ron3-fix.jsonl") || !strstr(out_buf, "the log ends before the game does"))
+    TK_FAILF("the cut record named: %.2000s", out_buf);
+  /* a gzipped record in, its log gzipped, replayed */
+  char src[1024], cmd[4096];
+  snprintf(src, sizeof src, "%s/kan4.xml", TK_TENHOU_DIR);
+  mkdir(W("gz"), 0777);
+  snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s' && mkdir -p '%s'", src, W("gz/kan4.mjlog.gz"), W("gzout"));
+  TK_EQ(system(cmd), 0, cmd);
+  const char *imp2[] = {"import", "tenhou", W("gz/kan4.mjlog.gz"), "--out", W("gzout"), NULL};
+  TK_EQ(taikai(imp2), 0, "import of a gzipped record");
+  TK_EQ(same_bytes(W("gzout/kan4.jsonl"), W("logs/kan4.jsonl")), 1, "the same log as from the plain record");
+  snprintf(cmd, sizeof cmd, "gzip '%s'", W("gzout/kan4.jsonl"));
+  TK_EQ(system(cmd), 0, cmd);
+  const char *rep2[] = {"replay", W("gzout"), NULL};
+  TK_EQ(taikai(rep2), 0, "a gzipped log replays");
+  if (!strstr(out_buf, "1 log, 1 game replayed, 0 mismatches")) TK_FAILF("%s", out_buf);
+  /* usage errors name what is wrong */
+  const char *noout[] = {"import", "tenhou", src, NULL};
+  TK_EQ(taikai(noout), 2, "no --out");
+  if (!strstr(err_buf, "--out")) TK_FAILF("%s", err_buf);
+  const char *missing[] = {"import", "tenhou", W("nope.mjlog"), "--out", W("x"), NULL};
+  TK_EQ(taikai(missing), 2, "missing file");
+  if (!strstr(err_buf, "nope.mjlog")) TK_FAILF("%s", err_buf);
+}
+
+int main(void) {
+  snprintf(work_dir, sizeof work_dir, "%s", TK_WORK_DIR_TENHOU);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", work_dir);
+  if (system(cmd)) return 1;
+  mkdir(work_dir, 0777);
+  list_records();
+  CU_TestInfo tests[] = {
+      {"all Tenhou records replay: every win and every final score agree", all_records_replay},
+      {"rewritten as other mjai writers do, they still replay", foreign_dialect_replays},
+      {"bad records are refused naming the file, the tag and the value", refusals},
+      {"a meld code decoded by hand", a_meld_by_hand},
+      {"taikai import and replay end to end, gzip", end_to_end},
+      CU_TEST_INFO_NULL,
+  };
+  int rc = tk_unit_run("riichi_tenhou", tests);
+  for (int i = 0; i < nnames; i++) free(names[i]);
+  return rc;
+}
