@@ -526,11 +526,11 @@ static int on_agari(conv *c) {
   }
   json_t *o = json_pack("{s:s,s:i,s:i,s:s}", "type", "hora", "actor", who, "target", from, "pai",
                         tile_name(c, machi));
-  json_object_set_new(o, "ura_markers", tiles_json(c, ura, nura > 0 ? nura : 0));
+  json_object_set_new(o, "uradora_markers", tiles_json(c, ura, nura > 0 ? nura : 0));
   json_object_set_new(o, "hora_tehais", tiles_json(c, hai, nhai));
   json_object_set_new(o, "yakus", yakus);
   json_object_set_new(o, "fu", json_integer(yakuman ? 0 : ten[0]));
-  json_object_set_new(o, "han", json_integer(yakuman ? 0 : han));
+  json_object_set_new(o, "fan", json_integer(yakuman ? 0 : han));
   json_object_set_new(o, "yakuman", json_integer(yakuman));
   json_object_set_new(o, "limit", json_string(tk_limit_name(limit, yakuman)));
   json_object_set_new(o, "hora_points", json_integer(ten[1]));

@@ -217,50 +217,70 @@ int tk_cmd_replay(int argc, char **argv) {
     size_t len = 0;
     tk_error rerr;
     tk_error_clear(&rerr);
-    FILE *f = NULL;
-    if (tk_read_maybe_gz(path, &text, &len, &rerr) || !(f = fmemopen(text, len ? len : 1, "r"))) {
-      fprintf(stderr, "taikai replay: %s\n", rerr.code ? rerr.msg : strerror(errno));
-      free(text);
+    if (tk_read_maybe_gz(path, &text, &len, &rerr)) {
+      fprintf(stderr, "taikai replay: %s\n", rerr.msg);
       unreadable++;
       continue;
     }
-    tk_riichi_replay *r = malloc(sizeof *r);
-    if (!r) {
-      fclose(f);
-      fprintf(stderr, "taikai replay: out of memory\n");
-      rc = 2;
-      goto done;
+    logs++;
+    /* a file may hold several games, each from its start_game line */
+    size_t starts[4096];
+    int firstline[4096], nseg = 0, lineno = 1;
+    for (size_t at = 0; at < len && nseg < 4096;) {
+      const char *nl = memchr(text + at, '\n', len - at);
+      size_t end = nl ? (size_t)(nl - text) + 1 : len;
+      char save = text[end - 1];
+      text[end - 1] = '\0';
+      int sg = strstr(text + at, "\"start_game\"") && strstr(text + at, "\"type\"");
+      text[end - 1] = save;
+      if (nseg == 0 || sg) {
+        starts[nseg] = at;
+        firstline[nseg++] = lineno;
+      }
+      at = end;
+      lineno++;
     }
-    tk_error err;
-    tk_error_clear(&err);
-    errno = 0;
-    int e = tk_riichi_log_replay(f, r, &err);
-    int read_errno = errno;
-    fclose(f);
+    for (int k = 0; k < nseg; k++) {
+      size_t a = starts[k], b = k + 1 < nseg ? starts[k + 1] : len;
+      char name[1200];
+      if (nseg > 1) snprintf(name, sizeof name, "%s#%d", path, k + 1);
+      else snprintf(name, sizeof name, "%s", path);
+      tk_riichi_replay *r = malloc(sizeof *r);
+      FILE *g = r ? fmemopen(text + a, b > a ? b - a : 1, "r") : NULL;
+      if (!g) {
+        free(r);
+        free(text);
+        fprintf(stderr, "taikai replay: out of memory\n");
+        rc = 2;
+        goto done;
+      }
+      tk_error err;
+      tk_error_clear(&err);
+      int e = tk_riichi_log_replay(g, r, &err);
+      fclose(g);
+      if (r->bad_line) r->bad_line += firstline[k] - 1; /* the file's line */
+      if (e == TK_EIO || e == TK_ENOMEM) {
+        fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
+        unreadable++;
+      } else if (e) {
+        bad++;
+        printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
+               r->bad_event[0] ? ": " : "", r->bad_what);
+        if (r->expected[0]) printf("  expected: %s\n", r->expected);
+        if (r->logged[0] || r->expected[0])
+          printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
+        if (r->rules_note[0]) printf("  note:     %s\n", r->rules_note);
+      } else {
+        games++;
+        if (!quiet)
+          printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", name, r->kyoku,
+                 plural(r->kyoku, "hand", "hands"), r->events_checked, (int)r->scores[0],
+                 (int)r->scores[1], (int)r->scores[2], (int)r->scores[3]);
+        if (!quiet && r->rules_note[0]) printf("  note: %s\n", r->rules_note);
+      }
+      free(r);
+    }
     free(text);
-    if (e == TK_EIO || e == TK_ENOMEM) {
-      fprintf(stderr, "taikai replay: %s: cannot read: %s\n", path,
-              e == TK_EIO && read_errno ? strerror(read_errno) : err.msg);
-      unreadable++;
-    } else if (e) {
-      logs++;
-      bad++;
-      printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
-             r->bad_event[0] ? ": " : "", r->bad_what);
-      if (r->expected[0]) printf("  expected: %s\n", r->expected);
-      if (r->logged[0] || r->expected[0])
-        printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
-      if (r->rules_note[0]) printf("  note:     %s\n", r->rules_note);
-    } else {
-      logs++;
-      games++;
-      if (!quiet)
-        printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", path, r->kyoku,
-               plural(r->kyoku, "hand", "hands"), r->events_checked, (int)r->scores[0],
-               (int)r->scores[1], (int)r->scores[2], (int)r->scores[3]);
-      if (!quiet && r->rules_note[0]) printf("  note: %s\n", r->rules_note);
-    }
-    free(r);
   }
   printf("%ld %s, %ld %s replayed, %ld %s", logs, plural(logs, "log", "logs"), games,
          plural(games, "game", "games"), bad, plural(bad, "mismatch", "mismatches"));

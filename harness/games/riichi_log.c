@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include <jansson.h>
+#include <zlib.h>
 
 #include "riichi_log.h"
 
@@ -17,12 +20,24 @@ json_t *tk_riichi_log_start_game(const char *const names[4], const tk_riichi_rul
     snprintf(def, sizeof def, "player%d", s);
     json_array_append_new(nm, json_string(names && names[s] ? names[s] : def));
   }
-  return json_pack("{s:s, s:o, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}", "type",
-                   "start_game", "names", nm, "taikai_rules", "length", r->length, "red_fives",
+  /* kyoku_first and aka_flag: the length and red fives as mjai-family tools read them
+   * (kyoku_first 0 = hanchan, 4 = east-only: the index of the first hand of an 8-hand game) */
+  return json_pack("{s:s, s:o, s:i, s:b, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}",
+                   "type", "start_game", "names", nm, "kyoku_first", r->length == 2 ? 0 : 4,
+                   "aka_flag", r->red_fives, "taikai_rules", "length", r->length, "red_fives",
                    r->red_fives, "kyuushu", r->kyuushu, "agariyame", r->agariyame, "extension",
                    r->extension, "start_points", (int)r->start_points, "return_points",
                    (int)r->return_points, "uma", (int)r->uma[0], (int)r->uma[1], (int)r->uma[2],
                    (int)r->uma[3]);
+}
+
+/* One line (s, n bytes, without its newline) to the log's file or gzip stream. */
+static void put_line(tk_riichi_log *log, const char *s, size_t n) {
+  if (log->gz) {
+    if (gzwrite(log->gz, s, (unsigned)n) != (int)n || gzputc(log->gz, '\n') != '\n') log->error = 1;
+  } else if (fwrite(s, 1, n, log->f) != n || fputc('\n', log->f) == EOF) {
+    log->error = 1;
+  }
 }
 
 static void write_event(void *ctx, const tk_riichi_event *ev) {
@@ -31,13 +46,38 @@ static void write_event(void *ctx, const tk_riichi_event *ev) {
   if (ev->type == TK_RIICHI_EV_START_GAME) {
     json_t *o = tk_riichi_log_start_game(log->names, &log->rules);
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    if (!s || fprintf(log->f, "%s\n", s) < 0) log->error = 1;
+    if (s) put_line(log, s, strlen(s));
+    else log->error = 1;
     free(s);
     json_decref(o);
     return;
   }
   int n = tk_riichi_event_json(ev, log->names, buf, sizeof buf);
-  if (n <= 0 || (size_t)n >= sizeof buf || fprintf(log->f, "%s\n", buf) < 0) log->error = 1;
+  if (n <= 0 || (size_t)n >= sizeof buf) log->error = 1;
+  else put_line(log, buf, (size_t)n);
+}
+
+int tk_riichi_log_open(tk_riichi_log *log, const char *path, const char *const names[4],
+                       const tk_riichi_rules *rules, tk_riichi_sink *sink, tk_error *err) {
+  size_t n = strlen(path);
+  int gz = n > 3 && !strcmp(path + n - 3, ".gz");
+  FILE *f = NULL;
+  gzFile z = NULL;
+  if (gz) z = gzopen(path, "wb6");
+  else f = fopen(path, "w");
+  if (!f && !z) return tk_error_set(err, TK_EIO, -1, "%s: cannot create: %s", path, strerror(errno ? errno : EIO));
+  *sink = tk_riichi_log_sink(log, f, names, rules);
+  log->gz = z;
+  return 0;
+}
+
+int tk_riichi_log_close(tk_riichi_log *log, tk_error *err) {
+  int bad = log->error;
+  if (log->gz) bad |= gzclose(log->gz) != Z_OK;
+  else if (log->f) bad |= fclose(log->f) != 0;
+  log->gz = NULL;
+  log->f = NULL;
+  return bad ? tk_error_set(err, TK_EIO, -1, "cannot write the log") : 0;
 }
 
 tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
@@ -110,6 +150,18 @@ static int same_tiles(json_t *a, json_t *b) {
   return !memcmp(x, y, n);
 }
 
+/* Field names that differ between mjai dialects (the original protocol's first). */
+static const char *const synonyms[][2] = {{"uradora_markers", "ura_markers"}, {"fan", "han"}, {NULL, NULL}};
+
+/* o's field `key`, or the same field under its other dialect's name. */
+static json_t *get_syn(json_t *o, const char *key) {
+  json_t *v = json_object_get(o, key);
+  for (int k = 0; !v && synonyms[k][0]; k++)
+    for (int x = 0; x < 2; x++)
+      if (!strcmp(key, synonyms[k][x])) v = json_object_get(o, synonyms[k][!x]);
+  return v;
+}
+
 /* `v` as compact JSON into buf ("" for NULL), cut with "..." if it does not fit. */
 static void dump(json_t *v, char *buf, size_t cap) {
   buf[0] = '\0';
@@ -133,8 +185,8 @@ static int mismatch(replay *r, const char *what, const char *field, json_t *engi
   snprintf(o->bad_event, sizeof o->bad_event, "%s", ev ? ev : "");
   snprintf(o->bad_what, sizeof o->bad_what, "%s", what);
   snprintf(o->bad_field, sizeof o->bad_field, "%s", field ? field : "");
-  dump(field && engine ? json_object_get(engine, field) : engine, o->expected, sizeof o->expected);
-  dump(field && l ? json_object_get(l, field) : l, o->logged, sizeof o->logged);
+  dump(field && engine ? get_syn(engine, field) : engine, o->expected, sizeof o->expected);
+  dump(field && l ? get_syn(l, field) : l, o->logged, sizeof o->logged);
   char *a = engine ? json_dumps(engine, JSON_COMPACT) : NULL;
   char *b = l ? json_dumps(l, JSON_COMPACT) : NULL;
   tk_error_set(r->err, TK_EINVAL, o->bad_line, "log line %d (%s): %s; engine: %.400s; log: %.400s",
@@ -230,19 +282,12 @@ static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
                                      "yakuman", "limit", "hora_points", "pao", "tenpais",
                                      "yakus", NULL};
   static const char *const tile_keys[] = {"consumed", "hora_tehais", NULL};
-  /* field names that differ between mjai dialects (the original protocol's first) */
-  static const char *const synonyms[][2] = {{"uradora_markers", "ura_markers"}, {"fan", "han"}, {NULL, NULL}};
+
   const char *field = NULL;
   if (!json_object_get(l, "type")) field = "type";
   for (int i = 0; keys[i] && !field; i++) {
     if (!strcmp(keys[i], "yakus") && !r->own) continue; /* names differ between mjai dialects */
-    json_t *a = json_object_get(e, keys[i]), *b = json_object_get(l, keys[i]);
-    for (int k = 0; synonyms[k][0]; k++) /* the other name of the same field */
-      for (int x = 0; x < 2; x++)
-        if (!strcmp(keys[i], synonyms[k][x])) {
-          if (!a) a = json_object_get(e, synonyms[k][!x]);
-          if (!b) b = json_object_get(l, synonyms[k][!x]);
-        }
+    json_t *a = get_syn(e, keys[i]), *b = get_syn(l, keys[i]);
     if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b)) &&
         !(!strcmp(keys[i], "yakus") && same_set(a, b)))
       field = keys[i];
@@ -306,8 +351,8 @@ static int rebuild_wall(replay *r, int at, const tk_riichi_rules *rules, uint8_t
       if (x < 0 || ndora >= 5) return -1;
       wall[TK_RIICHI_DORA_POS + ndora++] = (uint8_t)x;
     } else if (is(l, "hora")) {
-      json_t *u = json_object_get(l, "ura_markers");
-      if (!u) u = json_object_get(l, "uradora_markers");
+      json_t *u = json_object_get(l, "uradora_markers");
+      if (!u) u = json_object_get(l, "ura_markers");
       for (int j = nura; j < (int)json_array_size(u) && j < 5; j++) {
         int x = tile_of(json_array_get(u, j));
         if (x < 0) return -1;

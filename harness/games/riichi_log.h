@@ -16,15 +16,28 @@
 #include "taikai/riichi.h"
 
 typedef struct tk_riichi_log {
-  FILE *f;                 /* borrowed */
+  FILE *f;                 /* borrowed (owned after tk_riichi_log_open) */
+  void *gz;                /* gzFile after tk_riichi_log_open of a *.gz path, else NULL */
   const char *names[4];    /* borrowed, may be NULL */
   tk_riichi_rules rules;
   int error;               /* set once a write failed */
 } tk_riichi_log;
 
-/* Prepares `log` to write to `f`; returns the sink to pass to the engine (its ctx is `log`). */
+/* Prepares `log` to write to `f`; returns the sink to pass to the engine (its ctx is `log`).
+ * Several games may be written one after the other through the same sink (each starts with
+ * its start_game line; set log->names between games): `taikai replay` reads such a file as
+ * that many games. */
 tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
                                   const tk_riichi_rules *rules);
+
+/* Creates the log file `path` and prepares `log` and `*sink` to write to it: gzip-compressed
+ * when `path` ends in ".gz" (e.g. unit-00000001.jsonl.gz), plain JSON lines otherwise. The
+ * file is owned by `log` until tk_riichi_log_close. Returns 0, or TK_EIO naming the path. */
+int tk_riichi_log_open(tk_riichi_log *log, const char *path, const char *const names[4],
+                       const tk_riichi_rules *rules, tk_riichi_sink *sink, tk_error *err);
+/* Flushes and closes the file of tk_riichi_log_open. Returns 0, or TK_EIO when any write or
+ * the close failed (the file is then incomplete). */
+int tk_riichi_log_close(tk_riichi_log *log, tk_error *err);
 
 /* The start_game line as a new JSON object (names NULL or entries NULL: "player0".. ), with
  * the rules under "taikai_rules"; the one writer of that line (the log sink and `taikai

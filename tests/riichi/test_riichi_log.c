@@ -157,7 +157,8 @@ static void scripted_round_trip(void) {
     horas++;
     TK_EQ(json_integer_value(json_object_get(o, "target")), 0, "from the dealer");
     TK_EQ(json_array_size(json_object_get(o, "deltas")), 4, "deltas");
-    TK_EQ(json_object_get(o, "ura_markers") != NULL, 1, "ura_markers");
+    TK_EQ(json_object_get(o, "uradora_markers") != NULL, 1, "uradora_markers (the mjai protocol's name)");
+    TK_EQ(json_is_integer(json_object_get(o, "fan")), 1, "fan (the mjai protocol's name)");
     json_decref(o);
   }
   TK_EQ(horas >= 2, 1, "double ron: two hora lines");

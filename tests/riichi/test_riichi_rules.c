@@ -617,7 +617,7 @@ static void ippatsu_and_ura(void) {
   DELTAS(19000, -18000, 0, 0, e);
   char buf[2048] = "";
   if (e) tk_riichi_event_json(e, NULL, buf, sizeof buf);
-  TK_EQ(strstr(buf, "\"ura_markers\":[\"3p\"]") != NULL, 1, buf);
+  TK_EQ(strstr(buf, "\"uradora_markers\":[\"3p\"]") != NULL, 1, buf);
   TK_EQ(strstr(buf, "\"deltas\":[19000,-18000,0,0]") != NULL, 1, buf);
 }
 
