@@ -21,6 +21,7 @@ const tk_command tk_commands[] = {
     {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
      tk_cmd_replay},
     {"import", "convert Tenhou game records into mjai logs (taikai import --help)", tk_cmd_import},
+    {"export", "write riichi mjai logs as tenhou.net/6 JSON (taikai export --help)", tk_cmd_export},
     {NULL, NULL, NULL},
 };
 

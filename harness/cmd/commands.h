@@ -18,6 +18,7 @@ int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c (issue 5) */
 int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c (issue 5) */
 int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c (issue 6) */
 int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c (issue 18) */
+int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c (issue 18) */
 
 /* The command table, terminated by a NULL name (harness/cmd/cli.c). */
 extern const tk_command tk_commands[];
