@@ -321,6 +321,203 @@ static void end_to_end(void) {
   if (!strstr(err_buf, "nope.mjlog")) TK_FAILF("%s", err_buf);
 }
 
+/* ------------------------------------------------------------ export round trip */
+
+/* Tenhou's tile id as a tenhou.net/6 code (red fives 51-53). */
+static int t6_code(int id) {
+  int k = id / 4;
+  if (id == 16 || id == 52 || id == 88) return 51 + k / 9;
+  return k < 27 ? 11 + 10 * (k / 9) + k % 9 : 41 + k - 27;
+}
+
+/* Attribute `key` of a tag's attribute text as comma-separated integers; returns the count. */
+static int xml_ints(const char *attrs, const char *key, int *v, int cap) {
+  char pat[32];
+  snprintf(pat, sizeof pat, " %s=\"", key);
+  const char *p = strstr(attrs, pat);
+  if (!p) return -1;
+  p += strlen(pat);
+  int n = 0;
+  while (n < cap && *p && *p != '"') {
+    v[n++] = (int)strtol(p, (char **)&p, 10);
+    if (*p == '.') while (*p >= '.' && *p <= '9' && *p != '"' && *p != ',') p++; /* decimals */
+    if (*p == ',') p++;
+  }
+  return n;
+}
+
+static int jint(json_t *a, size_t i) { return (int)json_integer_value(json_array_get(a, i)); }
+
+/* Compares the tenhou.net/6 export of record `name` (t6, read back) with the record's own tags,
+ * read here independently of the importer: per hand the round, honba, sticks, scores,
+ * indicators, each seat's starting hand, draws (calls as strings), discards (60 for the tile
+ * just drawn, "r" on the riichi tile, kans as strings, 0 after an open kan) and the result's
+ * deltas. Returns the number of differences (each reported). */
+static int compare_export(const char *name, const char *xml, json_t *t6) {
+  json_t *log = json_object_get(t6, "log");
+  int bad = 0, k = -1, last_draw[4] = {-1, -1, -1, -1}, reach[4] = {0}, nres = 0;
+  size_t take_i[4] = {0}, disc_i[4] = {0}, dora_i = 0;
+  json_t *ky = NULL;
+#define DIFF(...)                                                                               \
+  do {                                                                                          \
+    if (bad++ < 5) TK_FAILF(__VA_ARGS__);                                                       \
+  } while (0)
+  for (const char *p = xml; (p = strchr(p, '<'));) {
+    const char *q = p + 1, *close = strchr(p, '>');
+    if (!close) break;
+    char tname[16];
+    int tn = 0, num = -1;
+    while ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')) {
+      if (tn < 15) tname[tn++] = *q;
+      q++;
+    }
+    tname[tn] = '\0';
+    if (*q >= '0' && *q <= '9') num = (int)strtol(q, (char **)&q, 10);
+    char attrs[2048];
+    snprintf(attrs, sizeof attrs, " %.*s", (int)(close - q), q);
+    p = close + 1;
+    int v[64], n;
+    if (!strcmp(tname, "INIT")) {
+      ky = json_array_get(log, (size_t)++k);
+      if (!ky) {
+        DIFF("%s: hand %d missing from the export", name, k + 1);
+        break;
+      }
+      int seed[6], ten[4];
+      xml_ints(attrs, "seed", seed, 6);
+      xml_ints(attrs, "ten", ten, 4);
+      json_t *h0 = json_array_get(ky, 0), *sc = json_array_get(ky, 1);
+      if (jint(h0, 0) != seed[0] || jint(h0, 1) != seed[1] || jint(h0, 2) != seed[2])
+        DIFF("%s hand %d: round/honba/sticks", name, k + 1);
+      for (int s = 0; s < 4; s++)
+        if (jint(sc, (size_t)s) != ten[s] * 100) DIFF("%s hand %d: score of seat %d", name, k + 1, s);
+      if (jint(json_array_get(ky, 2), 0) != t6_code(seed[5])) DIFF("%s hand %d: first indicator", name, k + 1);
+      dora_i = 1;
+      for (int s = 0; s < 4; s++) {
+        char key[8];
+        snprintf(key, sizeof key, "hai%d", s);
+        n = xml_ints(attrs, key, v, 14);
+        json_t *hp = json_array_get(ky, (size_t)(4 + 3 * s));
+        int a[60] = {0}, b[60] = {0};
+        for (int i = 0; i < n; i++) a[t6_code(v[i])]++;
+        for (size_t i = 0; i < json_array_size(hp); i++) b[jint(hp, i) % 60]++;
+        if (n != 13 || memcmp(a, b, sizeof a)) DIFF("%s hand %d: starting hand of seat %d", name, k + 1, s);
+        take_i[s] = disc_i[s] = 0;
+        last_draw[s] = -1;
+        reach[s] = 0;
+      }
+      nres = 0;
+      continue;
+    }
+    if (!ky) continue;
+    int kind = tname[0];
+    if (num >= 0 && kind >= 'T' && kind <= 'W') {
+      int s = kind - 'T';
+      json_t *take = json_array_get(ky, (size_t)(5 + 3 * s));
+      if (jint(take, take_i[s]++) != t6_code(num)) DIFF("%s hand %d: seat %d draw %zu", name, k + 1, s, take_i[s]);
+      for (int o = 0; o < 4; o++) last_draw[o] = -1;
+      last_draw[s] = num;
+    } else if (num >= 0 && kind >= 'D' && kind <= 'G') {
+      int s = kind - 'D';
+      json_t *d = json_array_get(json_array_get(ky, (size_t)(6 + 3 * s)), disc_i[s]++);
+      int want = last_draw[s] == num ? 60 : t6_code(num);
+      char r[16];
+      snprintf(r, sizeof r, "r%d", want);
+      int same = reach[s] ? json_is_string(d) && !strcmp(json_string_value(d), r)
+                          : json_is_integer(d) && json_integer_value(d) == want;
+      if (!same) DIFF("%s hand %d: seat %d discard %zu (want %s%d)", name, k + 1, s, disc_i[s], reach[s] ? "r" : "", want);
+      reach[s] = 0;
+      for (int o = 0; o < 4; o++) last_draw[o] = -1;
+    } else if (!strcmp(tname, "REACH")) {
+      int who, step;
+      xml_ints(attrs, "who", &who, 1);
+      xml_ints(attrs, "step", &step, 1);
+      if (step == 1) reach[who] = 1;
+    } else if (!strcmp(tname, "N")) {
+      int who, m;
+      xml_ints(attrs, "who", &who, 1);
+      xml_ints(attrs, "m", &m, 1);
+      /* bit 2 chi, else bit 3 pon, else bit 4 added kan, else a kan (closed when from 0) */
+      int added = !(m & 4) && !(m & 8) && (m & 0x10);
+      int self = added || (!(m & 0x1c) && (m & 3) == 0); /* added or closed kan: a discard slot */
+      if (self) {
+        json_t *d = json_array_get(json_array_get(ky, (size_t)(6 + 3 * who)), disc_i[who]++);
+        if (!json_is_string(d) || !strchr(json_string_value(d), added ? 'k' : 'a'))
+          DIFF("%s hand %d: seat %d kan in the discards", name, k + 1, who);
+      } else {
+        json_t *t = json_array_get(json_array_get(ky, (size_t)(5 + 3 * who)), take_i[who]++);
+        char mark = (m & 4) ? 'c' : (m & 8) ? 'p' : 'm';
+        if (!json_is_string(t) || !strchr(json_string_value(t), mark))
+          DIFF("%s hand %d: seat %d call '%c' in the takes", name, k + 1, who, mark);
+        if (mark == 'm') { /* an open kan leaves a 0 in the discards */
+          json_t *d = json_array_get(json_array_get(ky, (size_t)(6 + 3 * who)), disc_i[who]++);
+          if (!json_is_integer(d) || json_integer_value(d) != 0) DIFF("%s hand %d: 0 after an open kan", name, k + 1);
+        }
+      }
+      for (int o = 0; o < 4; o++) last_draw[o] = -1;
+    } else if (!strcmp(tname, "DORA")) {
+      xml_ints(attrs, "hai", v, 1);
+      if (jint(json_array_get(ky, 2), dora_i++) != t6_code(v[0])) DIFF("%s hand %d: kan indicator", name, k + 1);
+    } else if (!strcmp(tname, "AGARI") || !strcmp(tname, "RYUUKYOKU")) {
+      json_t *res = json_array_get(ky, json_array_size(ky) - 1);
+      n = xml_ints(attrs, "sc", v, 8);
+      json_t *d = json_array_get(res, (size_t)(1 + 2 * nres++));
+      int abortive = !strcmp(tname, "RYUUKYOKU") && strstr(attrs, " type=") && !strstr(attrs, "type=\"nm\"");
+      for (int s = 0; s < 4 && n == 8 && !abortive; s++)
+        if (jint(d, (size_t)s) != v[2 * s + 1] * 100) DIFF("%s hand %d: result delta of seat %d", name, k + 1, s);
+      int ura[5];
+      int nu = xml_ints(attrs, "doraHaiUra", ura, 5);
+      json_t *u = json_array_get(ky, 3);
+      for (int i = 0; i < nu && nres == 1; i++)
+        if (jint(u, (size_t)i) != t6_code(ura[i])) DIFF("%s hand %d: ura indicator", name, k + 1);
+    }
+  }
+  if (k + 1 != (int)json_array_size(log)) DIFF("%s: %d hands in the record, %zu exported", name, k + 1, json_array_size(log));
+#undef DIFF
+  return bad;
+}
+
+/* Every record's log exported to tenhou.net/6 by `taikai export tenhou` and compared with the
+ * record itself. */
+static void export_round_trip(void) {
+  if (skip("export")) return;
+  const char *imp[] = {"import", "tenhou", TK_TENHOU_DIR, "--out", W("rt-logs"), NULL};
+  TK_EQ(taikai(imp), 0, "import");
+  const char *exp[] = {"export", "tenhou", W("rt-logs"), "--out", W("t6"), NULL};
+  TK_EQ(taikai(exp), 0, "taikai export");
+  char want[128];
+  snprintf(want, sizeof want, "%d logs, %d games written", nnames, nnames);
+  if (!strstr(out_buf, want)) TK_FAILF("expected '%s' in %s", want, out_buf);
+  int agree = 0, hands = 0;
+  for (int i = 0; i < nnames; i++) {
+    char path[2048], stem[512];
+    snprintf(stem, sizeof stem, "%s", names[i]);
+    stem[strlen(stem) - 4] = '\0';
+    snprintf(path, sizeof path, "%s/t6/%s.json", work_dir, stem);
+    json_error_t je;
+    json_t *t6 = json_load_file(path, 0, &je);
+    if (!t6) {
+      TK_FAILF("%s: %s", path, je.text);
+      continue;
+    }
+    char xp[1024], *xml;
+    size_t len;
+    tk_error err;
+    snprintf(xp, sizeof xp, "%s/%s", TK_TENHOU_DIR, names[i]);
+    if (tk_read_maybe_gz(xp, &xml, &len, &err)) {
+      TK_FAILF("%s", err.msg);
+      json_decref(t6);
+      continue;
+    }
+    agree += compare_export(names[i], xml, t6) == 0;
+    hands += (int)json_array_size(json_object_get(t6, "log"));
+    free(xml);
+    json_decref(t6);
+  }
+  printf("\n  %d of %d exports agree with their records (%d hands)\n", agree, nnames, hands);
+  TK_EQ(agree, nnames, "every export agrees with its record");
+}
+
 /* The log writer: a *.gz path gives a gzip stream; two games through one sink make one file
  * that `taikai replay` reads as two games. Not tied to the records. */
 static void writer_gzip_two_games(void) {
@@ -375,6 +572,7 @@ int main(void) {
       {"a meld code decoded by hand", a_meld_by_hand},
       {"taikai import and replay end to end, gzip", end_to_end},
       {"the log writer: gzip, two games in one file", writer_gzip_two_games},
+      {"taikai export tenhou: every record's export agrees with the record", export_round_trip},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("riichi_tenhou", tests);
