@@ -291,11 +291,13 @@ static void end_to_end(void) {
   snprintf(want, sizeof want, "%d records, %d converted", nnames, nnames);
   TK_EQ(rc, 0, "taikai import exit");
   if (!strstr(out_buf, want)) TK_FAILF("expected '%s' in: %.300s", want, out_buf);
-  const char *rep[] = {"replay", "--quiet", W("logs"), NULL};
+  /* three of the logs through the command (the test above replays them all in process) */
+  const char *rep[] = {"replay", W("logs/kan4.jsonl"), W("logs/aft-ron3-fix.jsonl"), W("logs/nm.jsonl"), NULL};
   rc = taikai(rep);
   TK_EQ(rc, 1, "taikai replay: the cut record does not end");
-  snprintf(want, sizeof want, "%d logs, %d games replayed, 1 mismatch\n", nnames, nnames - 1);
+  snprintf(want, sizeof want, "3 logs, 2 games replayed, 1 mismatch\n");
   if (!strstr(out_buf, want)) TK_FAILF("expected '%s' in: %.2000s", want, out_buf);
+  if (!strstr(out_buf, "OK ") || !strstr(out_buf, "kan4.jsonl: 9 hands")) TK_FAILF("%s", out_buf);
   if (!strstr(out_buf, "aft-ron3-fix.jsonl") || !strstr(out_buf, "the log ends before the game does"))
     TK_FAILF("the cut record named: %.2000s", out_buf);
   /* a gzipped record in, its log gzipped, replayed */
@@ -481,9 +483,12 @@ static int compare_export(const char *name, const char *xml, json_t *t6) {
  * record itself. */
 static void export_round_trip(void) {
   if (skip("export")) return;
-  const char *imp[] = {"import", "tenhou", TK_TENHOU_DIR, "--out", W("rt-logs"), NULL};
-  TK_EQ(taikai(imp), 0, "import");
-  const char *exp[] = {"export", "tenhou", W("rt-logs"), "--out", W("t6"), NULL};
+  struct stat st;
+  if (stat(W("logs"), &st)) { /* the end-to-end test's import, when run alone */
+    const char *imp[] = {"import", "tenhou", TK_TENHOU_DIR, "--out", W("logs"), NULL};
+    TK_EQ(taikai(imp), 0, "import");
+  }
+  const char *exp[] = {"export", "tenhou", W("logs"), "--out", W("t6"), NULL};
   TK_EQ(taikai(exp), 0, "taikai export");
   char want[128];
   snprintf(want, sizeof want, "%d logs, %d games written", nnames, nnames);
