@@ -1,13 +1,16 @@
 /* harness/games/riichi_log.h — mjai-style JSON-lines logs of riichi games: a writer (an engine sink
- * that prints one line per event) and a reader that replays a log through the engine.
+ * that prints one line per event, to a plain or gzipped file) and a reader that replays a log
+ * (taikai's or another mjai writer's) through the engine.
  *
  * Lines are those of tk_riichi_event_json (arenas/riichi/mjai.c), except start_game, which the
  * writer extends with the rules the game was played under:
- *   {"type":"start_game","names":[...],"taikai_rules":{"length":1,"red_fives":true,
- *    "kyuushu":true,"agariyame":true,"extension":true,"start_points":25000,
- *    "return_points":30000,"uma":[20000,10000,-10000,-20000]}}
- * Readers of the mjai format ignore the extra field; without it the replay assumes
- * tk_riichi_default_rules(). */
+ *   {"type":"start_game","names":[...],"kyoku_first":4,"aka_flag":true,
+ *    "taikai_rules":{"length":1,"red_fives":true,"kyuushu":true,"agariyame":true,
+ *    "extension":true,"start_points":25000,"return_points":30000,
+ *    "uma":[20000,10000,-10000,-20000]}}
+ * (kyoku_first 0 = hanchan, 4 = east-only, as mjai-family tools read it). Readers ignore the
+ * fields they do not know; the replay's rules come from taikai_rules, else kyoku_first and
+ * aka_flag, else the length is inferred (tk_riichi_replay.rules_note). */
 #ifndef TAIKAI_HARNESS_RIICHI_LOG_H
 #define TAIKAI_HARNESS_RIICHI_LOG_H
 

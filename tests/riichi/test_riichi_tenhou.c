@@ -5,7 +5,8 @@
  * the record's own; the same logs rewritten as other mjai writers do (no rules declared, the
  * original protocol's field names, no tsumogiri, an open kan's dora before the discard) still
  * replay; bad records are refused naming the file, the tag and the value; `taikai import` and
- * `taikai replay` end to end, gzipped input and output. */
+ * `taikai replay` end to end, gzipped input and output; the log writer's gzip and several games
+ * per file; `taikai export tenhou` of every record compared with the record's own tags. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
