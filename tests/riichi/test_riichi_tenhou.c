@@ -187,7 +187,7 @@ static void foreign_dialect_replays(void) {
     int bare = i % 2 == 0;
     FILE *g = foreign(f, bare, &moved);
     fclose(f);
-    if (!moved && (i % 10)) { /* every tenth record, and every one with an open-kan dora */
+    if (moved ? moved_total >= 15 : i % 16) { /* 15 open-kan dora moved, and every 16th record */
       fclose(g);
       continue;
     }
