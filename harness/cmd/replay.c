@@ -224,19 +224,38 @@ int tk_cmd_replay(int argc, char **argv) {
     }
     logs++;
     /* a file may hold several games, each from its start_game line */
-    size_t starts[4096];
-    int firstline[4096], nseg = 0, lineno = 1;
-    for (size_t at = 0; at < len && nseg < 4096;) {
-      const char *nl = memchr(text + at, '\n', len - at);
+    size_t *starts = NULL;
+    int *firstline = NULL, nseg = 0, segcap = 0, lineno = 1;
+    for (size_t at = 0;;) { /* segment 0 starts at the top, whatever its first line */
+      int sg = at == 0;
+      const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
       size_t end = nl ? (size_t)(nl - text) + 1 : len;
-      char save = text[end - 1];
-      text[end - 1] = '\0';
-      int sg = strstr(text + at, "\"start_game\"") && strstr(text + at, "\"type\"");
-      text[end - 1] = save;
-      if (nseg == 0 || sg) {
+      if (at > 0 && end > at) {
+        char save = text[end - 1];
+        text[end - 1] = '\0';
+        sg = strstr(text + at, "\"start_game\"") && strstr(text + at, "\"type\"");
+        text[end - 1] = save;
+      }
+      if (sg) {
+        if (nseg == segcap) {
+          segcap = segcap ? 2 * segcap : 16;
+          size_t *ns = realloc(starts, sizeof *ns * (size_t)segcap);
+          if (ns) starts = ns;
+          int *nf = ns ? realloc(firstline, sizeof *nf * (size_t)segcap) : NULL;
+          if (nf) firstline = nf;
+          if (!ns || !nf) {
+            free(starts);
+            free(firstline);
+            free(text);
+            fprintf(stderr, "taikai replay: out of memory\n");
+            rc = 2;
+            goto done;
+          }
+        }
         starts[nseg] = at;
         firstline[nseg++] = lineno;
       }
+      if (end >= len) break;
       at = end;
       lineno++;
     }
@@ -246,10 +265,12 @@ int tk_cmd_replay(int argc, char **argv) {
       if (nseg > 1) snprintf(name, sizeof name, "%s#%d", path, k + 1);
       else snprintf(name, sizeof name, "%s", path);
       tk_riichi_replay *r = malloc(sizeof *r);
-      FILE *g = r ? fmemopen(text + a, b > a ? b - a : 1, "r") : NULL;
+      FILE *g = !r ? NULL : b > a ? fmemopen(text + a, b - a, "r") : tmpfile(); /* empty: no line */
       if (!g) {
         free(r);
         free(text);
+        free(starts);
+        free(firstline);
         fprintf(stderr, "taikai replay: out of memory\n");
         rc = 2;
         goto done;
@@ -280,6 +301,8 @@ int tk_cmd_replay(int argc, char **argv) {
       }
       free(r);
     }
+    free(starts);
+    free(firstline);
     free(text);
   }
   printf("%ld %s, %ld %s replayed, %ld %s", logs, plural(logs, "log", "logs"), games,
