@@ -18,6 +18,8 @@ int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c (issue 5) */
 int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c (issue 5) */
 int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c (issue 6) */
 int tk_cmd_records(int argc, char **argv); /* harness/cmd/records.c */
+int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c */
+int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c */
 
 /* The command table, terminated by a NULL name (harness/cmd/cli.c). */
 extern const tk_command tk_commands[];
