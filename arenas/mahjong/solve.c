@@ -1,0 +1,278 @@
+/* arenas/mahjong/solve.c — the one-player expectimax (taikai/solve.h states the model).
+ *
+ * V(h, t) = (probability of completing, expected points) of the 3k+1-tile hand h with t draws
+ * left, the player playing optimally: the mean over draws k (weight w[k], solve.h) of either the
+ * win (a complete hand) or the best over discards d of V(h + k - d, t - 1). Values are memoised
+ * on (h, t) in an open-addressed table (copies of a kind are interchangeable: the state is the
+ * multiset). Pruning is exact: a hand of shanten s needs s + 1 draws, so V = 0 when s >= t. A
+ * mode's search stops once it holds max_states states and the next mode runs (solve.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "taikai/solo.h"
+#include "taikai/solve.h"
+
+typedef struct entry {
+  uint64_t k0, k1; /* packed hand and t; k1 == 0 marks an empty slot */
+  double p, e;
+} entry;
+
+typedef struct table {
+  entry *slot;
+  size_t cap, used; /* cap a power of two */
+} table;
+
+struct tk_solver {
+  table memo;   /* V(h, t) */
+  table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
+  /* the current solve */
+  uint8_t root[TK_KINDS];  /* r: the hand at the decision */
+  uint8_t unseen[TK_KINDS];/* u */
+  int objective, mode, dora, closed;
+  long max_states, nodes;
+  int aborted;
+};
+
+static void pack(const uint8_t *h, int t, uint64_t *k0, uint64_t *k1) {
+  uint64_t a = 0, b = 0;
+  for (int i = 20; i >= 0; i--) a = a << 3 | h[i];
+  for (int i = 33; i >= 21; i--) b = b << 3 | h[i];
+  *k0 = a;
+  *k1 = b | (uint64_t)(t + 1) << 40;
+}
+
+static size_t hash(uint64_t k0, uint64_t k1) {
+  uint64_t x = k0 * 0x9E3779B97F4A7C15ULL ^ (k1 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(x ^ x >> 32);
+}
+
+/* The slot of (k0, k1): the entry itself, or the empty slot where it would go. */
+static entry *find(table *tb, uint64_t k0, uint64_t k1) {
+  size_t mask = tb->cap - 1;
+  for (size_t j = hash(k0, k1) & mask;; j = (j + 1) & mask) {
+    entry *x = &tb->slot[j];
+    if (!x->k1 || (x->k0 == k0 && x->k1 == k1)) return x;
+  }
+}
+
+static int table_init(table *tb, size_t cap) {
+  tb->slot = calloc(cap, sizeof *tb->slot);
+  tb->cap = tb->slot ? cap : 0;
+  tb->used = 0;
+  return tb->slot ? 0 : TK_ENOMEM;
+}
+
+static void table_clear(table *tb) {
+  memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
+  tb->used = 0;
+}
+
+/* Doubles the table when half full; returns 0 or TK_ENOMEM (the table is then unchanged). */
+static int table_reserve(table *tb) {
+  if (2 * (tb->used + 1) <= tb->cap) return 0;
+  table nt;
+  if (table_init(&nt, tb->cap * 2)) return TK_ENOMEM;
+  for (size_t i = 0; i < tb->cap; i++)
+    if (tb->slot[i].k1) *find(&nt, tb->slot[i].k0, tb->slot[i].k1) = tb->slot[i];
+  nt.used = tb->used;
+  free(tb->slot);
+  *tb = nt;
+  return 0;
+}
+
+tk_solver *tk_solver_new(void) {
+  tk_solver *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10)) {
+    tk_solver_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void tk_solver_free(tk_solver *s) {
+  if (!s) return;
+  free(s->memo.slot);
+  free(s->score.slot);
+  free(s);
+}
+
+const char *tk_solve_mode_name(int mode) {
+  static const char *const N[] = {"exact", "forward", "direct"};
+  return mode >= 0 && mode <= 2 ? N[mode] : "?";
+}
+
+/* Points of the complete closed 14-tile hand h won by drawing k (cached). */
+static double points_of(tk_solver *s, uint8_t *h, int k) {
+  if (!s->closed) return 0;
+  uint64_t k0, k1;
+  pack(h, k, &k0, &k1);
+  entry *x = find(&s->score, k0, k1);
+  if (x->k1) return x->e;
+  int pts = tk_solo_score(h, k, s->dora, NULL);
+  double v = pts > 0 ? pts : 0;
+  if (table_reserve(&s->score) == 0) {
+    x = find(&s->score, k0, k1);
+    *x = (entry){k0, k1, 1, v};
+    s->score.used++;
+  }
+  return v;
+}
+
+/* Is (p1, e1) better than (p2, e2) for the objective? Values within TK_SOLVE_TIE_EPS (relative)
+ * of each other are a tie, broken by the other quantity; then the first one wins. A tie is not
+ * left to rounding, so any exact evaluation of the model makes the same choices. */
+static int above(double a, double b) {
+  double m = a > b ? a : b;
+  return a - b > TK_SOLVE_TIE_EPS * (m > 1 ? m : 1);
+}
+static int better(const tk_solver *s, double p1, double e1, double p2, double e2) {
+  if (s->objective == TK_SOLVE_POINTS) return above(e1, e2) || (!above(e2, e1) && above(p1, p2));
+  return above(p1, p2) || (!above(p2, p1) && above(e1, e2));
+}
+
+/* V(h, t) of the 3k+1-tile hand h of shanten sh into (*p, *e). h is restored on return. */
+static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e) {
+  *p = *e = 0;
+  if (sh >= t || s->aborted) return;
+  uint64_t k0, k1;
+  pack(h, t, &k0, &k1);
+  entry *x = find(&s->memo, k0, k1);
+  if (x->k1) {
+    *p = x->p;
+    *e = x->e;
+    return;
+  }
+  if ((long)s->memo.used >= s->max_states && s->mode < TK_SOLVE_DIRECT) {
+    s->aborted = 1;
+    return;
+  }
+  s->nodes++;
+  int w[TK_KINDS], total = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int kept = h[k] > s->root[k] ? h[k] - s->root[k] : 0;
+    w[k] = s->unseen[k] - kept;
+    if (w[k] < 0) w[k] = 0;
+    total += w[k];
+  }
+  double P = 0, E = 0;
+  for (int k = 0; k < TK_KINDS && total; k++) {
+    if (!w[k]) continue;
+    h[k]++;
+    int s14 = tk_shanten(h);
+    double bp = 0, be = 0;
+    if (s14 < 0) {
+      bp = 1;
+      be = points_of(s, h, k);
+    } else if (s->mode == TK_SOLVE_DIRECT && s14 >= sh) {
+      h[k]--;
+      value(s, h, sh, t - 1, &bp, &be);
+      h[k]++;
+    } else {
+      for (int d = 0; d < TK_KINDS; d++) {
+        if (!h[d]) continue;
+        h[d]--;
+        int sd = tk_shanten(h);
+        if (sd < t - 1 && (s->mode == TK_SOLVE_EXACT || sd <= s14)) {
+          double vp, ve;
+          value(s, h, sd, t - 1, &vp, &ve);
+          if (better(s, vp, ve, bp, be)) {
+            bp = vp;
+            be = ve;
+          }
+        }
+        h[d]++;
+      }
+    }
+    h[k]--;
+    P += w[k] * bp;
+    E += w[k] * be;
+  }
+  if (s->aborted) return;
+  if (total) {
+    *p = P / total;
+    *e = E / total;
+  }
+  if (table_reserve(&s->memo)) {
+    s->aborted = 1; /* out of memory: the next mode needs less */
+    return;
+  }
+  x = find(&s->memo, k0, k1);
+  *x = (entry){k0, k1, *p, *e};
+  s->memo.used++;
+}
+
+int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
+             const tk_solve_opts *o, tk_solve_result *out, tk_error *err) {
+  memset(out, 0, sizeof *out);
+  int n = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int sk = seen ? seen[k] : 0;
+    if (hand[k] > 4 || hand[k] + sk > 4)
+      return tk_error_set(err, TK_EINVAL, -1, "solve: %d copies of %s held and %d seen (a set has 4)",
+                          hand[k], tk_tile_str((tk_tile)k), sk);
+    n += hand[k];
+  }
+  if (n < 1 || n > 14 || n % 3 == 0)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: %d tiles is not a hand (3k+1 or 3k+2, at most 14)", n);
+  if (o->draws < 0 || o->draws > TK_SOLVE_MAX_DRAWS)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: draws %d is not from 0 to %d", o->draws, TK_SOLVE_MAX_DRAWS);
+  if (o->objective != TK_SOLVE_WIN && o->objective != TK_SOLVE_POINTS)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: unknown objective %d", o->objective);
+  s->closed = n >= 13;
+  if (o->objective == TK_SOLVE_POINTS && !s->closed)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: points are scored for closed hands only (%d tiles)", n);
+  memcpy(s->root, hand, TK_KINDS);
+  for (int k = 0; k < TK_KINDS; k++) s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
+  s->objective = o->objective;
+  s->dora = o->dora_indicator;
+  s->max_states = o->max_states > 0 ? o->max_states : TK_SOLVE_DEFAULT_STATES;
+  s->nodes = 0;
+  uint8_t h[TK_KINDS];
+  memcpy(h, hand, TK_KINDS);
+  if (n % 3 == 2 && tk_shanten(h) < 0) {
+    /* already complete: won, with the most valuable winning tile among those held */
+    double best = 0;
+    for (int k = 0; k < TK_KINDS; k++)
+      if (h[k]) {
+        double v = points_of(s, h, k);
+        if (v > best) best = v;
+      }
+    out->n = 1;
+    out->c[0] = (tk_solve_choice){.discard = -1, .shanten = -1, .win = 1, .points = best};
+    return 0;
+  }
+  for (s->mode = TK_SOLVE_EXACT; s->mode <= TK_SOLVE_DIRECT; s->mode++) {
+    table_clear(&s->memo);
+    s->aborted = 0;
+    out->n = 0;
+    if (n % 3 == 1) {
+      tk_solve_choice *c = &out->c[out->n++];
+      c->discard = -1;
+      c->shanten = (int8_t)tk_shanten(h);
+      value(s, h, c->shanten, o->draws, &c->win, &c->points);
+    } else {
+      for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
+        if (!h[d]) continue;
+        h[d]--;
+        tk_solve_choice *c = &out->c[out->n++];
+        c->discard = (int8_t)d;
+        c->shanten = (int8_t)tk_shanten(h);
+        value(s, h, c->shanten, o->draws, &c->win, &c->points);
+        h[d]++;
+      }
+    }
+    if (!s->aborted) break;
+  }
+  if (s->mode > TK_SOLVE_DIRECT) return tk_error_set(err, TK_ENOMEM, -1, "solve: out of memory");
+  out->mode = s->mode;
+  out->states = (long)s->memo.used;
+  out->nodes = s->nodes;
+  out->best = 0;
+  for (int i = 1; i < out->n; i++)
+    if (better(s, out->c[i].win, out->c[i].points, out->c[out->best].win, out->c[out->best].points))
+      out->best = i;
+  return 0;
+}
