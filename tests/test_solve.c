@@ -44,7 +44,8 @@ static int bf_better(const bf *b, double p1, double e1, double p2, double e2) {
   int pa = p1 - p2 > TK_SOLVE_TIE_EPS * mp, pb = p2 - p1 > TK_SOLVE_TIE_EPS * mp;
   int ea = e1 - e2 > TK_SOLVE_TIE_EPS * me, eb = e2 - e1 > TK_SOLVE_TIE_EPS * me;
   if (b->objective == TK_SOLVE_POINTS) return ea || (!eb && pa);
-  return pa || (!pb && ea);
+  (void)pb;
+  return pa;
 }
 
 static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
@@ -63,7 +64,7 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
     if (tk_is_complete(h)) {
       b->leaves++;
       P += 1;
-      E += b->closed ? tk_solo_score(h, k, b->dora, NULL) : 0;
+      E += b->closed && b->objective == TK_SOLVE_POINTS ? tk_solo_score(h, k, b->dora, NULL) : 0;
     } else {
       double bp = 0, be = 0;
       /* every tile of the hand, copies one by one */
@@ -192,8 +193,13 @@ static void test_known(void) {
   solve(h, seen, 1, TK_SOLVE_WIN, TK_TILE_NONE, 0, &r);
   TK_EQ(r.n, 1, "one choice for 13 tiles");
   CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 0.6, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 0, 0); /* not computed for the win objective */
+  solve(h, seen, 1, TK_SOLVE_POINTS, TK_TILE_NONE, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 0.6, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 0.6 * 7700, 1e-9);
   solve(h, seen, 2, TK_SOLVE_WIN, TK_TILE_NONE, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 21.0 / 25, 1e-12);
+  solve(h, seen, 2, TK_SOLVE_POINTS, TK_TILE_NONE, 0, &r);
   CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 21.0 / 25, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 21.0 / 25 * 7700, 1e-9);
   /* 14 tiles with a 5z drawn (held 1, seen 1, 2 unseen). Discard the 5z: the 2z wait of the

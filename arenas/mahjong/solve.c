@@ -12,8 +12,12 @@
 #include "taikai/solo.h"
 #include "taikai/solve.h"
 
+typedef struct key {
+  uint64_t w[4]; /* packed state; w[3] holds t + 1, so w[3] == 0 marks an empty slot */
+} key;
+
 typedef struct entry {
-  uint64_t k0, k1; /* packed hand and t; k1 == 0 marks an empty slot */
+  key k;
   double p, e;
 } entry;
 
@@ -33,27 +37,67 @@ struct tk_solver {
   int aborted;
 };
 
-static void pack(const uint8_t *h, int t, uint64_t *k0, uint64_t *k1) {
-  uint64_t a = 0, b = 0;
-  for (int i = 20; i >= 0; i--) a = a << 3 | h[i];
-  for (int i = 33; i >= 21; i--) b = b << 3 | h[i];
-  *k0 = a;
-  *k1 = b | (uint64_t)(t + 1) << 40;
+/* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
+ * objective, where only shapes matter): each kind's class (held h, held at the decision r,
+ * unseen at the decision u) in 7 bits, a suit read forwards or backwards, whichever is smaller,
+ * the three suits sorted, the seven honors sorted. Two hands with one key then have one value:
+ * relabelling the suits, reversing a suit's numbers (1..9 as 9..1) and permuting the honors map
+ * complete hands to complete hands and keep every kind's wall count. */
+static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
+  key k = {{0, 0, 0, 0}};
+  if (!sym) {
+    for (int i = 20; i >= 0; i--) k.w[0] = k.w[0] << 3 | h[i];
+    for (int i = 33; i >= 21; i--) k.w[1] = k.w[1] << 3 | h[i];
+    k.w[3] = (uint64_t)(t + 1);
+    return k;
+  }
+  uint64_t suit[3];
+  for (int su = 0; su < 3; su++) {
+    uint64_t f = 0, b = 0;
+    for (int i = 0; i < 9; i++) {
+      int kf = 9 * su + i, kb = 9 * su + 8 - i;
+      f = f << 7 | (uint64_t)(h[kf] * 25 + s->root[kf] * 5 + s->unseen[kf]);
+      b = b << 7 | (uint64_t)(h[kb] * 25 + s->root[kb] * 5 + s->unseen[kb]);
+    }
+    suit[su] = f < b ? f : b;
+  }
+  for (int i = 1; i < 3; i++)
+    for (int j = i; j > 0 && suit[j - 1] > suit[j]; j--) {
+      uint64_t x = suit[j];
+      suit[j] = suit[j - 1];
+      suit[j - 1] = x;
+    }
+  uint8_t hon[7];
+  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->root[27 + i] * 5 + s->unseen[27 + i]);
+  for (int i = 1; i < 7; i++)
+    for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
+      uint8_t x = hon[j];
+      hon[j] = hon[j - 1];
+      hon[j - 1] = x;
+    }
+  uint64_t hw = 0;
+  for (int i = 0; i < 7; i++) hw = hw << 7 | hon[i];
+  k.w[0] = suit[0];
+  k.w[1] = suit[1];
+  k.w[2] = suit[2];
+  k.w[3] = hw << 8 | (uint64_t)(t + 1);
+  return k;
 }
 
-static size_t hash(uint64_t k0, uint64_t k1) {
-  uint64_t x = k0 * 0x9E3779B97F4A7C15ULL ^ (k1 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+static size_t hash(const key *k) {
+  uint64_t x = k->w[0] * 0x9E3779B97F4A7C15ULL ^ (k->w[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^
+               (k->w[2] + 0x165667B19E3779F9ULL) * 0xD6E8FEB86659FD93ULL ^ k->w[3] * 0xFF51AFD7ED558CCDULL;
   x ^= x >> 29;
   x *= 0xBF58476D1CE4E5B9ULL;
   return (size_t)(x ^ x >> 32);
 }
 
-/* The slot of (k0, k1): the entry itself, or the empty slot where it would go. */
-static entry *find(table *tb, uint64_t k0, uint64_t k1) {
+/* The slot of `k`: the entry itself, or the empty slot where it would go. */
+static entry *find(table *tb, const key *k) {
   size_t mask = tb->cap - 1;
-  for (size_t j = hash(k0, k1) & mask;; j = (j + 1) & mask) {
+  for (size_t j = hash(k) & mask;; j = (j + 1) & mask) {
     entry *x = &tb->slot[j];
-    if (!x->k1 || (x->k0 == k0 && x->k1 == k1)) return x;
+    if (!x->k.w[3] || !memcmp(&x->k, k, sizeof *k)) return x;
   }
 }
 
@@ -75,7 +119,7 @@ static int table_reserve(table *tb) {
   table nt;
   if (table_init(&nt, tb->cap * 2)) return TK_ENOMEM;
   for (size_t i = 0; i < tb->cap; i++)
-    if (tb->slot[i].k1) *find(&nt, tb->slot[i].k0, tb->slot[i].k1) = tb->slot[i];
+    if (tb->slot[i].k.w[3]) *find(&nt, &tb->slot[i].k) = tb->slot[i];
   nt.used = tb->used;
   free(tb->slot);
   *tb = nt;
@@ -106,16 +150,15 @@ const char *tk_solve_mode_name(int mode) {
 
 /* Points of the complete closed 14-tile hand h won by drawing k (cached). */
 static double points_of(tk_solver *s, uint8_t *h, int k) {
-  if (!s->closed) return 0;
-  uint64_t k0, k1;
-  pack(h, k, &k0, &k1);
-  entry *x = find(&s->score, k0, k1);
-  if (x->k1) return x->e;
+  if (!s->closed || s->objective == TK_SOLVE_WIN) return 0;
+  key kk = pack(s, h, k, 0);
+  entry *x = find(&s->score, &kk);
+  if (x->k.w[3]) return x->e;
   int pts = tk_solo_score(h, k, s->dora, NULL);
   double v = pts > 0 ? pts : 0;
   if (table_reserve(&s->score) == 0) {
-    x = find(&s->score, k0, k1);
-    *x = (entry){k0, k1, 1, v};
+    x = find(&s->score, &kk);
+    *x = (entry){kk, 1, v};
     s->score.used++;
   }
   return v;
@@ -130,17 +173,16 @@ static int above(double a, double b) {
 }
 static int better(const tk_solver *s, double p1, double e1, double p2, double e2) {
   if (s->objective == TK_SOLVE_POINTS) return above(e1, e2) || (!above(e2, e1) && above(p1, p2));
-  return above(p1, p2) || (!above(p2, p1) && above(e1, e2));
+  return above(p1, p2);
 }
 
 /* V(h, t) of the 3k+1-tile hand h of shanten sh into (*p, *e). h is restored on return. */
 static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e) {
   *p = *e = 0;
   if (sh >= t || s->aborted) return;
-  uint64_t k0, k1;
-  pack(h, t, &k0, &k1);
-  entry *x = find(&s->memo, k0, k1);
-  if (x->k1) {
+  key kk = pack(s, h, t, s->objective == TK_SOLVE_WIN);
+  entry *x = find(&s->memo, &kk);
+  if (x->k.w[3]) {
     *p = x->p;
     *e = x->e;
     return;
@@ -166,6 +208,8 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
     if (s14 < 0) {
       bp = 1;
       be = points_of(s, h, k);
+    } else if (s14 >= t - 1) {
+      /* every hand after a discard has shanten >= s14 and t - 1 draws: nothing to win */
     } else if (s->mode == TK_SOLVE_DIRECT && s14 >= sh) {
       h[k]--;
       value(s, h, sh, t - 1, &bp, &be);
@@ -199,8 +243,8 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
     s->aborted = 1; /* out of memory: the next mode needs less */
     return;
   }
-  x = find(&s->memo, k0, k1);
-  *x = (entry){k0, k1, *p, *e};
+  x = find(&s->memo, &kk);
+  *x = (entry){kk, *p, *e};
   s->memo.used++;
 }
 
@@ -235,16 +279,17 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   if (n % 3 == 2 && tk_shanten(h) < 0) {
     /* already complete: won, with the most valuable winning tile among those held */
     double best = 0;
-    for (int k = 0; k < TK_KINDS; k++)
+    for (int k = 0; k < TK_KINDS && s->closed; k++)
       if (h[k]) {
-        double v = points_of(s, h, k);
+        double v = tk_solo_score(h, k, s->dora, NULL);
         if (v > best) best = v;
       }
     out->n = 1;
     out->c[0] = (tk_solve_choice){.discard = -1, .shanten = -1, .win = 1, .points = best};
     return 0;
   }
-  for (s->mode = TK_SOLVE_EXACT; s->mode <= TK_SOLVE_DIRECT; s->mode++) {
+  int first = o->first_mode >= TK_SOLVE_EXACT && o->first_mode <= TK_SOLVE_DIRECT ? o->first_mode : TK_SOLVE_EXACT;
+  for (s->mode = first; s->mode <= TK_SOLVE_DIRECT; s->mode++) {
     table_clear(&s->memo);
     s->aborted = 0;
     out->n = 0;

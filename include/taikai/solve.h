@@ -21,8 +21,10 @@
 extern "C" {
 #endif
 
-/* What the player maximises; ties (values within TK_SOLVE_TIE_EPS of each other, relative to
- * the larger when it exceeds 1) go to the other quantity, then to the lower kind. */
+/* What the player maximises. Ties (values within TK_SOLVE_TIE_EPS of each other, relative to
+ * the larger when it exceeds 1) go, for the points, to the higher win probability; then to the
+ * lower kind. The win objective ignores points (they are not computed), which lets its memo
+ * merge hands equal up to relabelling the suits, reversing a suit and permuting the honors. */
 #define TK_SOLVE_TIE_EPS 1e-12
 enum tk_solve_objective {
   TK_SOLVE_WIN = 0,   /* probability of completing the hand */
@@ -43,6 +45,7 @@ typedef struct tk_solve_opts {
   long max_states;    /* memoised states allowed per mode before falling back to the next
                          (enum tk_solve_mode order); 0 = TK_SOLVE_DEFAULT_STATES. The last mode
                          has no cap. */
+  int first_mode;     /* the mode tried first (enum tk_solve_mode; 0 = exact) */
 } tk_solve_opts;
 
 enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 300000 };
@@ -52,7 +55,8 @@ typedef struct tk_solve_choice {
   int8_t shanten; /* shanten of the hand after the discard */
   double win;     /* probability of completing the hand under the policy that maximises the
                      objective */
-  double points;  /* expected points under that policy (0 when points cannot be scored: melds) */
+  double points;  /* TK_SOLVE_POINTS: the expected points (the objective); TK_SOLVE_WIN: 0, not
+                     computed (except for a complete hand: its points) */
 } tk_solve_choice;
 
 typedef struct tk_solve_result {
