@@ -35,6 +35,8 @@ static void solve(const uint8_t *h, const uint8_t *seen, int draws, int objectiv
 typedef struct bf {
   uint8_t root[TK_KINDS], unseen[TK_KINDS];
   int objective, dora, closed;
+  int direct; /* the direct mode's policy: a draw that does not lower the shanten is thrown
+                 back; otherwise only discards keeping the lowered shanten */
   long leaves;
 } bf;
 
@@ -67,10 +69,18 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
       E += b->closed && b->objective == TK_SOLVE_POINTS ? tk_solo_score(h, k, b->dora, NULL) : 0;
     } else {
       double bp = 0, be = 0;
+      h[k]--;
+      int before = tk_shanten(h);
+      h[k]++;
+      int after = tk_shanten(h);
       /* every tile of the hand, copies one by one */
       for (int d = 0; d < TK_KINDS; d++)
         for (int j = 0; j < h[d]; j++) {
           h[d]--;
+          if (b->direct && (after >= before ? d != k : tk_shanten(h) > after)) {
+            h[d]++;
+            continue;
+          }
           double vp, ve;
           bf_value(b, h, t - 1, &vp, &ve);
           h[d]++;
@@ -92,11 +102,15 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
 
 /* Compares the solver with the brute force on hand h (3k+2 tiles) for one objective. */
 static void check_against_bf(const uint8_t *h0, const uint8_t *seen, int draws, int objective,
-                             int dora, const char *what) {
+                             int dora, int mode, const char *what) {
   tk_solve_result r;
-  solve(h0, seen, draws, objective, dora, 0, &r);
-  TK_EQ(r.mode, TK_SOLVE_EXACT, what);
-  bf b = {.objective = objective, .dora = dora, .closed = tk_counts_total(h0) >= 13};
+  tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = dora, .first_mode = mode};
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_solve(solver, h0, seen, &o, &r, &err)) TK_FAILF("tk_solve: %s", err.msg);
+  TK_EQ(r.mode, mode, what);
+  bf b = {.objective = objective, .dora = dora, .closed = tk_counts_total(h0) >= 13,
+          .direct = mode == TK_SOLVE_DIRECT};
   memcpy(b.root, h0, TK_KINDS);
   for (int k = 0; k < TK_KINDS; k++) b.unseen[k] = (uint8_t)(4 - h0[k] - seen[k]);
   uint8_t h[TK_KINDS];
@@ -153,7 +167,8 @@ static void test_brute_force_small(void) {
     random_case(&r, n, POOL, 9, 3 + (int)tk_rng_below(&r, 3), h, seen);
     if (tk_is_complete(h)) continue;
     snprintf(what, sizeof what, "small case %d (%d tiles, %d draws)", it, n, draws);
-    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, what);
+    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, TK_SOLVE_EXACT, what);
+    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
   }
 }
 
@@ -172,9 +187,11 @@ static void test_brute_force_closed(void) {
     int dora = (int)tk_rng_below(&r, TK_KINDS);
     int draws = 1 + (int)tk_rng_below(&r, 2);
     snprintf(what, sizeof what, "closed case %d win", it);
-    check_against_bf(h, seen, draws, TK_SOLVE_WIN, dora, what);
+    check_against_bf(h, seen, draws, TK_SOLVE_WIN, dora, TK_SOLVE_EXACT, what);
     snprintf(what, sizeof what, "closed case %d points", it);
-    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, what);
+    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_EXACT, what);
+    snprintf(what, sizeof what, "closed case %d points, direct", it);
+    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_DIRECT, what);
   }
 }
 
@@ -323,8 +340,8 @@ static void test_refused(void) {
 static CU_TestInfo tests[] = {
     {"hand-checked answers", test_known},
     {"a complete hand is won", test_complete_is_one},
-    {"brute force, small hands with melds", test_brute_force_small},
-    {"brute force, closed hands, both objectives", test_brute_force_closed},
+    {"brute force, small hands with melds, exact and direct", test_brute_force_small},
+    {"brute force, closed hands, both objectives, exact and direct", test_brute_force_closed},
     {"properties on random hands", test_properties},
     {"bad input refused", test_refused},
     CU_TEST_INFO_NULL,

@@ -5,7 +5,8 @@
  * win (a complete hand) or the best over discards d of V(h + k - d, t - 1). Values are memoised
  * on (h, t) in an open-addressed table (copies of a kind are interchangeable: the state is the
  * multiset). Pruning is exact: a hand of shanten s needs s + 1 draws, so V = 0 when s >= t. A
- * mode's search stops once it holds max_states states and the next mode runs (solve.h). */
+ * capped mode's search stops once it holds max_states states and the direct mode runs instead
+ * (solve.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,7 @@ typedef struct key {
 
 typedef struct entry {
   key k;
-  double p, e;
+  double p, e; /* V(h, t) (memo); in the direct mode's table p holds the index of h's vectors */
 } entry;
 
 typedef struct table {
@@ -33,8 +34,12 @@ struct tk_solver {
   uint8_t root[TK_KINDS];  /* r: the hand at the decision */
   uint8_t unseen[TK_KINDS];/* u */
   int objective, mode, dora, closed;
+  int draws;               /* T: the draws left at the decision */
   long max_states, nodes;
   int aborted;
+  /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
+  double *vals;
+  size_t nvals, capvals;
 };
 
 /* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
@@ -140,6 +145,7 @@ void tk_solver_free(tk_solver *s) {
   if (!s) return;
   free(s->memo.slot);
   free(s->score.slot);
+  free(s->vals);
   free(s);
 }
 
@@ -248,6 +254,108 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
   s->memo.used++;
 }
 
+/* The direct mode, whose moves all lower the shanten (a draw that does not is thrown back), so
+ * its graph has no cycle but the self-loop of a thrown-back draw: each hand is expanded once,
+ * for every t at once, V(h, t) = (sum over wins + sum over lowering draws k of the best child's
+ * V(., t - 1) + (weight of the other draws) V(h, t - 1)) / W. Returns the index of h's vectors
+ * in s->vals, or -1 (out of memory: s->aborted set). h is restored on return. */
+static long vdirect(tk_solver *s, uint8_t *h, int sh) {
+  int T = s->draws, n = 2 * (T + 1);
+  key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
+  entry *x = find(&s->memo, &kk);
+  if (x->k.w[3]) return (long)x->p;
+  s->nodes++;
+  double P[TK_SOLVE_MAX_DRAWS + 1] = {0}, E[TK_SOLVE_MAX_DRAWS + 1] = {0};
+  double stay = 0;
+  int total = 0;
+  if (sh < T) {
+    int w[TK_KINDS];
+    for (int k = 0; k < TK_KINDS; k++) {
+      int kept = h[k] > s->root[k] ? h[k] - s->root[k] : 0;
+      w[k] = s->unseen[k] - kept;
+      if (w[k] < 0) w[k] = 0;
+      total += w[k];
+    }
+    for (int k = 0; k < TK_KINDS; k++) {
+      if (!w[k]) continue;
+      h[k]++;
+      int s14 = tk_shanten(h);
+      if (s14 < 0) {
+        double pts = points_of(s, h, k);
+        for (int t = 1; t <= T; t++) {
+          P[t] += w[k];
+          E[t] += w[k] * pts;
+        }
+      } else if (s14 >= sh) {
+        stay += w[k];
+      } else if (s14 < T - 1) {
+        double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
+        for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
+          if (!h[d]) continue;
+          h[d]--;
+          int sd = tk_shanten(h);
+          if (sd <= s14) {
+            long c = vdirect(s, h, sd);
+            if (c >= 0) {
+              const double *cp = s->vals + c, *ce = cp + T + 1;
+              for (int t = 1; t <= T; t++)
+                if (better(s, cp[t - 1], ce[t - 1], bp[t], be[t])) {
+                  bp[t] = cp[t - 1];
+                  be[t] = ce[t - 1];
+                }
+            }
+          }
+          h[d]++;
+        }
+        for (int t = 1; t <= T; t++) {
+          P[t] += w[k] * bp[t];
+          E[t] += w[k] * be[t];
+        }
+      }
+      h[k]--;
+    }
+  }
+  if (s->aborted) return -1;
+  if (s->nvals + (size_t)n > s->capvals) {
+    size_t cap = s->capvals ? 2 * s->capvals : 1 << 16;
+    while (cap < s->nvals + (size_t)n) cap *= 2;
+    double *v = realloc(s->vals, cap * sizeof *v);
+    if (!v || table_reserve(&s->memo)) {
+      if (v) s->vals = v;
+      s->aborted = 1;
+      return -1;
+    }
+    s->vals = v;
+    s->capvals = cap;
+  } else if (table_reserve(&s->memo)) {
+    s->aborted = 1;
+    return -1;
+  }
+  long idx = (long)s->nvals;
+  double *vp = s->vals + idx, *ve = vp + T + 1;
+  vp[0] = ve[0] = 0;
+  for (int t = 1; t <= T; t++) {
+    vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
+    ve[t] = total ? (E[t] + stay * ve[t - 1]) / total : 0;
+  }
+  s->nvals += (size_t)n;
+  x = find(&s->memo, &kk);
+  *x = (entry){kk, (double)idx, 0};
+  s->memo.used++;
+  return idx;
+}
+
+/* The choice's values for the 3k+1-tile hand h in the current mode. */
+static void root_value(tk_solver *s, uint8_t *h, tk_solve_choice *c) {
+  if (s->mode != TK_SOLVE_DIRECT) {
+    value(s, h, c->shanten, s->draws, &c->win, &c->points);
+    return;
+  }
+  long idx = vdirect(s, h, c->shanten);
+  c->win = idx >= 0 ? s->vals[idx + s->draws] : 0;
+  c->points = idx >= 0 ? s->vals[idx + 2 * s->draws + 1] : 0;
+}
+
 int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
              const tk_solve_opts *o, tk_solve_result *out, tk_error *err) {
   memset(out, 0, sizeof *out);
@@ -289,15 +397,17 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
     return 0;
   }
   int first = o->first_mode >= TK_SOLVE_EXACT && o->first_mode <= TK_SOLVE_DIRECT ? o->first_mode : TK_SOLVE_EXACT;
-  for (s->mode = first; s->mode <= TK_SOLVE_DIRECT; s->mode++) {
+  s->draws = o->draws;
+  for (s->mode = first;; s->mode = TK_SOLVE_DIRECT) {
     table_clear(&s->memo);
+    s->nvals = 0;
     s->aborted = 0;
     out->n = 0;
     if (n % 3 == 1) {
       tk_solve_choice *c = &out->c[out->n++];
       c->discard = -1;
       c->shanten = (int8_t)tk_shanten(h);
-      value(s, h, c->shanten, o->draws, &c->win, &c->points);
+      root_value(s, h, c);
     } else {
       for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
         if (!h[d]) continue;
@@ -305,13 +415,13 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
         tk_solve_choice *c = &out->c[out->n++];
         c->discard = (int8_t)d;
         c->shanten = (int8_t)tk_shanten(h);
-        value(s, h, c->shanten, o->draws, &c->win, &c->points);
+        root_value(s, h, c);
         h[d]++;
       }
     }
-    if (!s->aborted) break;
+    if (!s->aborted || s->mode == TK_SOLVE_DIRECT) break;
   }
-  if (s->mode > TK_SOLVE_DIRECT) return tk_error_set(err, TK_ENOMEM, -1, "solve: out of memory");
+  if (s->aborted) return tk_error_set(err, TK_ENOMEM, -1, "solve: out of memory");
   out->mode = s->mode;
   out->states = (long)s->memo.used;
   out->nodes = s->nodes;

@@ -31,24 +31,28 @@ enum tk_solve_objective {
   TK_SOLVE_POINTS = 1 /* expected solo-ruleset points (0 without a win) */
 };
 
-/* How the search ran. */
+/* How the search ran. The exact mode's states grow fast with the draws to spare (draws left
+ * minus shanten + 1): a 1-shanten hand with 8 draws needs over 300,000. Past the cap, the search
+ * restarts in the direct mode, whose states are only hands of ever lower shanten (thousands at
+ * 3-shanten with 17 draws): a policy of the model, so its values are lower bounds. */
 enum tk_solve_mode {
   TK_SOLVE_EXACT = 0,   /* every discard considered: the optimum of the model */
-  TK_SOLVE_FORWARD = 1, /* discards that raise the 14-tile hand's shanten skipped */
-  TK_SOLVE_DIRECT = 2   /* and a draw that does not lower the shanten is discarded at once */
+  TK_SOLVE_FORWARD = 1, /* discards that raise the 14-tile hand's shanten skipped (a restricted
+                           policy: lower bound; chosen only through first_mode) */
+  TK_SOLVE_DIRECT = 2   /* as forward, and a draw that does not lower the shanten is discarded at
+                           once (no change of shape at equal shanten): lower bound, fast */
 };
 
 typedef struct tk_solve_opts {
   int draws;          /* draws left after this decision, 0..TK_SOLVE_MAX_DRAWS */
   int objective;      /* enum tk_solve_objective */
   int dora_indicator; /* kind, or TK_TILE_NONE: the solo dora for the points */
-  long max_states;    /* memoised states allowed per mode before falling back to the next
-                         (enum tk_solve_mode order); 0 = TK_SOLVE_DEFAULT_STATES. The last mode
-                         has no cap. */
+  long max_states;    /* memoised states allowed before the search falls back to the direct
+                         mode; 0 = TK_SOLVE_DEFAULT_STATES. The direct mode has no cap. */
   int first_mode;     /* the mode tried first (enum tk_solve_mode; 0 = exact) */
 } tk_solve_opts;
 
-enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 300000 };
+enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000 };
 
 typedef struct tk_solve_choice {
   int8_t discard; /* kind discarded, or -1 for a 3k+1-tile hand (no discard) */
