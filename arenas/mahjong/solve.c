@@ -221,10 +221,12 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
       value(s, h, sh, t - 1, &bp, &be);
       h[k]++;
     } else {
+      int after[TK_KINDS];
+      tk_shanten_discards(h, after);
       for (int d = 0; d < TK_KINDS; d++) {
         if (!h[d]) continue;
         h[d]--;
-        int sd = tk_shanten(h);
+        int sd = after[d];
         if (sd < t - 1 && (s->mode == TK_SOLVE_EXACT || sd <= s14)) {
           double vp, ve;
           value(s, h, sd, t - 1, &vp, &ve);
@@ -290,10 +292,12 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh) {
         stay += w[k];
       } else if (s14 < T - 1) {
         double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
+        int after[TK_KINDS];
+        tk_shanten_discards(h, after);
         for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
           if (!h[d]) continue;
           h[d]--;
-          int sd = tk_shanten(h);
+          int sd = after[d];
           if (sd <= s14) {
             long c = vdirect(s, h, sd);
             if (c >= 0) {
