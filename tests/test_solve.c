@@ -335,6 +335,12 @@ static void test_refused(void) {
   o.draws = TK_SOLVE_MAX_DRAWS + 1;
   tk_error_clear(&e);
   TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_EINVAL, "too many draws");
+  /* past the direct mode's own cap: refused, not answered */
+  counts_of("123m456p789s1134z", h);
+  o = (tk_solve_opts){.draws = 3, .objective = TK_SOLVE_WIN, .max_states = 1, .max_direct_states = 1};
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_ERANGE, "direct cap");
+  if (!strstr(e.msg, "direct mode")) TK_FAILF("message '%s' does not name the direct mode", e.msg);
 }
 
 static CU_TestInfo tests[] = {

@@ -35,7 +35,7 @@ struct tk_solver {
   uint8_t unseen[TK_KINDS];/* u */
   int objective, mode, dora, closed;
   int draws;               /* T: the draws left at the decision */
-  long max_states, nodes;
+  long max_states, max_direct, nodes;
   int aborted;
   /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
   double *vals;
@@ -266,6 +266,10 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh) {
   key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
   entry *x = find(&s->memo, &kk);
   if (x->k.w[3]) return (long)x->p;
+  if ((long)s->memo.used >= s->max_direct) {
+    s->aborted = 2; /* too large even for the direct mode */
+    return -1;
+  }
   s->nodes++;
   double P[TK_SOLVE_MAX_DRAWS + 1] = {0}, E[TK_SOLVE_MAX_DRAWS + 1] = {0};
   double stay = 0;
@@ -385,6 +389,7 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   s->objective = o->objective;
   s->dora = o->dora_indicator;
   s->max_states = o->max_states > 0 ? o->max_states : TK_SOLVE_DEFAULT_STATES;
+  s->max_direct = o->max_direct_states > 0 ? o->max_direct_states : TK_SOLVE_DEFAULT_DIRECT_STATES;
   s->nodes = 0;
   uint8_t h[TK_KINDS];
   memcpy(h, hand, TK_KINDS);
@@ -425,6 +430,9 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
     }
     if (!s->aborted || s->mode == TK_SOLVE_DIRECT) break;
   }
+  if (s->aborted == 2)
+    return tk_error_set(err, TK_ERANGE, -1, "solve: more than %ld states even in the direct mode (%d draws left)",
+                        s->max_direct, o->draws);
   if (s->aborted) return tk_error_set(err, TK_ENOMEM, -1, "solve: out of memory");
   out->mode = s->mode;
   out->states = (long)s->memo.used;

@@ -241,7 +241,7 @@ int tk_cmd_hand(int argc, char **argv) {
         json_object_set_new(d, "discard", ch->discard < 0 ? json_null() : json_string(tk_tile_str((tk_tile)ch->discard)));
         json_object_set_new(d, "shanten", json_integer(ch->shanten));
         json_object_set_new(d, "win", json_real(ch->win));
-        json_object_set_new(d, "points", json_real(ch->points));
+        json_object_set_new(d, "points", a.objective == TK_SOLVE_POINTS ? json_real(ch->points) : json_null());
         json_array_append_new(arr, d);
       }
       json_object_set_new(so, "choices", arr);
@@ -287,8 +287,10 @@ int tk_cmd_hand(int argc, char **argv) {
     printf("  %-7s  %7s  %9s  %s\n", "discard", "win", "points", "shanten after");
     for (int i = 0; i < sol.n; i++) {
       const tk_solve_choice *ch = &sol.c[order[i]];
-      printf("  %-7s  %7.4f  %9.1f  %d\n", ch->discard < 0 ? "-" : tk_tile_str((tk_tile)ch->discard), ch->win,
-             ch->points, ch->shanten);
+      char pts[32] = "-";
+      if (a.objective == TK_SOLVE_POINTS) snprintf(pts, sizeof pts, "%.1f", ch->points);
+      printf("  %-7s  %7.4f  %9s  %d\n", ch->discard < 0 ? "-" : tk_tile_str((tk_tile)ch->discard), ch->win, pts,
+             ch->shanten);
     }
   }
   if (!complete) return 0;

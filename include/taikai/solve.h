@@ -50,9 +50,11 @@ typedef struct tk_solve_opts {
   long max_states;    /* memoised states allowed before the search falls back to the direct
                          mode; 0 = TK_SOLVE_DEFAULT_STATES. The direct mode has no cap. */
   int first_mode;     /* the mode tried first (enum tk_solve_mode; 0 = exact) */
+  long max_direct_states; /* the direct mode's own cap (memory: ~400 bytes a state); past it
+                             tk_solve fails with TK_ERANGE. 0 = TK_SOLVE_DEFAULT_DIRECT_STATES */
 } tk_solve_opts;
 
-enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000 };
+enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000, TK_SOLVE_DEFAULT_DIRECT_STATES = 1000000 };
 
 typedef struct tk_solve_choice {
   int8_t discard; /* kind discarded, or -1 for a 3k+1-tile hand (no discard) */
@@ -85,7 +87,7 @@ TK_API void tk_solver_free(tk_solver *s);
  * 3k+2 hand has won: every choice is then (1, its points). Points are scored only for a closed
  * hand (13 or 14 tiles); with melds they are 0 and TK_SOLVE_POINTS is refused. Deterministic:
  * the same input gives the same output on every machine. Returns 0, or TK_EINVAL (bad counts,
- * draws or objective; detail in `err`) or TK_ENOMEM. */
+ * draws or objective; detail in `err`), TK_ERANGE (the direct mode's cap reached) or TK_ENOMEM. */
 TK_API int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
                     const tk_solve_opts *opts, tk_solve_result *out, tk_error *err);
 

@@ -4,8 +4,10 @@
  * optimally in the search's model, and the best is discarded (ties: solve.h). The seen tiles are
  * the view's: own discards and the dora indicator (4 - held - unseen). "mode" is the search mode
  * tried first ("exact", or "direct": no change of shape at equal shanten, a lower bound and far
- * cheaper); "max_states" is the exact mode's cap before it falls back to direct. Deterministic:
- * no randomness. */
+ * cheaper); "max_states" is the exact mode's cap before it falls back to direct. A position too
+ * large even for the direct mode (TK_ERANGE: past its own cap, which bounds the memory) is
+ * decided by the greedy rule instead: least shanten, then most unseen effective tiles, then the
+ * lowest kind. Deterministic: no randomness. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +20,8 @@
 typedef struct agent {
   tk_solver *solver;
   tk_solve_opts opts; /* objective, first mode, cap; draws and dora set per decision */
-  long decisions, fallbacks; /* statistics: decisions, and those the cap sent to direct */
+  long decisions, fallbacks, greedy; /* statistics: decisions, those the cap sent to direct,
+                                        those decided by the greedy rule */
 } agent;
 
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
@@ -73,6 +76,30 @@ static void destroy(tk_agent_instance *self) {
 
 static int begin_game(tk_agent_instance *self, const void *info) { return 0; }
 
+/* The greedy rule for positions too large for the search. */
+static int greedy_choice(const tk_solo_view *v, void *action) {
+  uint8_t c[TK_KINDS];
+  memcpy(c, v->hand, TK_KINDS);
+  uint8_t seen[TK_KINDS];
+  for (int k = 0; k < TK_KINDS; k++) seen[k] = (uint8_t)(4 - v->hand[k] - v->unseen[k]);
+  int best = -1, best_sh = 99, best_n = -1;
+  for (int k = 0; k < TK_KINDS; k++) {
+    if (!c[k]) continue;
+    c[k]--;
+    int n, sh;
+    tk_ukeire(c, seen, TK_FORM_ALL, &n, &sh);
+    c[k]++;
+    if (sh < best_sh || (sh == best_sh && n > best_n)) {
+      best = k;
+      best_sh = sh;
+      best_n = n;
+    }
+  }
+  if (best < 0) return TK_ESTATE;
+  ((tk_solo_action *)action)->discard = (uint8_t)best;
+  return 0;
+}
+
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
   agent *a = self;
   const tk_solo_view *v = view;
@@ -83,6 +110,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   o.dora_indicator = v->dora_indicator;
   tk_solve_result r;
   int rc = tk_solve(a->solver, v->hand, seen, &o, &r, NULL);
+  if (rc == TK_ERANGE) {
+    a->greedy++;
+    return greedy_choice(v, action);
+  }
   if (rc < 0) return rc;
   a->decisions++;
   a->fallbacks += r.mode != o.first_mode;
