@@ -219,6 +219,9 @@ static void test_known(void) {
   solve(h, seen, 2, TK_SOLVE_POINTS, TK_TILE_NONE, 0, &r);
   CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 21.0 / 25, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 21.0 / 25 * 7700, 1e-9);
+  /* the same solver, dora 1m (indicator 9m; one 1m held): 4 han 40 fu = 15,360 -> 12,000 */
+  solve(h, seen, 1, TK_SOLVE_POINTS, TK_9M, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 0.6 * 12000, 1e-9);
   /* 14 tiles with a 5z drawn (held 1, seen 1, 2 unseen). Discard the 5z: the 2z wait of the
    * 13-tile case above, 21/25. Discard the 2z: a 5z tanki, 2 of 5; a 2z drawn
    * then is best kept (the hand holds one 2z, as at the decision, so the model's wall holds the

@@ -158,6 +158,7 @@ const char *tk_solve_mode_name(int mode) {
 static double points_of(tk_solver *s, uint8_t *h, int k) {
   if (!s->closed || s->objective == TK_SOLVE_WIN) return 0;
   key kk = pack(s, h, k, 0);
+  kk.w[3] |= (uint64_t)(s->dora + 1) << 16; /* the cache outlives a solve; the dora may change */
   entry *x = find(&s->score, &kk);
   if (x->k.w[3]) return x->e;
   int pts = tk_solo_score(h, k, s->dora, NULL);
