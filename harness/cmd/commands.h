@@ -38,5 +38,6 @@ int tk_bench_solo(int argc, char **argv); /* harness/cmd/bench_solo.c (issue 3) 
 int tk_bench_riichi(int argc, char **argv); /* harness/cmd/bench_riichi.c (issue 6) */
 int tk_bench_mcagents(int argc, char **argv); /* harness/cmd/bench_mcagents.c (issue 5) */
 int tk_bench_daifugo(int argc, char **argv); /* harness/cmd/bench_daifugo.c */
+int tk_bench_solve(int argc, char **argv); /* harness/cmd/bench_solve.c */
 
 #endif
