@@ -497,7 +497,7 @@ static int fail_at(tk_riichi_replay *out, tk_error *err, int code, int lineno, c
                    const char *what) {
   out->bad_line = lineno;
   snprintf(out->bad_event, sizeof out->bad_event, "%s", event ? event : "");
-  snprintf(out->bad_what, sizeof out->bad_what, "%s", what);
+  snprintf(out->bad_what, sizeof out->bad_what, "%.300s", what);
   return tk_error_set(err, code, lineno, "log line %d: %s", lineno, what);
 }
 

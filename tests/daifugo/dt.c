@@ -41,7 +41,7 @@ int dt_play(tk_daifugo_game *g, int player, const char *text) {
   dt_err[0] = 0;
   int rc = tk_daifugo_move_parse(text, &m, &err);
   if (!rc) rc = tk_daifugo_game_apply(g, player, &m, &err);
-  if (rc) snprintf(dt_err, sizeof dt_err, "%s", err.msg);
+  if (rc) snprintf(dt_err, sizeof dt_err, "%.500s", err.msg);
   return rc;
 }
 
