@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "taikai/mahjong.h"
 #include "unit.h"
 
 static char tmpdir[64];
@@ -174,6 +175,125 @@ typedef struct bad {
   const char *needle; /* the message must contain this */
 } bad;
 
+/* --seen, --dora and --ura accumulate when repeated; other flags given twice are refused. */
+static void test_repeated_flags(void) {
+  /* 123m456p789s1122z waits on 1z and 2z: 2 + 2 unseen; seeing both other 1z leaves 2 */
+  json_t *o = run_json("hand 123m456p789s1122z --seen 1z --seen 1z");
+  if (!o) return;
+  TK_EQ(jint(json_object_get(o, "ukeire"), "count"), 2, "two --seen flags both count");
+  json_decref(o);
+  o = run_json("hand 123m456p789s1122z --seen 1z --seen 2z1z");
+  if (!o) return;
+  TK_EQ(jint(json_object_get(o, "ukeire"), "count"), 1, "three seen tiles over two flags");
+  json_decref(o);
+  /* dora accumulate: indicators 9m and 9m make 1m dora twice (123m holds one 1m) */
+  o = run_json("hand 123m456p789s11222z --dora 9m --dora 9m");
+  if (!o) return;
+  json_t *y = json_object_get(o, "yaku");
+  int dora = -1;
+  for (size_t i = 0; i < json_array_size(y); i++)
+    if (!strcmp(jstr(json_array_get(y, i), "name"), "dora")) dora = (int)jint(json_array_get(y, i), "han");
+  TK_EQ(dora, 2, "two --dora flags");
+  json_decref(o);
+  static const bad TWICE[] = {
+      {"hand 123m456p789s1122z --win 1z --win 2z", "--win given twice"},
+      {"hand 123m456p789s1122z --ron --ron", "--ron given twice"},
+      {"hand 123m456p789s1122z --ron --tsumo", "--ron and --tsumo both given"},
+      {"hand 123m456p789s1122z --haitei --houtei", "--haitei and --houtei both given"},
+      {"hand 123m456p789s1122z --round E --round S", "--round given twice"},
+      {"hand 123m456p789s1122z --ruleset solo --ruleset tenhou", "--ruleset given twice"},
+      {"hand 123m456p789s1122z --json --json", "--json given twice"},
+      {"hand 123m456p789s1122z --solve --draws 3 --draws 4", "--draws given twice"},
+  };
+  for (size_t i = 0; i < sizeof TWICE / sizeof TWICE[0]; i++) {
+    int rc = run(TWICE[i].args);
+    if (rc != 2) TK_FAILF("taikai %s: exit %d, expected 2", TWICE[i].args, rc);
+    if (!strstr(err, TWICE[i].needle)) TK_FAILF("taikai %s: stderr '%s' lacks '%s'", TWICE[i].args, err, TWICE[i].needle);
+  }
+}
+
+/* The notation of counts c (for --seen). */
+static void notation(const uint8_t *c, char *buf, size_t cap) {
+  size_t len = 0;
+  for (int s = 0; s < 4; s++) {
+    int any = 0;
+    for (int k = 9 * s; k < 9 * s + (s < 3 ? 9 : 7); k++)
+      for (int j = 0; j < c[k] && len + 3 < cap; j++) {
+        buf[len++] = (char)('1' + k - 9 * s);
+        any = 1;
+      }
+    if (any && len + 2 < cap) buf[len++] = "mpsz"[s];
+  }
+  buf[len] = '\0';
+}
+
+static const json_t *choice(json_t *solve, const char *discard) {
+  json_t *a = json_object_get(solve, "choices");
+  for (size_t i = 0; i < json_array_size(a); i++) {
+    const char *d = json_string_value(json_object_get(json_array_get(a, i), "discard"));
+    if (d && !strcmp(d, discard)) return json_array_get(a, i);
+  }
+  TK_FAILF("no choice for discard %s", discard);
+  return NULL;
+}
+
+static double jreal(const json_t *o, const char *key) {
+  json_t *v = json_object_get(o, key);
+  if (!json_is_number(v)) TK_FAILF("field '%s' missing or not a number", key);
+  return json_number_value(v);
+}
+
+/* `--solve` on the hand-checked case of tests/test_solve.c: 123m456p789s1112z with a 5z drawn,
+ * only 2z (3 copies) and 5z (2) unseen, two draws: discard 5z 21/25, 2z 19/25, 1z 2/5. */
+static void test_solve(void) {
+  uint8_t h[TK_KINDS] = {0}, seen[TK_KINDS];
+  tk_tile t[14];
+  int n = tk_tiles_parse("123m456p789s1112z5z", t, 14, NULL);
+  for (int i = 0; i < n; i++) h[tk_tile_kind(t[i])]++;
+  for (int k = 0; k < TK_KINDS; k++) seen[k] = (uint8_t)(4 - h[k]);
+  seen[28] = 0;
+  seen[31] = 1;
+  char s[200], args[400];
+  notation(seen, s, sizeof s);
+  snprintf(args, sizeof args, "hand 123m456p789s1112z5z --ruleset solo --solve --draws 2 --seen %s", s);
+  json_t *o = run_json(args);
+  if (!o) return;
+  json_t *so = json_object_get(o, "solve");
+  CU_ASSERT_FATAL(json_is_object(so));
+  CU_ASSERT_STRING_EQUAL(jstr(so, "mode"), "exact");
+  CU_ASSERT_STRING_EQUAL(jstr(so, "objective"), "win");
+  const json_t *first = json_array_get(json_object_get(so, "choices"), 0);
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(first, "discard")), "5z");
+  CU_ASSERT_DOUBLE_EQUAL(jreal(choice(so, "5z"), "win"), 21.0 / 25, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(jreal(choice(so, "2z"), "win"), 19.0 / 25, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(jreal(choice(so, "1z"), "win"), 2.0 / 5, 1e-9);
+  json_decref(o);
+  /* points: East triplet (seat and round) + tsumo, 40 fu 3 han = 7700 per win */
+  snprintf(args, sizeof args, "hand 123m456p789s1112z5z --ruleset solo --solve --draws 2 --objective points --seen %s", s);
+  o = run_json(args);
+  if (!o) return;
+  so = json_object_get(o, "solve");
+  CU_ASSERT_DOUBLE_EQUAL(jreal(choice(so, "5z"), "points"), 21.0 / 25 * 7700, 1e-6);
+  json_decref(o);
+  /* a cap of one state: the fallback answers and says so */
+  snprintf(args, sizeof args, "hand 123m456p789s1112z5z --solve --draws 2 --max-states 1 --seen %s", s);
+  TK_EQ(run(args), 0, "capped solve");
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "direct search"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "the state cap fired"));
+  static const bad BAD[] = {
+      {"hand 123m456p789s1122z --solve --draws 30", "--draws: '30' is more than 24"},
+      {"hand 123m456p789s1122z --solve --objective speed", "--objective: 'speed'"},
+      {"hand 123m456p789s1122z --draws 3", "--draws: only with --solve"},
+      {"hand 123m456p789s1122z --solve --dora 1m2m", "one dora indicator"},
+      {"hand 123m456p789s1z --meld pon:222z --solve --objective points", "closed hands only"},
+  };
+  for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+    int rc = run(BAD[i].args);
+    if (rc != 2) TK_FAILF("taikai %s: exit %d, expected 2", BAD[i].args, rc);
+    if (!strstr(err, BAD[i].needle)) TK_FAILF("taikai %s: stderr '%s' lacks '%s'", BAD[i].args, err, BAD[i].needle);
+  }
+}
+
 static void test_bad_input(void) {
   static const bad BAD[] = {
       {"hand 123x", "'x' at position 4"},
@@ -209,6 +329,8 @@ static CU_TestInfo tests[] = {
     {"JSON of incomplete hands", test_json_incomplete},
     {"text output", test_text},
     {"bad input", test_bad_input},
+    {"repeated flags", test_repeated_flags},
+    {"--solve", test_solve},
     CU_TEST_INFO_NULL,
 };
 

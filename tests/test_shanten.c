@@ -430,6 +430,46 @@ static void test_complete_property(void) {
   else CU_PASS("complete property");
 }
 
+/* tk_shanten_discards = tk_shanten after each discard, on random hands of every 3k+2 size,
+ * biased towards terminals, honors and pairs so that seven pairs and thirteen orphans decide
+ * often. */
+static void test_discards(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 77);
+  int disagree = 0, forms_won = 0;
+  for (int it = 0; it < 60000; it++) {
+    int n = 3 * (int)tk_rng_below(&r, 5) + 2;
+    uint8_t c[TK_KINDS] = {0};
+    int yaochu_only = it % 3 == 0;
+    for (int i = 0; i < n;) {
+      static const int Y[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+      int k = yaochu_only ? Y[tk_rng_below(&r, 13)] : (int)tk_rng_below(&r, it % 3 == 1 ? 9 : TK_KINDS);
+      if (c[k] < 4) c[k]++, i++;
+    }
+    int out[TK_KINDS];
+    int held = tk_shanten_discards(c, out);
+    int kinds = 0;
+    for (int k = 0; k < TK_KINDS; k++) {
+      kinds += c[k] > 0;
+      int want = 99;
+      if (c[k]) {
+        c[k]--;
+        want = tk_shanten(c);
+        forms_won += n == 14 && want < tk_shanten_forms(c, TK_FORM_STANDARD);
+        c[k]++;
+      }
+      if (out[k] != want && disagree++ < 5) TK_FAILF("hand %d, discard %d: %d, expected %d", it, k, out[k], want);
+    }
+    if (held != kinds) TK_FAILF("hand %d: %d kinds held, returned %d", it, kinds, held);
+  }
+  TK_EQ(disagree, 0, "disagreements");
+  if (forms_won < 1000) TK_FAILF("seven pairs / thirteen orphans decided only %d times", forms_won);
+  uint8_t c[TK_KINDS] = {0};
+  c[0] = 3;
+  int out[TK_KINDS];
+  TK_EQ(tk_shanten_discards(c, out), TK_EINVAL, "3 tiles");
+}
+
 static CU_TestInfo tests[] = {
     {"hand-checked shanten, every form", test_known},
     {"hands with calls", test_with_calls},
@@ -437,6 +477,7 @@ static CU_TestInfo tests[] = {
     {"mean shanten of random 14-tile hands", test_mean_shanten},
     {"effective tiles and waits", test_ukeire_waits},
     {"effective tiles property", test_ukeire_property},
+    {"shanten after every discard", test_discards},
     {"decompositions, hand-checked", test_decompose_known},
     {"complete test vs enumerator", test_complete_property},
     CU_TEST_INFO_NULL,

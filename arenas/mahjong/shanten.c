@@ -446,6 +446,54 @@ uint64_t tk_ukeire(const uint8_t c[TK_KINDS], const uint8_t *seen, unsigned form
   return mask;
 }
 
+int tk_shanten_discards(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
+  ensure_tables();
+  int n = total_tiles(c);
+  if (n % 3 != 2 || n > 14) return TK_EINVAL;
+  uint8_t h[TK_KINDS];
+  memcpy(h, c, TK_KINDS);
+  int id[4];
+  for (int s = 0; s < 4; s++) id[s] = suit_row_id(h, s);
+  int M = n - 1 >= 12 ? 4 : (n - 1) / 3;
+  /* seven pairs and thirteen orphans (13 tiles after the discard): pairs and kinds change only
+   * at the discarded kind */
+  int kinds = 0, pairs = 0, ykinds = 0, ypair2 = 0; /* ypair2: terminal/honor kinds held >= 2 */
+  for (int k = 0; k < TK_KINDS; k++) {
+    kinds += h[k] > 0;
+    pairs += h[k] >= 2;
+  }
+  for (int i = 0; i < 13; i++) {
+    ykinds += h[YAOCHU[i]] > 0;
+    ypair2 += h[YAOCHU[i]] >= 2;
+  }
+  int count = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    out[k] = 99;
+    if (!h[k]) continue;
+    int s = k / 9;
+    h[k]--;
+    int row[4] = {id[0], id[1], id[2], id[3]};
+    row[s] = suit_row_id(h, s);
+    int best = distance(row[0], row[1], row[2], row[3], M) - 1;
+    if (n == 14) {
+      int kd = kinds - (h[k] == 0), pd = pairs - (h[k] == 1);
+      int cs = 6 - pd + (kd < 7 ? 7 - kd : 0);
+      if (cs < best) best = cs;
+      if (tk_kind_is_yaochu(k)) {
+        int ks = 13 - (ykinds - (h[k] == 0)) - (ypair2 - (h[k] == 1) > 0);
+        if (ks < best) best = ks;
+      } else {
+        int ks = 13 - ykinds - (ypair2 > 0);
+        if (ks < best) best = ks;
+      }
+    }
+    h[k]++;
+    out[k] = best;
+    count++;
+  }
+  return count;
+}
+
 uint64_t tk_waits(const uint8_t c[TK_KINDS]) {
   tk_shanten_init();
   int n = total_tiles(c);

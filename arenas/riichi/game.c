@@ -230,7 +230,11 @@ void tk_riichi_ranks(const int32_t scores[4], uint8_t rank[4]) {
 }
 
 /* Decides what follows a hand. `renchan`: the dealer keeps the seat; `drawn`: no win (honba
- * grows); `yame`: the dealer repeats by winning or by tenpai (agari-yame / tenpai-yame apply). */
+ * grows); `yame`: the dealer repeats by winning or by tenpai (agari-yame / tenpai-yame apply).
+ * From the last regular hand on (and through the extension wind, Tenhou's rule) a dealer
+ * repeat has priority: the game then ends only by bust or by agari-yame / tenpai-yame (the
+ * dealer top with return_points), never because another seat holds return_points; any other
+ * hand ends the game when a seat holds return_points, or when it was the extension's last. */
 static void end_hand(tk_riichi_game *g, int renchan, int drawn, int yame,
                      const tk_riichi_sink *sink) {
   for (int s = 0; s < 4; s++) g->stats[s].calls += g->p[s].open;
@@ -250,7 +254,6 @@ static void end_hand(tk_riichi_game *g, int renchan, int drawn, int yame,
   if (!over && g->round >= last) {
     if (renchan) {
       if (r->agariyame && yame && rank[dealer] == 1 && g->scores[dealer] >= r->return_points) over = 1;
-      else if (g->round > last && reached) over = 1; /* extension: sudden death */
     } else {
       over = reached || g->round >= final;
     }
@@ -653,7 +656,6 @@ static void resolve(tk_riichi_game *g, const tk_riichi_sink *sink) {
 static void ankan(tk_riichi_game *g, int k, const tk_riichi_sink *sink) {
   int s = g->turn;
   tk_riichi_player *p = &g->p[s];
-  flip_pending(g, sink);
   tk_riichi_meld *m = &p->melds[p->nmelds];
   m->type = TK_CALL_ANKAN;
   m->from = (uint8_t)s;
@@ -676,7 +678,11 @@ static void ankan(tk_riichi_game *g, int k, const tk_riichi_sink *sink) {
     memcpy(ev.consumed, m->tiles, 4);
     emit(sink, &ev);
   }
-  flip_dora(g, sink); /* a closed kan's indicator turns at once */
+  /* The indicator still pending from an earlier open or added kan turns now, after the kan's
+   * own line (Tenhou's order; a dora line never stands between a draw and its decision), then
+   * this closed kan's own indicator: ankan, dora, dora, tsumo. */
+  flip_pending(g, sink);
+  flip_dora(g, sink);
   g->drawn = TK_TILE_NONE;
   g->react_from = TK_RIICHI_FROM_ANKAN;
   g->react_tile = (uint8_t)k;
@@ -687,7 +693,6 @@ static void kakan(tk_riichi_game *g, tk_tile t, const tk_riichi_sink *sink) {
   int s = g->turn;
   tk_riichi_player *p = &g->p[s];
   int k = tk_tile_kind(t);
-  flip_pending(g, sink);
   tk_riichi_meld *m = NULL;
   for (int i = 0; i < p->nmelds; i++)
     if (p->melds[i].type == TK_CALL_PON && tk_tile_kind(p->melds[i].tiles[0]) == k) m = &p->melds[i];
@@ -703,9 +708,10 @@ static void kakan(tk_riichi_game *g, tk_tile t, const tk_riichi_sink *sink) {
   sort_tiles(m->tiles, 4);
   tk__remove(p, t);
   count_kan(g, s);
-  g->pending_dora++;
   tk__update_waits(p);
   emit(sink, &ev);
+  flip_pending(g, sink); /* an earlier kan's indicator, after this kan's line (as for ankan) */
+  g->pending_dora++;     /* this kan's own turns after the next discard */
   g->drawn = TK_TILE_NONE;
   g->react_from = TK_RIICHI_FROM_KAKAN;
   g->react_tile = t;

@@ -1,5 +1,7 @@
 /* arenas/riichi/mjai.c — an engine event as one mjai-style JSON object (the format of the mjai
- * protocol and of Mortal's logs): tiles by tk_tile_mjai ("5mr", "E", "P"), seats 0..3.
+ * protocol and of Mortal's logs): tiles by tk_tile_mjai ("5mr", "E", "P"), seats 0..3. Where
+ * mjai dialects name a field differently the original protocol's name is used (hora's
+ * "uradora_markers" and "fan", not Mortal's "ura_markers" or "han"; docs/riichi.md).
  * Pure formatting into a caller's buffer; the log reader lives in the harness. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -116,7 +118,7 @@ int tk_riichi_event_json(const tk_riichi_event *ev, const char *const *names, ch
       break;
     case TK_RIICHI_EV_HORA: {
       const tk_score *sc = &ev->score;
-      put(&o, ",\"actor\":%d,\"target\":%d,\"pai\":\"%s\",\"ura_markers\":", ev->actor, ev->target,
+      put(&o, ",\"actor\":%d,\"target\":%d,\"pai\":\"%s\",\"uradora_markers\":", ev->actor, ev->target,
           tile(ev->tile));
       tiles(&o, ev->ura, ev->nura);
       put(&o, ",\"hora_tehais\":");
@@ -124,7 +126,7 @@ int tk_riichi_event_json(const tk_riichi_event *ev, const char *const *names, ch
       put(&o, ",\"yakus\":[");
       for (int i = 0; i < sc->nyaku; i++)
         put(&o, "%s[\"%s\",%d]", i ? "," : "", tk_yaku_name(sc->yaku[i]), sc->yaku_han[i]);
-      put(&o, "],\"fu\":%d,\"han\":%d,\"yakuman\":%d,\"limit\":\"%s\",\"hora_points\":%d", sc->fu,
+      put(&o, "],\"fu\":%d,\"fan\":%d,\"yakuman\":%d,\"limit\":\"%s\",\"hora_points\":%d", sc->fu,
           sc->han, sc->yakuman, tk_limit_name(sc->limit, sc->yakuman),
           (int)(sc->total - 300 * ev->ctx.honba - 1000 * ev->ctx.sticks));
       if (ev->pao != TK_RIICHI_NOBODY) put(&o, ",\"pao\":%d", ev->pao);

@@ -12,6 +12,8 @@ const tk_bench tk_benches[] = {
     {"solo", "one-player mahjong tournament through the referee (games per second)", tk_bench_solo},
     {"riichi", "four-player riichi games of the baseline agents (games and actions per second)", tk_bench_riichi},
     {"mcagents", "one-player Monte Carlo agents: playouts per CPU second, CPU seconds per game", tk_bench_mcagents},
+    {"daifugo", "daifugo engine: legal-move generations and random playouts per CPU second", tk_bench_daifugo},
+    {"solve", "one-player exact search: time per decision by shanten 0..6", tk_bench_solve},
     {NULL, NULL, NULL},
 };
 

@@ -22,6 +22,8 @@ const tk_command tk_commands[] = {
      tk_cmd_replay},
     {"records", "what the decision records of `taikai run --records` hold (taikai records --help)",
      tk_cmd_records},
+    {"import", "convert Tenhou game records into mjai logs (taikai import --help)", tk_cmd_import},
+    {"export", "write riichi mjai logs as tenhou.net/6 JSON (taikai export --help)", tk_cmd_export},
     {NULL, NULL, NULL},
 };
 

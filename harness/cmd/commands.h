@@ -18,6 +18,8 @@ int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c (issue 5) */
 int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c (issue 5) */
 int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c (issue 6) */
 int tk_cmd_records(int argc, char **argv); /* harness/cmd/records.c */
+int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c */
+int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c */
 
 /* The command table, terminated by a NULL name (harness/cmd/cli.c). */
 extern const tk_command tk_commands[];
@@ -35,5 +37,7 @@ int tk_bench_score(int argc, char **argv);
 int tk_bench_solo(int argc, char **argv); /* harness/cmd/bench_solo.c (issue 3) */
 int tk_bench_riichi(int argc, char **argv); /* harness/cmd/bench_riichi.c (issue 6) */
 int tk_bench_mcagents(int argc, char **argv); /* harness/cmd/bench_mcagents.c (issue 5) */
+int tk_bench_daifugo(int argc, char **argv); /* harness/cmd/bench_daifugo.c */
+int tk_bench_solve(int argc, char **argv); /* harness/cmd/bench_solve.c */
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "handargs.h"
+#include "taikai/solve.h"
 
 static json_t *kinds_json(uint64_t mask) {
   json_t *a = json_array();
@@ -58,6 +59,44 @@ static void decomp_text(const tk_score *s, const tk_hand_args *a, char *buf, siz
   }
 #undef ADD
 }
+
+/* --solve: the solver's result for the concealed counts `c`, best first (by the objective, then
+ * kind order). Returns 0 or 2 after printing the error. */
+static int solve_hand(const tk_hand_args *a, const uint8_t *c, tk_solve_result *r, int *order) {
+  tk_solver *s = tk_solver_new();
+  if (!s) {
+    fprintf(stderr, "taikai hand: --solve: out of memory\n");
+    return 2;
+  }
+  tk_solve_opts o = {.draws = a->draws, .objective = a->objective,
+                     .dora_indicator = a->ctx.ndora ? a->ctx.dora[0] : TK_TILE_NONE,
+                     .max_states = a->max_states};
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_solve(s, c, a->seen, &o, r, &e);
+  tk_solver_free(s);
+  if (rc < 0) {
+    fprintf(stderr, "taikai hand: --solve: %s\n", e.msg + (strncmp(e.msg, "solve: ", 7) ? 0 : 7));
+    return 2;
+  }
+  for (int i = 0; i < r->n; i++) order[i] = i;
+  for (int i = 1; i < r->n; i++)
+    for (int j = i; j > 0; j--) {
+      const tk_solve_choice *x = &r->c[order[j]], *y = &r->c[order[j - 1]];
+      double vx = a->objective == TK_SOLVE_POINTS ? x->points : x->win;
+      double vy = a->objective == TK_SOLVE_POINTS ? y->points : y->win;
+      if (order[j] == r->best || (order[j - 1] != r->best && vx > vy)) {
+        int t = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = t;
+      } else {
+        break;
+      }
+    }
+  return 0;
+}
+
+static const char *const OBJECTIVE[] = {"win", "points"};
 
 int tk_cmd_hand(int argc, char **argv) {
   tk_hand_args a;
@@ -124,6 +163,10 @@ int tk_cmd_hand(int argc, char **argv) {
       disc[j - 1] = t;
     }
 
+  tk_solve_result sol;
+  int order[14];
+  if (a.solve && (rc = solve_hand(&a, c, &sol, order))) return rc;
+
   if (a.json) {
     json_t *o = json_object();
     json_object_set_new(o, "tiles", json_string(tiles));
@@ -184,6 +227,26 @@ int tk_cmd_hand(int argc, char **argv) {
     } else {
       json_object_set_new(o, "result", json_string("incomplete"));
     }
+    if (a.solve) {
+      json_t *so = json_object();
+      json_object_set_new(so, "draws", json_integer(a.draws));
+      json_object_set_new(so, "objective", json_string(OBJECTIVE[a.objective]));
+      json_object_set_new(so, "mode", json_string(tk_solve_mode_name(sol.mode)));
+      json_object_set_new(so, "exact", json_boolean(sol.mode == TK_SOLVE_EXACT));
+      json_object_set_new(so, "states", json_integer(sol.states));
+      json_t *arr = json_array();
+      for (int i = 0; i < sol.n; i++) {
+        const tk_solve_choice *ch = &sol.c[order[i]];
+        json_t *d = json_object();
+        json_object_set_new(d, "discard", ch->discard < 0 ? json_null() : json_string(tk_tile_str((tk_tile)ch->discard)));
+        json_object_set_new(d, "shanten", json_integer(ch->shanten));
+        json_object_set_new(d, "win", json_real(ch->win));
+        json_object_set_new(d, "points", a.objective == TK_SOLVE_POINTS ? json_real(ch->points) : json_null());
+        json_array_append_new(arr, d);
+      }
+      json_object_set_new(so, "choices", arr);
+      json_object_set_new(o, "solve", so);
+    }
     char *text = json_dumps(o, JSON_COMPACT);
     puts(text);
     free(text);
@@ -215,6 +278,19 @@ int tk_cmd_hand(int argc, char **argv) {
     for (int i = 0; i < nd; i++) {
       kinds_text(disc[i].mask, buf, sizeof buf);
       printf("  %-3s %2d  %3d  %s\n", tk_tile_str((tk_tile)disc[i].kind), disc[i].shanten, disc[i].count, buf);
+    }
+  }
+  if (a.solve) {
+    printf("solve     %d draws left, maximising %s; %s search, %ld states%s\n", a.draws,
+           a.objective == TK_SOLVE_POINTS ? "expected points" : "win probability", tk_solve_mode_name(sol.mode),
+           sol.states, sol.mode == TK_SOLVE_EXACT ? "" : " (the state cap fired: an approximation, a lower bound)");
+    printf("  %-7s  %7s  %9s  %s\n", "discard", "win", "points", "shanten after");
+    for (int i = 0; i < sol.n; i++) {
+      const tk_solve_choice *ch = &sol.c[order[i]];
+      char pts[32] = "-";
+      if (a.objective == TK_SOLVE_POINTS) snprintf(pts, sizeof pts, "%.1f", ch->points);
+      printf("  %-7s  %7.4f  %9s  %d\n", ch->discard < 0 ? "-" : tk_tile_str((tk_tile)ch->discard), ch->win, pts,
+             ch->shanten);
     }
   }
   if (!complete) return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "handargs.h"
+#include "taikai/solve.h"
 
 const char tk_hand_usage[] =
     "usage: taikai hand TILES [options]\n"
@@ -32,7 +33,15 @@ const char tk_hand_usage[] =
     "  --honba N           counters on the table (300 each to the winner)\n"
     "  --sticks N          riichi sticks on the table (1000 each to the winner)\n"
     "  --seen TILES        other tiles the player can see (rivers), for effective-tile counts\n"
+    "                      (--meld, --dora, --ura and --seen accumulate when repeated; any\n"
+    "                      other flag may be given once)\n"
     "  --ruleset tenhou|solo   scoring rules (default tenhou); solo: one-player mahjong\n"
+    "  --solve             every discard's probability of completing the hand and expected\n"
+    "                      one-player points, the player then playing optimally (exact\n"
+    "                      expectimax; model in docs/solo-agents.md)\n"
+    "  --draws N           draws left after this discard, for --solve (default 17)\n"
+    "  --objective win|points  what --solve maximises (default win)\n"
+    "  --max-states N      --solve's state cap before it falls back to an approximation\n"
     "  --json              print one JSON object (format in README.md)\n"
     "  -h, --help          this text\n";
 
@@ -153,15 +162,40 @@ static int check_tiles(tk_hand_args *a, tk_error *err) {
   return 0;
 }
 
+/* The flags that accumulate when repeated. */
+static int is_list_flag(const char *f) {
+  return !strcmp(f, "--meld") || !strcmp(f, "--dora") || !strcmp(f, "--ura") || !strcmp(f, "--seen");
+}
+
+/* The name under which a flag counts as given: its first spelling for aliases and for the two
+ * sides of one choice (--ron and --tsumo). */
+static const char *flag_key(const char *f) {
+  static const char *const ALIAS[][2] = {{"--houtei", "--haitei"}, {"--chiihou", "--tenhou"},
+                                         {"--tsumo", "--ron"}};
+  for (size_t i = 0; i < sizeof ALIAS / sizeof ALIAS[0]; i++)
+    if (!strcmp(f, ALIAS[i][0])) return ALIAS[i][1];
+  return f;
+}
+
 int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
   memset(a, 0, sizeof *a);
   a->ctx.seat_wind = 1; /* South: a non-dealer */
-  const char *tiles = NULL, *win = NULL, *seen = NULL;
-  int seat_given = 0, round_given = 0, haitei = 0, tenhou = 0;
+  a->draws = 17;
+  const char *tiles = NULL, *win = NULL;
+  const char *seen[64];
+  int nseen = 0;
+  int seat_given = 0, round_given = 0, haitei = 0, tenhou = 0, draws_given = 0, objective_given = 0;
   int rc;
   for (int i = 1; i < argc; i++) {
     const char *f = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (f[0] == '-' && f[1] == '-' && !is_list_flag(f))
+      for (int j = 1; j < i; j++)
+        if (argv[j][0] == '-' && argv[j][1] == '-' && !strcmp(flag_key(argv[j]), flag_key(f))) {
+          if (!strcmp(argv[j], f))
+            return tk_error_set(err, TK_EINVAL, -1, "%s given twice (only --meld, --dora, --ura and --seen may repeat)", f);
+          return tk_error_set(err, TK_EINVAL, -1, "%s and %s both given: give one", argv[j], f);
+        }
 #define NEED_VALUE()                                                                        \
   do {                                                                                      \
     if (!v) return tk_error_set(err, TK_EINVAL, -1, "%s needs a value (see --help)", f);   \
@@ -208,7 +242,32 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
       if ((rc = number_of(f, v, &a->ctx.sticks, err)) < 0) return rc;
     } else if (!strcmp(f, "--seen")) {
       NEED_VALUE();
-      seen = v;
+      if (nseen == (int)(sizeof seen / sizeof seen[0]))
+        return tk_error_set(err, TK_ERANGE, -1, "--seen: at most %d times", nseen);
+      seen[nseen++] = v;
+    } else if (!strcmp(f, "--solve")) {
+      a->solve = 1;
+    } else if (!strcmp(f, "--draws")) {
+      NEED_VALUE();
+      uint16_t x;
+      if ((rc = number_of(f, v, &x, err)) < 0) return rc;
+      if (x > TK_SOLVE_MAX_DRAWS)
+        return tk_error_set(err, TK_ERANGE, -1, "--draws: '%s' is more than %d", v, TK_SOLVE_MAX_DRAWS);
+      a->draws = x;
+      draws_given = 1;
+    } else if (!strcmp(f, "--objective")) {
+      NEED_VALUE();
+      if (!strcmp(v, "win")) a->objective = TK_SOLVE_WIN;
+      else if (!strcmp(v, "points")) a->objective = TK_SOLVE_POINTS;
+      else return tk_error_set(err, TK_EINVAL, -1, "--objective: '%s' is not an objective (win or points)", v);
+      objective_given = 1;
+    } else if (!strcmp(f, "--max-states")) {
+      NEED_VALUE();
+      char *end;
+      long x = strtol(v, &end, 10);
+      if (!*v || *end || x < 1 || x > 100000000)
+        return tk_error_set(err, TK_EINVAL, -1, "--max-states: '%s' is not a whole number from 1 to 100000000", v);
+      a->max_states = x;
     } else if (!strcmp(f, "--ruleset")) {
       NEED_VALUE();
       if (!strcmp(v, "tenhou")) a->ctx.ruleset = TK_RULES_TENHOU;
@@ -224,6 +283,9 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
 #undef NEED_VALUE
   }
   if (!tiles) return tk_error_set(err, TK_EINVAL, -1, "no TILES given (see taikai hand --help)");
+  if (!a->solve && (draws_given || objective_given || a->max_states))
+    return tk_error_set(err, TK_EINVAL, -1, "%s: only with --solve",
+                        draws_given ? "--draws" : objective_given ? "--objective" : "--max-states");
   if ((rc = tiles_of("TILES", tiles, a->tiles, 14, err)) < 0) return rc;
   a->ntiles = rc;
   int want13 = 13 - 3 * a->ncalls, want14 = 14 - 3 * a->ncalls;
@@ -243,6 +305,9 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
                     : a->ctx.honba ? "--honba" : a->ctx.sticks ? "--sticks" : a->ncalls ? "--meld" : NULL;
     if (bad) return tk_error_set(err, TK_EINVAL, -1, "%s: not part of the solo ruleset (closed self-drawn wins only)", bad);
   }
+  if (a->solve && a->ctx.ndora > 1)
+    return tk_error_set(err, TK_EINVAL, -1, "--dora: --solve scores one-player points, which have one dora indicator (%d given)",
+                        a->ctx.ndora);
   if (a->ctx.nura && !(a->ctx.riichi || a->ctx.double_riichi))
     return tk_error_set(err, TK_EINVAL, -1, "--ura: ura-dora count only for a riichi hand (add --riichi)");
   a->ctx.last_tile = (uint8_t)haitei;
@@ -265,10 +330,16 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
   for (int c = 0; c < a->ncalls; c++)
     for (int i = 0; i < a->call_ntiles[c]; i++) a->seen[tk_tile_kind(a->call_tiles[c][i])]++;
   for (int i = 0; i < a->ctx.ndora; i++) a->seen[a->ctx.dora[i]]++;
-  if (seen) {
+  for (int j = 0; j < nseen; j++) {
     tk_tile t[136];
-    if ((rc = tiles_of("--seen", seen, t, 136, err)) < 0) return rc;
-    for (int i = 0; i < rc; i++) a->seen[tk_tile_kind(t[i])]++;
+    if ((rc = tiles_of("--seen", seen[j], t, 136, err)) < 0) return rc;
+    for (int i = 0; i < rc; i++) {
+      int k = tk_tile_kind(t[i]);
+      if (a->seen[k] >= 4)
+        return tk_error_set(err, TK_ERANGE, -1, "--seen '%s': more than 4 copies of %s seen in all", seen[j],
+                            tk_tile_str((tk_tile)k));
+      a->seen[k]++;
+    }
   }
   uint8_t hand[TK_KINDS] = {0};
   for (int i = 0; i < a->ntiles; i++) hand[tk_tile_kind(a->tiles[i])]++;
@@ -276,6 +347,6 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
     if (hand[k] + a->seen[k] > 4)
       return tk_error_set(err, TK_ERANGE, -1,
                           "%s: %d copies of %s seen in melds, dora indicators and --seen besides %d in the hand (a set has 4)",
-                          seen ? "--seen" : "--dora", a->seen[k], tk_tile_str((tk_tile)k), hand[k]);
+                          nseen ? "--seen" : "--dora", a->seen[k], tk_tile_str((tk_tile)k), hand[k]);
   return 0;
 }

@@ -17,10 +17,16 @@ typedef struct tk_hand_args {
   int win_given;      /* --win was given */
   int json;           /* --json */
   int help;           /* --help was asked for */
+  int solve;          /* --solve: every discard's win probability and expected points */
+  int draws;          /* --draws N: draws left after the decision (default 17) */
+  int objective;      /* --objective win|points: enum tk_solve_objective */
+  long max_states;    /* --max-states N: the search's state cap per mode (0: the default) */
 } tk_hand_args;
 
-/* Parses argv[1..argc-1] (argv[0] is the command name). Returns 0, or a negative TK_E code
- * with `err->msg` naming the flag and the offending value. */
+/* Parses argv[1..argc-1] (argv[0] is the command name). The list flags (--meld, --dora, --ura,
+ * --seen) accumulate when repeated; any other flag given twice (or with its alias: --haitei and
+ * --houtei, --tenhou and --chiihou, --ron and --tsumo) is refused. Returns 0, or a negative TK_E
+ * code with `err->msg` naming the flag and the offending value. */
 int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err);
 
 /* The usage text of `taikai hand`. */

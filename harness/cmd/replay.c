@@ -12,21 +12,23 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "import.h"
 #include "riichi_log.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai replay [--quiet] LOG|DIR...\n"
           "\n"
-          "Checks four-player riichi logs written by `taikai run --logs` (OUT/logs/\n"
-          "unit-NNNNNNNN.jsonl, one game each): every hand's wall is rebuilt from the log, the\n"
+          "Checks four-player riichi mjai logs, one game each: those `taikai run --logs` writes\n"
+          "(OUT/logs/unit-NNNNNNNN.jsonl), those `taikai import tenhou` converts, and mjai logs\n"
+          "of other tools (gzipped too: *.jsonl.gz). Every hand's wall is rebuilt from the log, the\n"
           "players' decisions are replayed through the riichi engine, and every event the\n"
           "engine emits must equal the log's line: draws, discards, calls, riichi, dora, each\n"
           "win scored again by the rules kernel (yaku, fu, han, points), payments, draws and\n"
           "tenpai, scores, the final scores.\n"
           "\n"
           "  LOG      a log file\n"
-          "  DIR      every *.jsonl file in the folder, in name order; a run folder (one with\n"
+          "  DIR      every *.jsonl (*.jsonl.gz) file in the folder, in name order; a run folder (one with\n"
           "           spec.json) stands for its logs/ folder\n"
           "  --quiet  print only the mismatches and the final count\n"
           "\n"
@@ -35,6 +37,12 @@ static void usage(FILE *f) {
           "    expected: the engine's value (or event)\n"
           "    logged:   the log's value (or line)\n"
           "then `N logs, M games replayed, K mismatches`.\n"
+          "\n"
+          "The game length and rules come from start_game: taikai's \"taikai_rules\", else the\n"
+          "mjai \"kyoku_first\" (0 hanchan, 4 east-only) and \"aka_flag\" over Tenhou's rules;\n"
+          "a log declaring neither is replayed as east-only, then as hanchan, and a note says\n"
+          "which one replays. Fields a log lacks are not compared; yaku lists are compared in\n"
+          "logs taikai wrote or converted (names differ between mjai dialects).\n"
           "\n"
           "Exit status: 0 every log replays; 1 a log does not (a mismatch, or a line that is\n"
           "not JSON); 2 bad usage, or a file or folder that cannot be read (the message names\n"
@@ -133,7 +141,7 @@ static int add_arg(paths *ps, const char *arg) {
     }
     if (e->d_name[0] == '.') continue;
     if (ends_with(e->d_name, ".jsonl.tmp")) unfinished++;
-    if (!ends_with(e->d_name, ".jsonl")) continue;
+    if (!ends_with(e->d_name, ".jsonl") && !ends_with(e->d_name, ".jsonl.gz")) continue;
     free(p);
     if (!(p = join(dir, e->d_name))) {
       closedir(d);
@@ -205,46 +213,97 @@ int tk_cmd_replay(int argc, char **argv) {
   long logs = 0, games = 0, bad = 0, unreadable = 0;
   for (size_t i = 0; i < ps.n; i++) {
     const char *path = ps.p[i];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-      fprintf(stderr, "taikai replay: %s: cannot open: %s\n", path, strerror(errno));
+    char *text = NULL;
+    size_t len = 0;
+    tk_error rerr;
+    tk_error_clear(&rerr);
+    if (tk_read_maybe_gz(path, &text, &len, &rerr)) {
+      fprintf(stderr, "taikai replay: %s\n", rerr.msg);
       unreadable++;
       continue;
     }
-    tk_riichi_replay *r = malloc(sizeof *r);
-    if (!r) {
-      fclose(f);
-      fprintf(stderr, "taikai replay: out of memory\n");
-      rc = 2;
-      goto done;
+    logs++;
+    /* a file may hold several games, each from its start_game line */
+    size_t *starts = NULL;
+    int *firstline = NULL, nseg = 0, segcap = 0, lineno = 1;
+    for (size_t at = 0;;) { /* segment 0 starts at the top, whatever its first line */
+      int sg = at == 0;
+      const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
+      size_t end = nl ? (size_t)(nl - text) + 1 : len;
+      if (at > 0 && end > at) {
+        char save = text[end - 1];
+        text[end - 1] = '\0';
+        sg = strstr(text + at, "\"start_game\"") && strstr(text + at, "\"type\"");
+        text[end - 1] = save;
+      }
+      if (sg) {
+        if (nseg == segcap) {
+          segcap = segcap ? 2 * segcap : 16;
+          size_t *ns = realloc(starts, sizeof *ns * (size_t)segcap);
+          if (ns) starts = ns;
+          int *nf = ns ? realloc(firstline, sizeof *nf * (size_t)segcap) : NULL;
+          if (nf) firstline = nf;
+          if (!ns || !nf) {
+            free(starts);
+            free(firstline);
+            free(text);
+            fprintf(stderr, "taikai replay: out of memory\n");
+            rc = 2;
+            goto done;
+          }
+        }
+        starts[nseg] = at;
+        firstline[nseg++] = lineno;
+      }
+      if (end >= len) break;
+      at = end;
+      lineno++;
     }
-    tk_error err;
-    tk_error_clear(&err);
-    errno = 0;
-    int e = tk_riichi_log_replay(f, r, &err);
-    int read_errno = errno;
-    fclose(f);
-    if (e == TK_EIO || e == TK_ENOMEM) {
-      fprintf(stderr, "taikai replay: %s: cannot read: %s\n", path,
-              e == TK_EIO && read_errno ? strerror(read_errno) : err.msg);
-      unreadable++;
-    } else if (e) {
-      logs++;
-      bad++;
-      printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
-             r->bad_event[0] ? ": " : "", r->bad_what);
-      if (r->expected[0]) printf("  expected: %s\n", r->expected);
-      if (r->logged[0] || r->expected[0])
-        printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
-    } else {
-      logs++;
-      games++;
-      if (!quiet)
-        printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", path, r->kyoku,
-               plural(r->kyoku, "hand", "hands"), r->events_checked, (int)r->scores[0],
-               (int)r->scores[1], (int)r->scores[2], (int)r->scores[3]);
+    for (int k = 0; k < nseg; k++) {
+      size_t a = starts[k], b = k + 1 < nseg ? starts[k + 1] : len;
+      char name[1200];
+      if (nseg > 1) snprintf(name, sizeof name, "%s#%d", path, k + 1);
+      else snprintf(name, sizeof name, "%s", path);
+      tk_riichi_replay *r = malloc(sizeof *r);
+      FILE *g = !r ? NULL : b > a ? fmemopen(text + a, b - a, "r") : tmpfile(); /* empty: no line */
+      if (!g) {
+        free(r);
+        free(text);
+        free(starts);
+        free(firstline);
+        fprintf(stderr, "taikai replay: out of memory\n");
+        rc = 2;
+        goto done;
+      }
+      tk_error err;
+      tk_error_clear(&err);
+      int e = tk_riichi_log_replay(g, r, &err);
+      fclose(g);
+      if (r->bad_line) r->bad_line += firstline[k] - 1; /* the file's line */
+      if (e == TK_EIO || e == TK_ENOMEM) {
+        fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
+        unreadable++;
+      } else if (e) {
+        bad++;
+        printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
+               r->bad_event[0] ? ": " : "", r->bad_what);
+        if (r->expected[0]) printf("  expected: %s\n", r->expected);
+        if (r->logged[0] || r->expected[0])
+          printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
+        if (r->rules_note[0]) printf("  note:     %s\n", r->rules_note);
+      } else {
+        games++;
+        if (!quiet)
+          printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", name, r->kyoku,
+                 plural(r->kyoku, "hand", "hands"), r->events_checked, (int)r->scores[0],
+                 (int)r->scores[1], (int)r->scores[2], (int)r->scores[3]);
+        if (!quiet && r->rules_note[0]) printf("  note: %s\n", r->rules_note);
+      }
+      free(r);
     }
-    free(r);
+    free(starts);
+    free(firstline);
+    free(text);
   }
   printf("%ld %s, %ld %s replayed, %ld %s", logs, plural(logs, "log", "logs"), games,
          plural(games, "game", "games"), bad, plural(bad, "mismatch", "mismatches"));

@@ -114,7 +114,7 @@ static int rescore_line(json_t *seat, const uint8_t wall[TK_SOLO_WALL_TILES],
   tk_error err = {0};
   int nd = tk_tiles_parse(disc, d, TK_SOLO_MAX_DRAWS + 1, &err);
   if (nd < 0) {
-    snprintf(why, cap, "discards \"%s\": %s", disc, err.msg);
+    snprintf(why, cap, "discards \"%s\": %.400s", disc, err.msg);
     return 2;
   }
   json_int_t t = json_integer_value(turn);

@@ -4,37 +4,80 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include <jansson.h>
+#include <zlib.h>
 
 #include "riichi_log.h"
 
 /* ------------------------------------------------------------ writer */
 
+json_t *tk_riichi_log_start_game(const char *const names[4], const tk_riichi_rules *r) {
+  json_t *nm = json_array();
+  for (int s = 0; s < 4; s++) {
+    char def[16];
+    snprintf(def, sizeof def, "player%d", s);
+    json_array_append_new(nm, json_string(names && names[s] ? names[s] : def));
+  }
+  /* kyoku_first and aka_flag: the length and red fives as mjai-family tools read them
+   * (kyoku_first 0 = hanchan, 4 = east-only: the index of the first hand of an 8-hand game) */
+  return json_pack("{s:s, s:o, s:i, s:b, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}",
+                   "type", "start_game", "names", nm, "kyoku_first", r->length == 2 ? 0 : 4,
+                   "aka_flag", r->red_fives, "taikai_rules", "length", r->length, "red_fives",
+                   r->red_fives, "kyuushu", r->kyuushu, "agariyame", r->agariyame, "extension",
+                   r->extension, "start_points", (int)r->start_points, "return_points",
+                   (int)r->return_points, "uma", (int)r->uma[0], (int)r->uma[1], (int)r->uma[2],
+                   (int)r->uma[3]);
+}
+
+/* One line (s, n bytes, without its newline) to the log's file or gzip stream. */
+static void put_line(tk_riichi_log *log, const char *s, size_t n) {
+  if (log->gz) {
+    if (gzwrite(log->gz, s, (unsigned)n) != (int)n || gzputc(log->gz, '\n') != '\n') log->error = 1;
+  } else if (fwrite(s, 1, n, log->f) != n || fputc('\n', log->f) == EOF) {
+    log->error = 1;
+  }
+}
+
 static void write_event(void *ctx, const tk_riichi_event *ev) {
   tk_riichi_log *log = ctx;
   char buf[4096];
   if (ev->type == TK_RIICHI_EV_START_GAME) {
-    const tk_riichi_rules *r = &log->rules;
-    json_t *names = json_array();
-    for (int s = 0; s < 4; s++) {
-      char def[16];
-      snprintf(def, sizeof def, "player%d", s);
-      json_array_append_new(names, json_string(log->names[s] ? log->names[s] : def));
-    }
-    json_t *o = json_pack(
-        "{s:s, s:o, s:{s:i, s:b, s:b, s:b, s:b, s:i, s:i, s:[i,i,i,i]}}", "type", "start_game",
-        "names", names, "taikai_rules", "length", r->length, "red_fives", r->red_fives, "kyuushu",
-        r->kyuushu, "agariyame", r->agariyame, "extension", r->extension, "start_points",
-        (int)r->start_points, "return_points", (int)r->return_points, "uma", (int)r->uma[0],
-        (int)r->uma[1], (int)r->uma[2], (int)r->uma[3]);
+    json_t *o = tk_riichi_log_start_game(log->names, &log->rules);
     char *s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    if (!s || fprintf(log->f, "%s\n", s) < 0) log->error = 1;
+    if (s) put_line(log, s, strlen(s));
+    else log->error = 1;
     free(s);
     json_decref(o);
     return;
   }
   int n = tk_riichi_event_json(ev, log->names, buf, sizeof buf);
-  if (n <= 0 || (size_t)n >= sizeof buf || fprintf(log->f, "%s\n", buf) < 0) log->error = 1;
+  if (n <= 0 || (size_t)n >= sizeof buf) log->error = 1;
+  else put_line(log, buf, (size_t)n);
+}
+
+int tk_riichi_log_open(tk_riichi_log *log, const char *path, const char *const names[4],
+                       const tk_riichi_rules *rules, tk_riichi_sink *sink, tk_error *err) {
+  size_t n = strlen(path);
+  int gz = n > 3 && !strcmp(path + n - 3, ".gz");
+  FILE *f = NULL;
+  gzFile z = NULL;
+  if (gz) z = gzopen(path, "wb6");
+  else f = fopen(path, "w");
+  if (!f && !z) return tk_error_set(err, TK_EIO, -1, "%s: cannot create: %s", path, strerror(errno ? errno : EIO));
+  *sink = tk_riichi_log_sink(log, f, names, rules);
+  log->gz = z;
+  return 0;
+}
+
+int tk_riichi_log_close(tk_riichi_log *log, tk_error *err) {
+  int bad = log->error;
+  if (log->gz) bad |= gzclose(log->gz) != Z_OK;
+  else if (log->f) bad |= fclose(log->f) != 0;
+  log->gz = NULL;
+  log->f = NULL;
+  return bad ? tk_error_set(err, TK_EIO, -1, "cannot write the log") : 0;
 }
 
 tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
@@ -55,6 +98,8 @@ typedef struct replay {
   int n, cur;      /* lines, next line to match */
   int checked;
   int own;         /* written by taikai (start_game has taikai_rules): compare the yaku too */
+  uint8_t *matched;/* lines already matched out of order (dora lines found ahead) */
+  int early[8], nearly; /* dora lines passed before the engine turned their indicator */
   tk_error *err;
   tk_riichi_replay *out;
   int failed;
@@ -74,6 +119,18 @@ static int tile_of(json_t *v) {
   return s ? tk_tile_from_mjai(s, NULL) : -1;
 }
 
+/* Do the arrays a and b hold the same elements in any order (yaku lists: [name, han] pairs)? */
+static int same_set(json_t *a, json_t *b) {
+  if (!json_is_array(a) || !json_is_array(b) || json_array_size(a) != json_array_size(b)) return 0;
+  size_t n = json_array_size(a);
+  for (size_t i = 0; i < n; i++) {
+    size_t j = 0;
+    while (j < n && !json_equal(json_array_get(a, i), json_array_get(b, j))) j++;
+    if (j == n) return 0;
+  }
+  return 1;
+}
+
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
 
 /* Do the tile arrays a and b hold the same tiles (any order)? */
@@ -91,6 +148,18 @@ static int same_tiles(json_t *a, json_t *b) {
   qsort(x, n, 1, cmp_u8);
   qsort(y, n, 1, cmp_u8);
   return !memcmp(x, y, n);
+}
+
+/* Field names that differ between mjai dialects (the original protocol's first). */
+static const char *const synonyms[][2] = {{"uradora_markers", "ura_markers"}, {"fan", "han"}, {NULL, NULL}};
+
+/* o's field `key`, or the same field under its other dialect's name. */
+static json_t *get_syn(json_t *o, const char *key) {
+  json_t *v = json_object_get(o, key);
+  for (int k = 0; !v && synonyms[k][0]; k++)
+    for (int x = 0; x < 2; x++)
+      if (!strcmp(key, synonyms[k][x])) v = json_object_get(o, synonyms[k][!x]);
+  return v;
 }
 
 /* `v` as compact JSON into buf ("" for NULL), cut with "..." if it does not fit. */
@@ -116,8 +185,8 @@ static int mismatch(replay *r, const char *what, const char *field, json_t *engi
   snprintf(o->bad_event, sizeof o->bad_event, "%s", ev ? ev : "");
   snprintf(o->bad_what, sizeof o->bad_what, "%s", what);
   snprintf(o->bad_field, sizeof o->bad_field, "%s", field ? field : "");
-  dump(field && engine ? json_object_get(engine, field) : engine, o->expected, sizeof o->expected);
-  dump(field && l ? json_object_get(l, field) : l, o->logged, sizeof o->logged);
+  dump(field && engine ? get_syn(engine, field) : engine, o->expected, sizeof o->expected);
+  dump(field && l ? get_syn(l, field) : l, o->logged, sizeof o->logged);
   char *a = engine ? json_dumps(engine, JSON_COMPACT) : NULL;
   char *b = l ? json_dumps(l, JSON_COMPACT) : NULL;
   tk_error_set(r->err, TK_EINVAL, o->bad_line, "log line %d (%s): %s; engine: %.400s; log: %.400s",
@@ -128,6 +197,55 @@ static int mismatch(replay *r, const char *what, const char *field, json_t *engi
 }
 
 /* The engine emitted `ev`: it must match the next line of the log. */
+/* Dora lines may stand elsewhere than where the engine turns the indicator (Tenhou and some
+ * mjai writers put an open kan's indicator before the discard, taikai after it): lines already
+ * matched ahead are skipped, and unless the engine's next event is a dora, dora lines are set
+ * aside for the engine's next dora events. */
+static void skip_doras(replay *r, int engine_dora) {
+  while (r->cur < r->n) {
+    if (r->matched[r->cur]) {
+      r->cur++;
+      continue;
+    }
+    if (!engine_dora && is(r->line[r->cur], "dora") && r->nearly < 8) {
+      r->early[r->nearly++] = r->cur++;
+      continue;
+    }
+    break;
+  }
+}
+
+/* The engine turned the indicator of `e` (a dora event): match it with a dora line set aside,
+ * the current line, or the next dora line of the hand. Returns 1 when matched here. */
+static int match_dora(replay *r, json_t *e) {
+  json_t *m = json_object_get(e, "dora_marker");
+  if (r->nearly) {
+    int at = r->early[0];
+    memmove(r->early, r->early + 1, sizeof r->early[0] * (size_t)--r->nearly);
+    if (!json_equal(m, json_object_get(r->line[at], "dora_marker"))) {
+      int cur = r->cur;
+      r->cur = at;
+      mismatch(r, "differs in dora_marker", "dora_marker", e);
+      r->cur = cur;
+    } else {
+      r->checked++;
+    }
+    return 1;
+  }
+  if (r->cur < r->n && is(r->line[r->cur], "dora")) return 0;
+  for (int j = r->cur + 1; j < r->n; j++) {
+    json_t *l = r->line[j];
+    if (is(l, "start_kyoku") || is(l, "end_kyoku") || is(l, "hora") || is(l, "ryukyoku")) break;
+    if (!r->matched[j] && is(l, "dora")) {
+      if (!json_equal(m, json_object_get(l, "dora_marker"))) break;
+      r->matched[j] = 1;
+      r->checked++;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
   replay *r = ctx;
   if (r->failed) return;
@@ -136,6 +254,19 @@ static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
   json_t *e = json_loads(buf, 0, NULL);
   if (!e) {
     mismatch(r, "the engine's event is not JSON", NULL, NULL);
+    return;
+  }
+  int engine_dora = ev->type == TK_RIICHI_EV_DORA;
+  skip_doras(r, engine_dora);
+  if (engine_dora && match_dora(r, e)) {
+    json_decref(e);
+    return;
+  }
+  if (!engine_dora && r->nearly &&
+      (ev->type == TK_RIICHI_EV_START_KYOKU || ev->type == TK_RIICHI_EV_END_KYOKU)) {
+    r->cur = r->early[0];
+    mismatch(r, "the log turns a dora indicator the engine does not", NULL, e);
+    json_decref(e);
     return;
   }
   if (r->cur >= r->n) {
@@ -147,17 +278,19 @@ static void on_engine_event(void *ctx, const tk_riichi_event *ev) {
   /* compared when both sides have them; tile lists as multisets */
   static const char *const keys[] = {"type", "actor", "target", "pai", "tsumogiri", "deltas",
                                      "scores", "reason", "dora_marker", "bakaze", "kyoku",
-                                     "honba", "kyotaku", "oya", "ura_markers", "fu", "han",
+                                     "honba", "kyotaku", "oya", "uradora_markers", "fu", "fan",
                                      "yakuman", "limit", "hora_points", "pao", "tenpais",
                                      "yakus", NULL};
   static const char *const tile_keys[] = {"consumed", "hora_tehais", NULL};
+
   const char *field = NULL;
   if (!json_object_get(l, "type")) field = "type";
   for (int i = 0; keys[i] && !field; i++) {
     if (!strcmp(keys[i], "yakus") && !r->own) continue; /* names differ between mjai dialects */
-    json_t *a = json_object_get(e, keys[i]), *b = json_object_get(l, keys[i]);
-    if (!b && !strcmp(keys[i], "ura_markers")) b = json_object_get(l, "uradora_markers");
-    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b))) field = keys[i];
+    json_t *a = get_syn(e, keys[i]), *b = get_syn(l, keys[i]);
+    if (a && b && !json_equal(a, b) && !(json_is_array(a) && same_tiles(a, b)) &&
+        !(!strcmp(keys[i], "yakus") && same_set(a, b)))
+      field = keys[i];
   }
   for (int i = 0; tile_keys[i] && !field; i++) {
     json_t *a = json_object_get(e, tile_keys[i]), *b = json_object_get(l, tile_keys[i]);
@@ -218,8 +351,8 @@ static int rebuild_wall(replay *r, int at, const tk_riichi_rules *rules, uint8_t
       if (x < 0 || ndora >= 5) return -1;
       wall[TK_RIICHI_DORA_POS + ndora++] = (uint8_t)x;
     } else if (is(l, "hora")) {
-      json_t *u = json_object_get(l, "ura_markers");
-      if (!u) u = json_object_get(l, "uradora_markers");
+      json_t *u = json_object_get(l, "uradora_markers");
+      if (!u) u = json_object_get(l, "ura_markers");
       for (int j = nura; j < (int)json_array_size(u) && j < 5; j++) {
         int x = tile_of(json_array_get(u, j));
         if (x < 0) return -1;
@@ -254,6 +387,7 @@ static int rebuild_wall(replay *r, int at, const tk_riichi_rules *rules, uint8_t
 static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action *a) {
   memset(a, 0, sizeof *a);
   a->consumed[0] = a->consumed[1] = TK_TILE_NONE;
+  skip_doras(r, 0);
   if (r->cur >= r->n) return mismatch(r, "the log ends during a hand", NULL, NULL);
   json_t *l = r->line[r->cur];
   int actor = int_of(l, "actor", -1);
@@ -268,7 +402,9 @@ static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action
       int t = tile_of(json_object_get(d, "pai"));
       if (t < 0) return mismatch(r, "bad tile", NULL, NULL);
       a->tile = (uint8_t)t;
-      a->tsumogiri = json_is_true(json_object_get(d, "tsumogiri"));
+      json_t *tg = json_object_get(d, "tsumogiri");
+      /* without the field (older mjai writers): the drawn tile itself when it is that tile */
+      a->tsumogiri = tg ? json_is_true(tg) : g->drawn != TK_TILE_NONE && t == g->drawn;
       return 0;
     }
     if (is(l, "ankan") && actor == seat) {
@@ -325,10 +461,22 @@ static int decide(replay *r, const tk_riichi_game *g, int seat, tk_riichi_action
   return 0;
 }
 
+/* The rules start_game declares: taikai's own "taikai_rules", else the mjai-family
+ * "kyoku_first" (0: hanchan, 4: east-only) and "aka_flag" over Tenhou's defaults. Returns 1
+ * when the length is declared, 0 when it is not (east-only assumed, red fives on: the tile
+ * names carry the red ones). */
 static int rules_of(json_t *sg, tk_riichi_rules *out) {
   *out = tk_riichi_default_rules();
   json_t *o = json_object_get(sg, "taikai_rules");
-  if (!o) return 0;
+  if (!o) {
+    json_t *kf = json_object_get(sg, "kyoku_first"), *aka = json_object_get(sg, "aka_flag");
+    if (aka) out->red_fives = json_is_true(aka);
+    if (json_is_integer(kf) && (json_integer_value(kf) == 0 || json_integer_value(kf) == 4)) {
+      out->length = json_integer_value(kf) == 0 ? 2 : 1;
+      return 1;
+    }
+    return 0;
+  }
   out->length = (uint8_t)int_of(o, "length", out->length);
   json_t *b;
   if ((b = json_object_get(o, "red_fives"))) out->red_fives = json_is_true(b);
@@ -340,7 +488,7 @@ static int rules_of(json_t *sg, tk_riichi_rules *out) {
   json_t *uma = json_object_get(o, "uma");
   for (int i = 0; i < 4 && json_array_size(uma) == 4; i++)
     out->uma[i] = (int32_t)json_integer_value(json_array_get(uma, i));
-  return 0;
+  return 1;
 }
 
 /* Records a failure that is not a comparison (a line that is not JSON, a log that is not a
@@ -349,8 +497,70 @@ static int fail_at(tk_riichi_replay *out, tk_error *err, int code, int lineno, c
                    const char *what) {
   out->bad_line = lineno;
   snprintf(out->bad_event, sizeof out->bad_event, "%s", event ? event : "");
-  snprintf(out->bad_what, sizeof out->bad_what, "%s", what);
+  snprintf(out->bad_what, sizeof out->bad_what, "%.300s", what);
   return tk_error_set(err, code, lineno, "log line %d: %s", lineno, what);
+}
+
+/* One replay of the parsed lines under `rules`; resets the comparison state first. */
+static int run(replay *rp, const tk_riichi_rules *rules_in, tk_riichi_replay *out, tk_error *err) {
+  replay *r = rp;
+  r->cur = 1;
+  r->checked = 0;
+  r->failed = 0;
+  r->nearly = 0;
+  memset(r->matched, 0, (size_t)r->n);
+  tk_riichi_rules rules = *rules_in;
+  tk_riichi_game g;
+  tk_riichi_sink sink = {on_engine_event, r};
+  int rc = 0;
+  out->kyoku = 0;
+  out->bad_line = 0;
+  out->bad_event[0] = out->bad_what[0] = out->bad_field[0] = out->expected[0] = out->logged[0] = '\0';
+  tk_error e2;
+  tk_error_clear(&e2);
+  if (tk_riichi_init(&g, &rules, 0, 0, NULL, &e2))
+    return fail_at(out, err, TK_EINVAL, r->lineno[0], "start_game", e2.msg);
+  while (!rc && !r->failed && r->cur < r->n) {
+    skip_doras(r, 1);
+    if (r->cur >= r->n) break;
+    if (!is(r->line[r->cur], "start_kyoku") || g.phase != TK_RIICHI_PHASE_DEAL) {
+      rc = mismatch(r, g.phase == TK_RIICHI_PHASE_OVER ? "a line after the end of the game"
+                                                       : "expected start_kyoku",
+                    NULL, NULL);
+      break;
+    }
+    uint8_t wall[TK_RIICHI_TILES];
+    if (rebuild_wall(r, r->cur, &rules, wall)) {
+      rc = mismatch(r, "cannot rebuild this hand's wall from its lines (a tile too many, or a "
+                    "bad tile name)", NULL, NULL);
+      break;
+    }
+    tk_error_clear(&e2);
+    if (tk_riichi_deal(&g, wall, &sink, &e2)) {
+      rc = mismatch(r, e2.msg, NULL, NULL);
+      break;
+    }
+    out->kyoku++;
+    while (!r->failed && (g.phase == TK_RIICHI_PHASE_SELF || g.phase == TK_RIICHI_PHASE_REACT)) {
+      int s = tk_riichi_to_act(&g);
+      tk_riichi_action a;
+      if (decide(r, &g, s, &a)) break;
+      tk_error_clear(&e2);
+      if (tk_riichi_apply(&g, s, &a, &sink, &e2)) {
+        char what[320];
+        snprintf(what, sizeof what, "the logged action of seat %d is not legal: %.250s", s, e2.msg);
+        mismatch(r, what, NULL, NULL);
+        break;
+      }
+    }
+  }
+  if (!rc && r->failed) rc = TK_EINVAL;
+  if (!rc && g.phase != TK_RIICHI_PHASE_OVER)
+    rc = fail_at(out, err, TK_EINVAL, r->lineno[r->n - 1], type_of(r->line[r->n - 1]),
+                 "the log ends before the game does");
+  if (!rc) memcpy(out->scores, g.scores, sizeof out->scores);
+  out->events_checked = r->checked;
+  return rc;
 }
 
 int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
@@ -396,58 +606,42 @@ int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
     rc = fail_at(out, err, TK_EINVAL, r.n ? r.lineno[0] : 1, r.n ? type_of(r.line[0]) : NULL,
                  r.n ? "not a start_game (a riichi log starts with start_game)"
                      : "empty: not a riichi log");
-  tk_riichi_rules rules;
-  tk_riichi_game g;
-  tk_riichi_sink sink = {on_engine_event, &r};
+  if (!rc && !(r.matched = calloc((size_t)r.n, 1))) rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   if (!rc) {
+    tk_riichi_rules rules;
     r.own = json_object_get(r.line[0], "taikai_rules") != NULL;
-    rules_of(r.line[0], &rules);
-    tk_error e2;
-    tk_error_clear(&e2);
-    if (tk_riichi_init(&g, &rules, 0, 0, NULL, &e2))
-      rc = fail_at(out, err, TK_EINVAL, r.lineno[0], "start_game", e2.msg);
-    r.cur = 1;
-  }
-  while (!rc && !r.failed && r.cur < r.n) {
-    if (!is(r.line[r.cur], "start_kyoku") || g.phase != TK_RIICHI_PHASE_DEAL) {
-      rc = mismatch(&r, g.phase == TK_RIICHI_PHASE_OVER ? "a line after the end of the game"
-                                                       : "expected start_kyoku",
-                    NULL, NULL);
-      break;
-    }
-    uint8_t wall[TK_RIICHI_TILES];
-    if (rebuild_wall(&r, r.cur, &rules, wall)) {
-      rc = mismatch(&r, "cannot rebuild this hand's wall from its lines (a tile too many, or a "
-                    "bad tile name)", NULL, NULL);
-      break;
-    }
-    tk_error e2;
-    tk_error_clear(&e2);
-    if (tk_riichi_deal(&g, wall, &sink, &e2)) {
-      rc = mismatch(&r, e2.msg, NULL, NULL);
-      break;
-    }
-    out->kyoku++;
-    while (!r.failed && (g.phase == TK_RIICHI_PHASE_SELF || g.phase == TK_RIICHI_PHASE_REACT)) {
-      int s = tk_riichi_to_act(&g);
-      tk_riichi_action a;
-      if (decide(&r, &g, s, &a)) break;
-      tk_error_clear(&e2);
-      if (tk_riichi_apply(&g, s, &a, &sink, &e2)) {
-        char what[320];
-        snprintf(what, sizeof what, "the logged action of seat %d is not legal: %.250s", s, e2.msg);
-        mismatch(&r, what, NULL, NULL);
-        break;
+    int declared = rules_of(r.line[0], &rules);
+    out->rules_declared = declared;
+    rules.length = declared ? rules.length : 1;
+    rc = run(&r, &rules, out, err);
+    if (rc == TK_EINVAL && !declared) {
+      /* the length is not declared: east-only failed, try hanchan */
+      tk_riichi_replay *first = malloc(sizeof *first);
+      tk_error e1 = err ? *err : (tk_error){0};
+      if (first) *first = *out;
+      rules.length = 2;
+      if (err) tk_error_clear(err);
+      int rc2 = run(&r, &rules, out, err);
+      if (!rc2) {
+        rc = 0;
+        snprintf(out->rules_note, sizeof out->rules_note,
+                 "game length not declared: hanchan inferred (as an east-only game it parts "
+                 "from the log at line %d)", first ? first->bad_line : 0);
+      } else if (first && first->bad_line >= out->bad_line) {
+        *out = *first; /* report the reading that went further */
+        if (err) *err = e1;
       }
+      if (rc) snprintf(out->rules_note, sizeof out->rules_note,
+                       "game length not declared: neither east-only nor hanchan replays");
+      free(first);
+    } else if (!declared) {
+      snprintf(out->rules_note, sizeof out->rules_note,
+               "game length not declared: east-only inferred (the game replays as one)");
     }
+    out->lines = physical;
   }
-  if (!rc && r.failed) rc = TK_EINVAL;
-  if (!rc && g.phase != TK_RIICHI_PHASE_OVER)
-    rc = fail_at(out, err, TK_EINVAL, r.lineno[r.n - 1], type_of(r.line[r.n - 1]),
-                 "the log ends before the game does");
-  if (!rc) memcpy(out->scores, g.scores, sizeof out->scores);
-  out->events_checked = r.checked;
   for (int i = 0; i < r.n; i++) json_decref(r.line[i]);
+  free(r.matched);
   free(r.line);
   free(r.lineno);
   return rc;

@@ -1,13 +1,16 @@
 /* harness/games/riichi_log.h — mjai-style JSON-lines logs of riichi games: a writer (an engine sink
- * that prints one line per event) and a reader that replays a log through the engine.
+ * that prints one line per event, to a plain or gzipped file) and a reader that replays a log
+ * (taikai's or another mjai writer's) through the engine.
  *
  * Lines are those of tk_riichi_event_json (arenas/riichi/mjai.c), except start_game, which the
  * writer extends with the rules the game was played under:
- *   {"type":"start_game","names":[...],"taikai_rules":{"length":1,"red_fives":true,
- *    "kyuushu":true,"agariyame":true,"extension":true,"start_points":25000,
- *    "return_points":30000,"uma":[20000,10000,-10000,-20000]}}
- * Readers of the mjai format ignore the extra field; without it the replay assumes
- * tk_riichi_default_rules(). */
+ *   {"type":"start_game","names":[...],"kyoku_first":4,"aka_flag":true,
+ *    "taikai_rules":{"length":1,"red_fives":true,"kyuushu":true,"agariyame":true,
+ *    "extension":true,"start_points":25000,"return_points":30000,
+ *    "uma":[20000,10000,-10000,-20000]}}
+ * (kyoku_first 0 = hanchan, 4 = east-only, as mjai-family tools read it). Readers ignore the
+ * fields they do not know; the replay's rules come from taikai_rules, else kyoku_first and
+ * aka_flag, else the length is inferred (tk_riichi_replay.rules_note). */
 #ifndef TAIKAI_HARNESS_RIICHI_LOG_H
 #define TAIKAI_HARNESS_RIICHI_LOG_H
 
@@ -16,15 +19,34 @@
 #include "taikai/riichi.h"
 
 typedef struct tk_riichi_log {
-  FILE *f;                 /* borrowed */
+  FILE *f;                 /* borrowed (owned after tk_riichi_log_open) */
+  void *gz;                /* gzFile after tk_riichi_log_open of a *.gz path, else NULL */
   const char *names[4];    /* borrowed, may be NULL */
   tk_riichi_rules rules;
   int error;               /* set once a write failed */
 } tk_riichi_log;
 
-/* Prepares `log` to write to `f`; returns the sink to pass to the engine (its ctx is `log`). */
+/* Prepares `log` to write to `f`; returns the sink to pass to the engine (its ctx is `log`).
+ * Several games may be written one after the other through the same sink (each starts with
+ * its start_game line; set log->names between games): `taikai replay` reads such a file as
+ * that many games. */
 tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const names[4],
                                   const tk_riichi_rules *rules);
+
+/* Creates the log file `path` and prepares `log` and `*sink` to write to it: gzip-compressed
+ * when `path` ends in ".gz" (e.g. unit-00000001.jsonl.gz), plain JSON lines otherwise. The
+ * file is owned by `log` until tk_riichi_log_close. Returns 0, or TK_EIO naming the path. */
+int tk_riichi_log_open(tk_riichi_log *log, const char *path, const char *const names[4],
+                       const tk_riichi_rules *rules, tk_riichi_sink *sink, tk_error *err);
+/* Flushes and closes the file of tk_riichi_log_open. Returns 0, or TK_EIO when any write or
+ * the close failed (the file is then incomplete). */
+int tk_riichi_log_close(tk_riichi_log *log, tk_error *err);
+
+/* The start_game line as a new JSON object (names NULL or entries NULL: "player0".. ), with
+ * the rules under "taikai_rules"; the one writer of that line (the log sink and `taikai
+ * import` use it). Returns NULL when out of memory. */
+struct json_t;
+struct json_t *tk_riichi_log_start_game(const char *const names[4], const tk_riichi_rules *r);
 
 enum { TK_RIICHI_REPLAY_TEXT = 2048 };
 
@@ -33,6 +55,8 @@ typedef struct tk_riichi_replay {
   int kyoku;          /* hands replayed */
   int events_checked; /* engine events compared with the log's lines */
   int32_t scores[4];  /* final scores (end_game) */
+  int rules_declared; /* start_game declares the game length (taikai_rules or kyoku_first) */
+  char rules_note[200]; /* when it does not: the length inferred and why; else "" */
   /* When the replay fails: where the log and the engine part. */
   int bad_line;                          /* the log's line (1-based); 0 if none */
   char bad_event[32];                    /* that line's "type" (the engine's event's when the

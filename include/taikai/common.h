@@ -46,7 +46,7 @@ enum tk_errno {
 /* Returns a static string describing `code` ("unknown error" for unknown codes). */
 TK_API const char *tk_strerror(int code);
 
-#define TK_ERROR_MSG_MAX 256
+#define TK_ERROR_MSG_MAX 1024
 
 /* Caller-owned error detail: the first error recorded wins. */
 typedef struct tk_error {

@@ -91,6 +91,12 @@ TK_API int tk_shanten(const uint8_t c[TK_KINDS]);
 TK_API uint64_t tk_ukeire(const uint8_t c[TK_KINDS], const uint8_t *seen, unsigned forms,
                           int *count, int *shanten);
 
+/* For a hand of 3k+2 tiles: out[k] = the shanten (all forms) after discarding one k, for every
+ * kind held; 99 for kinds not held. Faster than one tk_shanten per discard (the other suits'
+ * rows are shared). Returns the number of kinds held, or TK_EINVAL for a count that is not
+ * 3k+2. */
+TK_API int tk_shanten_discards(const uint8_t c[TK_KINDS], int out[TK_KINDS]);
+
 /* For a tenpai hand of 3k+1 tiles: the kinds that complete it, as a bit mask. A kind whose four
  * copies are all in the hand never appears. */
 TK_API uint64_t tk_waits(const uint8_t c[TK_KINDS]);

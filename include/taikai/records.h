@@ -33,6 +33,12 @@
 extern "C" {
 #endif
 
+/* These functions come from the static library taikai_data, linked into the referee, trainers
+ * and plugins; a plugin built with hidden visibility keeps them to itself. */
+#ifndef TK_DATA_API
+#define TK_DATA_API
+#endif
+
 #define TK_RECORDS_FORMAT 1u
 enum { TK_RECORDS_MAX_SEATS = 8, TK_RECORDS_MAX_FIELDS = 16, TK_RECORDS_MAX_AGENTS = 256 };
 
@@ -65,30 +71,30 @@ typedef struct tk_records tk_records;
 
 /* Opens a records file. Returns 0 with an owned reader in *out, or TK_EIO / TK_EPARSE with the
  * file and what is wrong in `err`. */
-TK_API int tk_records_open(const char *path, tk_records **out, tk_error *err);
+TK_DATA_API int tk_records_open(const char *path, tk_records **out, tk_error *err);
 /* The file's header (borrowed). */
-TK_API const tk_records_header *tk_records_header_of(const tk_records *r);
+TK_DATA_API const tk_records_header *tk_records_header_of(const tk_records *r);
 /* Checks that the file holds game `game` with these struct sizes and types version (a
  * trainer's guard). Returns 0 or TK_EABI naming both sides. */
-TK_API int tk_records_expect(const tk_records *r, const char *game, uint32_t types_version,
+TK_DATA_API int tk_records_expect(const tk_records *r, const char *game, uint32_t types_version,
                              size_t view_size, size_t legal_size, size_t action_size,
                              tk_error *err);
 /* Reads the next unit. Returns 1 with *u filled, 0 at the end of the file, or TK_EPARSE for a
  * truncated or corrupt file, naming the file and the byte offset of the unit. */
-TK_API int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err);
+TK_DATA_API int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err);
 /* Decision i (< u->ndecisions) of the unit last read. */
-TK_API void tk_records_decision_at(const tk_records *r, const tk_records_unit *u, uint32_t i,
+TK_DATA_API void tk_records_decision_at(const tk_records *r, const tk_records_unit *u, uint32_t i,
                                    tk_records_decision *d);
 /* The byte offset just past the last unit read (where the next one starts). */
-TK_API uint64_t tk_records_offset(const tk_records *r);
+TK_DATA_API uint64_t tk_records_offset(const tk_records *r);
 /* Closes the reader; NULL is a no-op. */
-TK_API void tk_records_close(tk_records *r);
+TK_DATA_API void tk_records_close(tk_records *r);
 
 /* ---- writing (the referee) */
 
 /* Writes the header to `f`. `fields` and `agents` are NULL-free arrays of nfields/nagents
  * names. Returns 0 or TK_EIO. */
-TK_API int tk_records_write_header(FILE *f, const tk_records_header *h);
+TK_DATA_API int tk_records_write_header(FILE *f, const tk_records_header *h);
 
 /* A unit being built: decisions appended one by one, then packed. */
 typedef struct tk_records_builder {
@@ -100,30 +106,30 @@ typedef struct tk_records_builder {
   size_t packed_len, packed_cap;
 } tk_records_builder;
 
-TK_API void tk_records_builder_init(tk_records_builder *b, size_t view_size, size_t legal_size,
+TK_DATA_API void tk_records_builder_init(tk_records_builder *b, size_t view_size, size_t legal_size,
                                     size_t action_size);
-TK_API void tk_records_builder_free(tk_records_builder *b);
+TK_DATA_API void tk_records_builder_free(tk_records_builder *b);
 /* Starts a unit (forgets any decisions appended since the last start). */
-TK_API void tk_records_builder_reset(tk_records_builder *b);
+TK_DATA_API void tk_records_builder_reset(tk_records_builder *b);
 /* Appends one decision. Returns 0 or TK_ENOMEM. */
-TK_API int tk_records_builder_add(tk_records_builder *b, uint32_t seat, uint32_t agent,
+TK_DATA_API int tk_records_builder_add(tk_records_builder *b, uint32_t seat, uint32_t agent,
                                   const void *view, const void *legal, const void *action);
 /* Packs the unit (its outcome given here) into b->packed / b->packed_len: a whole "UNIT" block
  * ready to be written. Returns 0 or TK_ENOMEM. */
-TK_API int tk_records_builder_pack(tk_records_builder *b, uint64_t unit, uint64_t wall,
+TK_DATA_API int tk_records_builder_pack(tk_records_builder *b, uint64_t unit, uint64_t wall,
                                    uint32_t nseats, uint32_t nfields, const int32_t *agent,
                                    const int32_t *fault_kind,
                                    const int64_t (*field)[TK_RECORDS_MAX_FIELDS]);
 
 /* Counts the complete units at the start of a records file (stopping at the first truncated
  * or corrupt one) into *units. Returns 0, or the error of opening the file. */
-TK_API int tk_records_count(const char *path, uint64_t *units, tk_error *err);
+TK_DATA_API int tk_records_count(const char *path, uint64_t *units, tk_error *err);
 
 /* Scans the units of a records file left by an interrupted run and keeps the first `units`
  * (truncating the file after them, or after the header when units is 0). Returns 0, or
  * TK_EPARSE when the file holds fewer complete units than that (naming the file and the
  * count), or TK_EIO. */
-TK_API int tk_records_truncate(const char *path, uint64_t units, tk_error *err);
+TK_DATA_API int tk_records_truncate(const char *path, uint64_t units, tk_error *err);
 
 #ifdef __cplusplus
 }

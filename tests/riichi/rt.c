@@ -123,7 +123,7 @@ int rt_do(rt *t, int seat, int type, const char *tile, const char *c0, const cha
   tk_error err;
   tk_error_clear(&err);
   int rc = tk_riichi_apply(&t->g, seat, &a, &t->sink, &err);
-  snprintf(t->last_err, sizeof t->last_err, "%s", err.msg);
+  snprintf(t->last_err, sizeof t->last_err, "%.250s", err.msg);
   if (t->check && rc == 0) t->failures += rt_check_game(&t->g);
   return rc;
 }

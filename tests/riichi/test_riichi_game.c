@@ -411,9 +411,21 @@ static void south_extension(void) {
   int32_t sc[4] = {25000, 29000, 25000, 21000};
   draw_out(4, 0, 0, sc, NULL, N0, T1, N2, N3);
   TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "South 1: seat 1 reached 32000");
+  /* a dealer repeat has priority (Tenhou): seat 1 reaches 30000 at a draw where the dealer is
+   * tenpai too (1500 each from seats 2, 3), but the dealer keeps the seat and the game goes on */
   int32_t sc2[4] = {25000, 28500, 25000, 21500};
   draw_out(4, 0, 0, sc2, NULL, T0, T1, N2, N3);
-  TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "even when the dealer repeats");
+  SCORES(&T, 26500, 30000, 23500, 20000);
+  TK_EQ(T.g.phase == TK_RIICHI_PHASE_DEAL && T.g.round == 4 && T.g.honba == 1, 1,
+        "dealer tenpai in the extension: South 1 again, honba 1");
+  /* ... unless the repeating dealer is top with 30000: tenpai-yame */
+  int32_t sc3[4] = {28500, 25000, 25000, 21500};
+  draw_out(4, 0, 0, sc3, NULL, T0, T1, N2, N3);
+  SCORES(&T, 30000, 26500, 23500, 20000);
+  TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "extension: tenpai-yame of the top dealer");
+  /* the dealer's draw passes the deal: sudden death applies at that hand (seat 1 at 30000) */
+  draw_out(4, 0, 0, sc2, NULL, N0, T1, T2, N3);
+  TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "dealer noten, seat 1 at 30000: over");
 
   /* the extension's last hand ends the game whatever the scores */
   draw_out(7, 0, 0, NULL, NULL, N0, T1, N2, N3);
@@ -480,6 +492,21 @@ static void ties_and_hanchan(void) {
   TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "hanchan: South 4 with 30000: over");
   draw_out(7, 0, 0, NULL, &r, N0, T1, N2, N3);
   TK_EQ(T.g.phase == TK_RIICHI_PHASE_DEAL && T.g.round == 8, 1, "hanchan extension: West 1");
+  /* West extension: the dealer (seat 1 in West 2) tenpai at the draw keeps the seat although
+   * seat 0 holds 31500; the game goes on (the case of a real Tenhou record) */
+  int32_t w2[4] = {30000, 26000, 25000, 19000};
+  draw_out(9, 0, 0, w2, &r, T0, T1, N2, N3);
+  SCORES(&T, 31500, 27500, 23500, 17500);
+  TK_EQ(T.g.phase == TK_RIICHI_PHASE_DEAL && T.g.round == 9 && T.g.honba == 1, 1,
+        "West 2 again, honba 1");
+  /* the same draw with the dealer noten ends the game (seat 0 at 30000 or more) */
+  draw_out(9, 0, 0, w2, &r, T0, N1, N2, N3);
+  TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "dealer noten: over");
+  /* West 4 (the extension's last hand): a dealer repeat goes on, a passed deal ends it */
+  draw_out(11, 0, 0, NULL, &r, N0, N1, N2, T0);
+  TK_EQ(T.g.phase == TK_RIICHI_PHASE_DEAL && T.g.round == 11, 1, "West 4 dealer tenpai: again");
+  draw_out(11, 0, 0, NULL, &r, T0, N1, N2, N3);
+  TK_EQ(T.g.phase, TK_RIICHI_PHASE_OVER, "West 4 passed: over");
 }
 
 static void bad_input(void) {

@@ -226,6 +226,76 @@ static void open_kan_dora_turns_at_discard(void) {
   TK_EQ(T.g.ndora, 2, "two indicators");
 }
 
+/* Seat 1 calls an open kan of seat 0's 2p, draws its replacement tile (5m) and, before
+ * discarding, makes a closed kan of 1m. The open kan's indicator (1p), still pending, turns at
+ * the second kan, after that kan's own line, then the closed kan's (3p), then the next
+ * replacement draw (6m): daiminkan, tsumo, ankan, dora 1p, dora 3p, tsumo. No dora line stands
+ * between a draw and the decision that follows it (the log reader takes each seat's decision
+ * from the line after its draw). */
+static void open_kan_then_closed_kan_dora_order(void) {
+  wall(0, "29m29p19s1234567z", "1111m222p345s789s", "36m47p26s1234567z", "48m368p8s1234567z",
+       "8p", "5m6m", "1z1p3p", NULL);
+  rt_start(&T, NULL, W);
+  T.check = 1;
+  DO(0, TK_RIICHI_DISCARD, "2p");
+  DO(1, TK_RIICHI_MINKAN, NULL);
+  rt_pass(&T);
+  TK_EQ(T.g.pending_dora, 1, "the open kan's indicator is pending");
+  int first = T.nev;
+  TK_EQ(rt_can(&T, 1, TK_RIICHI_ANKAN, "1m"), 1, "closed kan of 1m offered after the rinshan draw");
+  DO(1, TK_RIICHI_ANKAN, "1m");
+  rt_pass(&T);
+  static const int order[] = {TK_RIICHI_EV_ANKAN, TK_RIICHI_EV_DORA, TK_RIICHI_EV_DORA,
+                              TK_RIICHI_EV_TSUMO};
+  TK_EQ(T.nev - first, 4, "four events for the closed kan");
+  for (int i = 0; i < 4 && first + i < T.nev; i++)
+    TK_EQ(T.ev[first + i].type, order[i], "ankan, dora, dora, tsumo");
+  TK_EQ(first + 1 < T.nev ? T.ev[first + 1].tile : 0, rt_tile("1p"), "the open kan's indicator first");
+  TK_EQ(first + 2 < T.nev ? T.ev[first + 2].tile : 0, rt_tile("3p"), "then the closed kan's");
+  TK_EQ(first + 3 < T.nev ? T.ev[first + 3].tile : 0, rt_tile("6m"), "second replacement tile");
+  TK_EQ(T.g.ndora, 3, "three indicators");
+  TK_EQ(T.g.pending_dora, 0, "none pending");
+  int before = rt_count(&T, TK_RIICHI_EV_DORA);
+  DO(1, TK_RIICHI_DISCARD, NULL);
+  TK_EQ(rt_count(&T, TK_RIICHI_EV_DORA), before, "no indicator at the discard");
+  TK_EQ(T.failures, 0, "invariants");
+}
+
+/* An added kan after an open kan: seat 1 pons seat 0's 1m, later calls an open kan of its 2p,
+ * draws the fourth 1m as the replacement tile and adds it to the pon. The pending indicator
+ * (1p) turns after the kakan line; the added kan's own (3p) waits for the discard. */
+static void open_kan_then_added_kan_dora_order(void) {
+  wall(0, "19m29p19s1234567z", "11m222p345s789s44s", "36m47p26s1234567z", "48m368p8s1234567z",
+       "8p8m8p9m", "1m6m", "1z1p3p", NULL);
+  rt_start(&T, NULL, W);
+  T.check = 1;
+  DO(0, TK_RIICHI_DISCARD, "1m");
+  DO2(1, TK_RIICHI_PON, "1m", "1m", "1m");
+  rt_pass(&T);
+  DO(1, TK_RIICHI_DISCARD, "4s");
+  rt_pass(&T);
+  rt_tsumogiri(&T, 2); /* seats 2, 3 */
+  DO(0, TK_RIICHI_DISCARD, "2p");
+  DO(1, TK_RIICHI_MINKAN, NULL);
+  rt_pass(&T);
+  TK_EQ(T.g.pending_dora, 1, "the open kan's indicator is pending");
+  int first = T.nev;
+  TK_EQ(rt_can(&T, 1, TK_RIICHI_KAKAN, "1m"), 1, "added kan of 1m offered");
+  DO(1, TK_RIICHI_KAKAN, "1m");
+  rt_pass(&T);
+  static const int order[] = {TK_RIICHI_EV_KAKAN, TK_RIICHI_EV_DORA, TK_RIICHI_EV_TSUMO};
+  TK_EQ(T.nev - first, 3, "three events for the added kan");
+  for (int i = 0; i < 3 && first + i < T.nev; i++)
+    TK_EQ(T.ev[first + i].type, order[i], "kakan, dora, tsumo");
+  TK_EQ(first + 1 < T.nev ? T.ev[first + 1].tile : 0, rt_tile("1p"), "the open kan's indicator");
+  TK_EQ(T.g.ndora, 2, "two indicators");
+  TK_EQ(T.g.pending_dora, 1, "the added kan's own is pending");
+  DO(1, TK_RIICHI_DISCARD, NULL);
+  const tk_riichi_event *d = rt_find(&T, TK_RIICHI_EV_DORA, 0), *dh = rt_find(&T, TK_RIICHI_EV_DAHAI, 0);
+  TK_EQ(d && dh && d > dh && d->tile == rt_tile("3p"), 1, "the added kan's indicator after the discard");
+  TK_EQ(T.failures, 0, "invariants");
+}
+
 /* Seat 0 discards 2p: seat 1 may chi it (13p), seat 2 holds 222p and calls an open kan. The
  * kan wins over the chi whatever the order of the answers; seat 2 draws the replacement tile
  * wall[122] (9s) and wins on it: rinshan, 1 han 40 fu (open kan of simples 8, tanki 2, tsumo 2)
@@ -547,7 +617,7 @@ static void ippatsu_and_ura(void) {
   DELTAS(19000, -18000, 0, 0, e);
   char buf[2048] = "";
   if (e) tk_riichi_event_json(e, NULL, buf, sizeof buf);
-  TK_EQ(strstr(buf, "\"ura_markers\":[\"3p\"]") != NULL, 1, buf);
+  TK_EQ(strstr(buf, "\"uradora_markers\":[\"3p\"]") != NULL, 1, buf);
   TK_EQ(strstr(buf, "\"deltas\":[19000,-18000,0,0]") != NULL, 1, buf);
 }
 
@@ -922,6 +992,9 @@ int main(void) {
       {"open kan: its indicator turns after the discard", open_kan_dora_turns_at_discard},
       {"open kan beats chi; the replacement draw follows", open_kan_beats_chi},
       {"closed kan: its indicator turns at once", closed_kan_dora_at_once},
+      {"open kan, then a closed kan: ankan, dora, dora, tsumo", open_kan_then_closed_kan_dora_order},
+      {"open kan, then an added kan: kakan, dora, tsumo; its own after the discard",
+       open_kan_then_added_kan_dora_order},
       {"added kan robbed (chankan)", kakan_and_chankan},
       {"added kan passed: rinshan, dora at the discard", kakan_passed},
       {"thirteen orphans robs a closed kan", kokushi_robs_closed_kan},

@@ -1,0 +1,446 @@
+/* arenas/mahjong/solve.c — the one-player expectimax (taikai/solve.h states the model).
+ *
+ * V(h, t) = (probability of completing, expected points) of the 3k+1-tile hand h with t draws
+ * left, the player playing optimally: the mean over draws k (weight w[k], solve.h) of either the
+ * win (a complete hand) or the best over discards d of V(h + k - d, t - 1). Values are memoised
+ * on (h, t) in an open-addressed table (copies of a kind are interchangeable: the state is the
+ * multiset). Pruning is exact: a hand of shanten s needs s + 1 draws, so V = 0 when s >= t. A
+ * capped mode's search stops once it holds max_states states and the direct mode runs instead
+ * (solve.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "taikai/solo.h"
+#include "taikai/solve.h"
+
+typedef struct key {
+  uint64_t w[4]; /* packed state; w[3] holds t + 1, so w[3] == 0 marks an empty slot */
+} key;
+
+typedef struct entry {
+  key k;
+  double p, e; /* V(h, t) (memo); in the direct mode's table p holds the index of h's vectors */
+} entry;
+
+typedef struct table {
+  entry *slot;
+  size_t cap, used; /* cap a power of two */
+} table;
+
+struct tk_solver {
+  table memo;   /* V(h, t) */
+  table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
+  /* the current solve */
+  uint8_t root[TK_KINDS];  /* r: the hand at the decision */
+  uint8_t unseen[TK_KINDS];/* u */
+  int objective, mode, dora, closed;
+  int draws;               /* T: the draws left at the decision */
+  long max_states, max_direct, nodes;
+  int aborted;
+  /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
+  double *vals;
+  size_t nvals, capvals;
+};
+
+/* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
+ * objective, where only shapes matter): each kind's class (held h, held at the decision r,
+ * unseen at the decision u) in 7 bits, a suit read forwards or backwards, whichever is smaller,
+ * the three suits sorted, the seven honors sorted. Two hands with one key then have one value:
+ * relabelling the suits, reversing a suit's numbers (1..9 as 9..1) and permuting the honors map
+ * complete hands to complete hands and keep every kind's wall count. */
+static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
+  key k = {{0, 0, 0, 0}};
+  if (!sym) {
+    for (int i = 20; i >= 0; i--) k.w[0] = k.w[0] << 3 | h[i];
+    for (int i = 33; i >= 21; i--) k.w[1] = k.w[1] << 3 | h[i];
+    k.w[3] = (uint64_t)(t + 1);
+    return k;
+  }
+  uint64_t suit[3];
+  for (int su = 0; su < 3; su++) {
+    uint64_t f = 0, b = 0;
+    for (int i = 0; i < 9; i++) {
+      int kf = 9 * su + i, kb = 9 * su + 8 - i;
+      f = f << 7 | (uint64_t)(h[kf] * 25 + s->root[kf] * 5 + s->unseen[kf]);
+      b = b << 7 | (uint64_t)(h[kb] * 25 + s->root[kb] * 5 + s->unseen[kb]);
+    }
+    suit[su] = f < b ? f : b;
+  }
+  for (int i = 1; i < 3; i++)
+    for (int j = i; j > 0 && suit[j - 1] > suit[j]; j--) {
+      uint64_t x = suit[j];
+      suit[j] = suit[j - 1];
+      suit[j - 1] = x;
+    }
+  uint8_t hon[7];
+  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->root[27 + i] * 5 + s->unseen[27 + i]);
+  for (int i = 1; i < 7; i++)
+    for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
+      uint8_t x = hon[j];
+      hon[j] = hon[j - 1];
+      hon[j - 1] = x;
+    }
+  uint64_t hw = 0;
+  for (int i = 0; i < 7; i++) hw = hw << 7 | hon[i];
+  k.w[0] = suit[0];
+  k.w[1] = suit[1];
+  k.w[2] = suit[2];
+  k.w[3] = hw << 8 | (uint64_t)(t + 1);
+  return k;
+}
+
+static size_t hash(const key *k) {
+  uint64_t x = k->w[0] * 0x9E3779B97F4A7C15ULL ^ (k->w[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^
+               (k->w[2] + 0x165667B19E3779F9ULL) * 0xD6E8FEB86659FD93ULL ^ k->w[3] * 0xFF51AFD7ED558CCDULL;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(x ^ x >> 32);
+}
+
+/* The slot of `k`: the entry itself, or the empty slot where it would go. */
+static entry *find(table *tb, const key *k) {
+  size_t mask = tb->cap - 1;
+  for (size_t j = hash(k) & mask;; j = (j + 1) & mask) {
+    entry *x = &tb->slot[j];
+    if (!x->k.w[3] || !memcmp(&x->k, k, sizeof *k)) return x;
+  }
+}
+
+static int table_init(table *tb, size_t cap) {
+  tb->slot = calloc(cap, sizeof *tb->slot);
+  tb->cap = tb->slot ? cap : 0;
+  tb->used = 0;
+  return tb->slot ? 0 : TK_ENOMEM;
+}
+
+static void table_clear(table *tb) {
+  memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
+  tb->used = 0;
+}
+
+/* Doubles the table when half full; returns 0 or TK_ENOMEM (the table is then unchanged). */
+static int table_reserve(table *tb) {
+  if (2 * (tb->used + 1) <= tb->cap) return 0;
+  table nt;
+  if (table_init(&nt, tb->cap * 2)) return TK_ENOMEM;
+  for (size_t i = 0; i < tb->cap; i++)
+    if (tb->slot[i].k.w[3]) *find(&nt, &tb->slot[i].k) = tb->slot[i];
+  nt.used = tb->used;
+  free(tb->slot);
+  *tb = nt;
+  return 0;
+}
+
+tk_solver *tk_solver_new(void) {
+  tk_solver *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10)) {
+    tk_solver_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void tk_solver_free(tk_solver *s) {
+  if (!s) return;
+  free(s->memo.slot);
+  free(s->score.slot);
+  free(s->vals);
+  free(s);
+}
+
+const char *tk_solve_mode_name(int mode) {
+  static const char *const N[] = {"exact", "forward", "direct"};
+  return mode >= 0 && mode <= 2 ? N[mode] : "?";
+}
+
+/* Points of the complete closed 14-tile hand h won by drawing k (cached). */
+static double points_of(tk_solver *s, uint8_t *h, int k) {
+  if (!s->closed || s->objective == TK_SOLVE_WIN) return 0;
+  key kk = pack(s, h, k, 0);
+  kk.w[3] |= (uint64_t)(s->dora + 1) << 16; /* the cache outlives a solve; the dora may change */
+  entry *x = find(&s->score, &kk);
+  if (x->k.w[3]) return x->e;
+  int pts = tk_solo_score(h, k, s->dora, NULL);
+  double v = pts > 0 ? pts : 0;
+  if (table_reserve(&s->score) == 0) {
+    x = find(&s->score, &kk);
+    *x = (entry){kk, 1, v};
+    s->score.used++;
+  }
+  return v;
+}
+
+/* Is (p1, e1) better than (p2, e2) for the objective? Values within TK_SOLVE_TIE_EPS (relative)
+ * of each other are a tie, broken by the other quantity; then the first one wins. A tie is not
+ * left to rounding, so any exact evaluation of the model makes the same choices. */
+static int above(double a, double b) {
+  double m = a > b ? a : b;
+  return a - b > TK_SOLVE_TIE_EPS * (m > 1 ? m : 1);
+}
+static int better(const tk_solver *s, double p1, double e1, double p2, double e2) {
+  if (s->objective == TK_SOLVE_POINTS) return above(e1, e2) || (!above(e2, e1) && above(p1, p2));
+  return above(p1, p2);
+}
+
+/* V(h, t) of the 3k+1-tile hand h of shanten sh into (*p, *e). h is restored on return. */
+static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e) {
+  *p = *e = 0;
+  if (sh >= t || s->aborted) return;
+  key kk = pack(s, h, t, s->objective == TK_SOLVE_WIN);
+  entry *x = find(&s->memo, &kk);
+  if (x->k.w[3]) {
+    *p = x->p;
+    *e = x->e;
+    return;
+  }
+  if ((long)s->memo.used >= s->max_states && s->mode < TK_SOLVE_DIRECT) {
+    s->aborted = 1;
+    return;
+  }
+  s->nodes++;
+  int w[TK_KINDS], total = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int kept = h[k] > s->root[k] ? h[k] - s->root[k] : 0;
+    w[k] = s->unseen[k] - kept;
+    if (w[k] < 0) w[k] = 0;
+    total += w[k];
+  }
+  double P = 0, E = 0;
+  for (int k = 0; k < TK_KINDS && total; k++) {
+    if (!w[k]) continue;
+    h[k]++;
+    int s14 = tk_shanten(h);
+    double bp = 0, be = 0;
+    if (s14 < 0) {
+      bp = 1;
+      be = points_of(s, h, k);
+    } else if (s14 >= t - 1) {
+      /* every hand after a discard has shanten >= s14 and t - 1 draws: nothing to win */
+    } else if (s->mode == TK_SOLVE_DIRECT && s14 >= sh) {
+      h[k]--;
+      value(s, h, sh, t - 1, &bp, &be);
+      h[k]++;
+    } else {
+      int after[TK_KINDS];
+      tk_shanten_discards(h, after);
+      for (int d = 0; d < TK_KINDS; d++) {
+        if (!h[d]) continue;
+        h[d]--;
+        int sd = after[d];
+        if (sd < t - 1 && (s->mode == TK_SOLVE_EXACT || sd <= s14)) {
+          double vp, ve;
+          value(s, h, sd, t - 1, &vp, &ve);
+          if (better(s, vp, ve, bp, be)) {
+            bp = vp;
+            be = ve;
+          }
+        }
+        h[d]++;
+      }
+    }
+    h[k]--;
+    P += w[k] * bp;
+    E += w[k] * be;
+  }
+  if (s->aborted) return;
+  if (total) {
+    *p = P / total;
+    *e = E / total;
+  }
+  if (table_reserve(&s->memo)) {
+    s->aborted = 1; /* out of memory: the next mode needs less */
+    return;
+  }
+  x = find(&s->memo, &kk);
+  *x = (entry){kk, *p, *e};
+  s->memo.used++;
+}
+
+/* The direct mode, whose moves all lower the shanten (a draw that does not is thrown back), so
+ * its graph has no cycle but the self-loop of a thrown-back draw: each hand is expanded once,
+ * for every t at once, V(h, t) = (sum over wins + sum over lowering draws k of the best child's
+ * V(., t - 1) + (weight of the other draws) V(h, t - 1)) / W. Returns the index of h's vectors
+ * in s->vals, or -1 (out of memory: s->aborted set). h is restored on return. */
+static long vdirect(tk_solver *s, uint8_t *h, int sh) {
+  int T = s->draws, n = 2 * (T + 1);
+  key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
+  entry *x = find(&s->memo, &kk);
+  if (x->k.w[3]) return (long)x->p;
+  if ((long)s->memo.used >= s->max_direct) {
+    s->aborted = 2; /* too large even for the direct mode */
+    return -1;
+  }
+  s->nodes++;
+  double P[TK_SOLVE_MAX_DRAWS + 1] = {0}, E[TK_SOLVE_MAX_DRAWS + 1] = {0};
+  double stay = 0;
+  int total = 0;
+  if (sh < T) {
+    int w[TK_KINDS];
+    for (int k = 0; k < TK_KINDS; k++) {
+      int kept = h[k] > s->root[k] ? h[k] - s->root[k] : 0;
+      w[k] = s->unseen[k] - kept;
+      if (w[k] < 0) w[k] = 0;
+      total += w[k];
+    }
+    for (int k = 0; k < TK_KINDS; k++) {
+      if (!w[k]) continue;
+      h[k]++;
+      int s14 = tk_shanten(h);
+      if (s14 < 0) {
+        double pts = points_of(s, h, k);
+        for (int t = 1; t <= T; t++) {
+          P[t] += w[k];
+          E[t] += w[k] * pts;
+        }
+      } else if (s14 >= sh) {
+        stay += w[k];
+      } else if (s14 < T - 1) {
+        double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
+        int after[TK_KINDS];
+        tk_shanten_discards(h, after);
+        for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
+          if (!h[d]) continue;
+          h[d]--;
+          int sd = after[d];
+          if (sd <= s14) {
+            long c = vdirect(s, h, sd);
+            if (c >= 0) {
+              const double *cp = s->vals + c, *ce = cp + T + 1;
+              for (int t = 1; t <= T; t++)
+                if (better(s, cp[t - 1], ce[t - 1], bp[t], be[t])) {
+                  bp[t] = cp[t - 1];
+                  be[t] = ce[t - 1];
+                }
+            }
+          }
+          h[d]++;
+        }
+        for (int t = 1; t <= T; t++) {
+          P[t] += w[k] * bp[t];
+          E[t] += w[k] * be[t];
+        }
+      }
+      h[k]--;
+    }
+  }
+  if (s->aborted) return -1;
+  if (s->nvals + (size_t)n > s->capvals) {
+    size_t cap = s->capvals ? 2 * s->capvals : 1 << 16;
+    while (cap < s->nvals + (size_t)n) cap *= 2;
+    double *v = realloc(s->vals, cap * sizeof *v);
+    if (!v || table_reserve(&s->memo)) {
+      if (v) s->vals = v;
+      s->aborted = 1;
+      return -1;
+    }
+    s->vals = v;
+    s->capvals = cap;
+  } else if (table_reserve(&s->memo)) {
+    s->aborted = 1;
+    return -1;
+  }
+  long idx = (long)s->nvals;
+  double *vp = s->vals + idx, *ve = vp + T + 1;
+  vp[0] = ve[0] = 0;
+  for (int t = 1; t <= T; t++) {
+    vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
+    ve[t] = total ? (E[t] + stay * ve[t - 1]) / total : 0;
+  }
+  s->nvals += (size_t)n;
+  x = find(&s->memo, &kk);
+  *x = (entry){kk, (double)idx, 0};
+  s->memo.used++;
+  return idx;
+}
+
+/* The choice's values for the 3k+1-tile hand h in the current mode. */
+static void root_value(tk_solver *s, uint8_t *h, tk_solve_choice *c) {
+  if (s->mode != TK_SOLVE_DIRECT) {
+    value(s, h, c->shanten, s->draws, &c->win, &c->points);
+    return;
+  }
+  long idx = vdirect(s, h, c->shanten);
+  c->win = idx >= 0 ? s->vals[idx + s->draws] : 0;
+  c->points = idx >= 0 ? s->vals[idx + 2 * s->draws + 1] : 0;
+}
+
+int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
+             const tk_solve_opts *o, tk_solve_result *out, tk_error *err) {
+  memset(out, 0, sizeof *out);
+  int n = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int sk = seen ? seen[k] : 0;
+    if (hand[k] > 4 || hand[k] + sk > 4)
+      return tk_error_set(err, TK_EINVAL, -1, "solve: %d copies of %s held and %d seen (a set has 4)",
+                          hand[k], tk_tile_str((tk_tile)k), sk);
+    n += hand[k];
+  }
+  if (n < 1 || n > 14 || n % 3 == 0)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: %d tiles is not a hand (3k+1 or 3k+2, at most 14)", n);
+  if (o->draws < 0 || o->draws > TK_SOLVE_MAX_DRAWS)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: draws %d is not from 0 to %d", o->draws, TK_SOLVE_MAX_DRAWS);
+  if (o->objective != TK_SOLVE_WIN && o->objective != TK_SOLVE_POINTS)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: unknown objective %d", o->objective);
+  s->closed = n >= 13;
+  if (o->objective == TK_SOLVE_POINTS && !s->closed)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: points are scored for closed hands only (%d tiles)", n);
+  memcpy(s->root, hand, TK_KINDS);
+  for (int k = 0; k < TK_KINDS; k++) s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
+  s->objective = o->objective;
+  s->dora = o->dora_indicator;
+  s->max_states = o->max_states > 0 ? o->max_states : TK_SOLVE_DEFAULT_STATES;
+  s->max_direct = o->max_direct_states > 0 ? o->max_direct_states : TK_SOLVE_DEFAULT_DIRECT_STATES;
+  s->nodes = 0;
+  uint8_t h[TK_KINDS];
+  memcpy(h, hand, TK_KINDS);
+  if (n % 3 == 2 && tk_shanten(h) < 0) {
+    /* already complete: won, with the most valuable winning tile among those held */
+    double best = 0;
+    for (int k = 0; k < TK_KINDS && s->closed; k++)
+      if (h[k]) {
+        double v = tk_solo_score(h, k, s->dora, NULL);
+        if (v > best) best = v;
+      }
+    out->n = 1;
+    out->c[0] = (tk_solve_choice){.discard = -1, .shanten = -1, .win = 1, .points = best};
+    return 0;
+  }
+  int first = o->first_mode >= TK_SOLVE_EXACT && o->first_mode <= TK_SOLVE_DIRECT ? o->first_mode : TK_SOLVE_EXACT;
+  s->draws = o->draws;
+  for (s->mode = first;; s->mode = TK_SOLVE_DIRECT) {
+    table_clear(&s->memo);
+    s->nvals = 0;
+    s->aborted = 0;
+    out->n = 0;
+    if (n % 3 == 1) {
+      tk_solve_choice *c = &out->c[out->n++];
+      c->discard = -1;
+      c->shanten = (int8_t)tk_shanten(h);
+      root_value(s, h, c);
+    } else {
+      for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
+        if (!h[d]) continue;
+        h[d]--;
+        tk_solve_choice *c = &out->c[out->n++];
+        c->discard = (int8_t)d;
+        c->shanten = (int8_t)tk_shanten(h);
+        root_value(s, h, c);
+        h[d]++;
+      }
+    }
+    if (!s->aborted || s->mode == TK_SOLVE_DIRECT) break;
+  }
+  if (s->aborted == 2)
+    return tk_error_set(err, TK_ERANGE, -1, "solve: more than %ld states even in the direct mode (%d draws left)",
+                        s->max_direct, o->draws);
+  if (s->aborted) return tk_error_set(err, TK_ENOMEM, -1, "solve: out of memory");
+  out->mode = s->mode;
+  out->states = (long)s->memo.used;
+  out->nodes = s->nodes;
+  out->best = 0;
+  for (int i = 1; i < out->n; i++)
+    if (better(s, out->c[i].win, out->c[i].points, out->c[out->best].win, out->c[out->best].points))
+      out->best = i;
+  return 0;
+}

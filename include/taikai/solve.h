@@ -1,0 +1,100 @@
+/* taikai/solve.h — the one-player search: for a hand, the seen tiles and the draws left, every
+ * discard's probability of completing the hand and its expected score when the player then
+ * plays optimally (expectimax over draws and discards, memoised on the hand).
+ *
+ * The model (docs/solo-agents.md, "The exact search"). Let r be the hand at the decision (3k+2
+ * concealed tiles, or 3k+1 for a hand waiting to draw) and u[k] = 4 - r[k] - seen[k] the unseen
+ * copies of kind k. Before each draw the wall holds w[k] = u[k] - max(0, h[k] - r[k]) copies of
+ * k, h being the hand at that moment: the copies held beyond the decision's count have left it;
+ * each draw is uniform over those tiles. So the state is the hand alone, as in the published
+ * exact calculators (whose wall is 4 - h - seen): a tile drawn and discarded again counts as
+ * back in the wall, and a drawn copy of a kind whose decision copy was discarded counts as that
+ * copy; the decision's discards never return. A complete hand wins at once (the solo rule).
+ * Within that model the answers are exact (brute-force tests: tests/test_solve.c). */
+#ifndef TAIKAI_SOLVE_H
+#define TAIKAI_SOLVE_H
+
+#include "common.h"
+#include "mahjong.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the player maximises. Ties (values within TK_SOLVE_TIE_EPS of each other, relative to
+ * the larger when it exceeds 1) go, for the points, to the higher win probability; then to the
+ * lower kind. The win objective ignores points (they are not computed), which lets its memo
+ * merge hands equal up to relabelling the suits, reversing a suit and permuting the honors. */
+#define TK_SOLVE_TIE_EPS 1e-12
+enum tk_solve_objective {
+  TK_SOLVE_WIN = 0,   /* probability of completing the hand */
+  TK_SOLVE_POINTS = 1 /* expected solo-ruleset points (0 without a win) */
+};
+
+/* How the search ran. The exact mode's states grow fast with the draws to spare (draws left
+ * minus shanten + 1): a 1-shanten hand with 8 draws needs over 300,000. Past the cap, the search
+ * restarts in the direct mode, whose states are only hands of ever lower shanten (thousands at
+ * 3-shanten with 17 draws): a policy of the model, so its values are lower bounds. */
+enum tk_solve_mode {
+  TK_SOLVE_EXACT = 0,   /* every discard considered: the optimum of the model */
+  TK_SOLVE_FORWARD = 1, /* discards that raise the 14-tile hand's shanten skipped (a restricted
+                           policy: lower bound; chosen only through first_mode) */
+  TK_SOLVE_DIRECT = 2   /* as forward, and a draw that does not lower the shanten is discarded at
+                           once (no change of shape at equal shanten): lower bound, fast */
+};
+
+typedef struct tk_solve_opts {
+  int draws;          /* draws left after this decision, 0..TK_SOLVE_MAX_DRAWS */
+  int objective;      /* enum tk_solve_objective */
+  int dora_indicator; /* kind, or TK_TILE_NONE: the solo dora for the points */
+  long max_states;    /* memoised states allowed before the search falls back to the direct
+                         mode; 0 = TK_SOLVE_DEFAULT_STATES. The direct mode has no cap. */
+  int first_mode;     /* the mode tried first (enum tk_solve_mode; 0 = exact) */
+  long max_direct_states; /* the direct mode's own cap (memory: ~400 bytes a state); past it
+                             tk_solve fails with TK_ERANGE. 0 = TK_SOLVE_DEFAULT_DIRECT_STATES */
+} tk_solve_opts;
+
+enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000, TK_SOLVE_DEFAULT_DIRECT_STATES = 1000000 };
+
+typedef struct tk_solve_choice {
+  int8_t discard; /* kind discarded, or -1 for a 3k+1-tile hand (no discard) */
+  int8_t shanten; /* shanten of the hand after the discard */
+  double win;     /* probability of completing the hand under the policy that maximises the
+                     objective */
+  double points;  /* TK_SOLVE_POINTS: the expected points (the objective); TK_SOLVE_WIN: 0, not
+                     computed (except for a complete hand: its points) */
+} tk_solve_choice;
+
+typedef struct tk_solve_result {
+  int n;                     /* choices: one per kind held (3k+2 tiles), or 1 (3k+1 tiles) */
+  tk_solve_choice c[14];     /* ascending kind */
+  int best;                  /* index of the choice maximising the objective (ties above) */
+  int mode;                  /* enum tk_solve_mode that produced the values */
+  long states;               /* memoised states of that mode's search */
+  long nodes;                /* chance nodes expanded over all modes tried */
+} tk_solve_result;
+
+typedef struct tk_solver tk_solver;
+
+/* A solver: its memo tables, reused across calls. Returns NULL on no memory. */
+TK_API tk_solver *tk_solver_new(void);
+/* Frees `s` (NULL is a no-op). */
+TK_API void tk_solver_free(tk_solver *s);
+
+/* Solves the decision for concealed counts `hand` (3k+2 tiles: one choice per kind held; 3k+1:
+ * the hand as it is; the called melds are implied by the count, as in tk_shanten) and `seen`
+ * (copies visible outside the hand: rivers, melds, dora indicators; may be NULL). A complete
+ * 3k+2 hand has won: every choice is then (1, its points). Points are scored only for a closed
+ * hand (13 or 14 tiles); with melds they are 0 and TK_SOLVE_POINTS is refused. Deterministic:
+ * the same input gives the same output on every machine. Returns 0, or TK_EINVAL (bad counts,
+ * draws or objective; detail in `err`), TK_ERANGE (the direct mode's cap reached) or TK_ENOMEM. */
+TK_API int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
+                    const tk_solve_opts *opts, tk_solve_result *out, tk_error *err);
+
+/* Name of a mode: "exact", "forward", "direct". */
+TK_API const char *tk_solve_mode_name(int mode);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,225 @@
+/* plugins/solo_linear/train.c — `solo_linear_train`: trains solo_linear's weights by averaged
+ * perceptron on the decisions of a teacher in a decision-record file (taikai run --records),
+ * and reports the agreement with the teacher on held-out walls.
+ *
+ *   solo_linear_train RECORDS --teacher LABEL --out FILE [--epochs N] [--holdout M] [--seed S]
+ *
+ * The units whose wall % M == M - 1 are held out (M = 10: a tenth); the rest are the training
+ * set, visited in an order shuffled from S in each epoch. A decision is a multiclass example:
+ * the teacher's discard against every other legal discard; where the current weights rank
+ * another discard strictly first (ties go to the lowest kind, as the agent plays), the weights
+ * move towards the teacher's features and away from that discard's. The weights written are
+ * the average over every step (the averaged perceptron), which the same command reproduces
+ * byte for byte. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "features.h"
+#include "taikai/solo.h"
+#include "taikai/records.h"
+#include "taikai/rng.h"
+#include "taikai/weights.h"
+
+/* A decision with the features of every legal discard computed once (ukeire is the costly
+ * part): candidate i is kind kind[i], with nf[i] active features f[i][..]. */
+typedef struct example {
+  uint8_t n, teacher;           /* candidates; the teacher's candidate index */
+  uint8_t kind[14], nf[14];
+  uint16_t f[14][SL_MAX_ACTIVE];
+} example;
+
+static void example_of(const tk_solo_view *v, const tk_solo_legal *l, int teacher_kind,
+                       example *e) {
+  memset(e, 0, sizeof *e);
+  e->n = (uint8_t)(l->n > 14 ? 14 : l->n);
+  e->teacher = 0xff;
+  for (int i = 0; i < e->n; i++) {
+    int f[SL_MAX_ACTIVE];
+    e->kind[i] = l->kinds[i];
+    e->nf[i] = (uint8_t)sl_features(v, l->kinds[i], f);
+    for (int j = 0; j < e->nf[i]; j++) e->f[i][j] = (uint16_t)f[j];
+    if (l->kinds[i] == teacher_kind) e->teacher = (uint8_t)i;
+  }
+}
+
+/* The candidate the weights rank first (ties: the lowest kind, the first in legal order), as
+ * sl_best plays. */
+static int best_of(const double *w, const example *e) {
+  int best = 0;
+  double top = 0;
+  for (int i = 0; i < e->n; i++) {
+    double s = 0;
+    for (int j = 0; j < e->nf[i]; j++) s += w[e->f[i][j]];
+    if (i == 0 || s > top) best = i, top = s;
+  }
+  return best;
+}
+
+typedef struct set {
+  example *x;
+  size_t n, cap;
+} set;
+
+static int push(set *s, const example *e) {
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 4096;
+    example *nx = realloc(s->x, cap * sizeof *nx);
+    if (!nx) return -1;
+    s->x = nx;
+    s->cap = cap;
+  }
+  s->x[s->n++] = *e;
+  return 0;
+}
+
+static double agreement(const double *w, const set *s) {
+  size_t agree = 0;
+  for (size_t i = 0; i < s->n; i++) agree += best_of(w, &s->x[i]) == s->x[i].teacher;
+  return s->n ? (double)agree / (double)s->n : 0.0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: solo_linear_train RECORDS --teacher LABEL --out FILE [--epochs N] "
+             "[--holdout M] [--seed S]\n");
+}
+
+int main(int argc, char **argv) {
+  const char *in = NULL, *teacher = NULL, *out = NULL;
+  long epochs = 5, holdout = 10;
+  unsigned long long seed = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    char *end = NULL;
+    if (!strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--teacher") && v) {
+      teacher = v, i++;
+    } else if (!strcmp(a, "--out") && v) {
+      out = v, i++;
+    } else if (!strcmp(a, "--epochs") && v && (epochs = strtol(v, &end, 10)) > 0 && !*end) {
+      i++;
+    } else if (!strcmp(a, "--holdout") && v && (holdout = strtol(v, &end, 10)) > 1 && !*end) {
+      i++;
+    } else if (!strcmp(a, "--seed") && v && ((seed = strtoull(v, &end, 10)), !*end)) {
+      i++;
+    } else if (a[0] != '-' && !in) {
+      in = a;
+    } else {
+      fprintf(stderr, "solo_linear_train: bad argument '%s'%s%s\n", a, v ? " " : "", v ? v : "");
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (!in || !teacher || !out) {
+    usage(stderr);
+    return 2;
+  }
+  tk_error err;
+  tk_error_clear(&err);
+  tk_records *r;
+  if (tk_records_open(in, &r, &err) ||
+      tk_records_expect(r, "solo", TK_SOLO_TYPES_VERSION, sizeof(tk_solo_view),
+                        sizeof(tk_solo_legal), sizeof(tk_solo_action), &err)) {
+    fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    return 2;
+  }
+  const tk_records_header *h = tk_records_header_of(r);
+  int who = -1;
+  for (uint32_t i = 0; i < h->nagents; i++)
+    if (!strcmp(h->agent[i], teacher)) who = (int)i;
+  if (who < 0) {
+    fprintf(stderr, "solo_linear_train: %s: no agent labelled '%s' (agents:", in, teacher);
+    for (uint32_t i = 0; i < h->nagents; i++) fprintf(stderr, " %s", h->agent[i]);
+    fprintf(stderr, ")\n");
+    return 2;
+  }
+  set train = {0}, held = {0};
+  tk_records_unit u;
+  int rc;
+  while ((rc = tk_records_next(r, &u, &err)) == 1) {
+    for (uint32_t i = 0; i < u.ndecisions; i++) {
+      tk_records_decision d;
+      tk_records_decision_at(r, &u, i, &d);
+      if ((int)d.agent != who) continue;
+      tk_solo_view v;
+      tk_solo_legal l;
+      tk_solo_action act;
+      memcpy(&v, d.view, sizeof v);
+      memcpy(&l, d.legal, sizeof l);
+      memcpy(&act, d.action, sizeof act);
+      example e;
+      example_of(&v, &l, act.discard, &e);
+      if (e.teacher == 0xff) {
+        fprintf(stderr, "solo_linear_train: %s: unit %llu: the teacher's discard is not among "
+                "the legal ones recorded\n", in, (unsigned long long)u.unit);
+        return 1;
+      }
+      if (push(u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? &held : &train, &e)) {
+        fprintf(stderr, "solo_linear_train: out of memory\n");
+        return 1;
+      }
+    }
+  }
+  tk_records_close(r);
+  if (rc < 0) {
+    fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    return 1;
+  }
+  if (!train.n || !held.n) {
+    fprintf(stderr, "solo_linear_train: %s: %zu training and %zu held-out decisions of '%s'; "
+            "need some of each\n", in, train.n, held.n, teacher);
+    return 2;
+  }
+  printf("%s: %zu training decisions, %zu held out (walls %% %ld == %ld), teacher '%s'\n", in,
+         train.n, held.n, holdout, holdout - 1, teacher);
+  /* averaged perceptron: w the current weights, acc the sum of c * update (the standard
+   * trick), the average w - acc / c after c steps */
+  double w[SL_FEATURES] = {0}, acc[SL_FEATURES] = {0};
+  double c = 1;
+  size_t *order = malloc(train.n * sizeof *order);
+  if (!order) return 1;
+  for (size_t i = 0; i < train.n; i++) order[i] = i;
+  tk_rng rng;
+  tk_rng_seed(&rng, seed);
+  double avg[SL_FEATURES];
+  for (long ep = 1; ep <= epochs; ep++) {
+    for (size_t i = train.n - 1; i > 0; i--) { /* Fisher-Yates */
+      size_t j = (size_t)tk_rng_below(&rng, (uint32_t)(i + 1));
+      size_t t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    size_t mistakes = 0;
+    for (size_t i = 0; i < train.n; i++, c++) {
+      const example *e = &train.x[order[i]];
+      int guess = best_of(w, e);
+      if (guess == e->teacher) continue;
+      mistakes++;
+      for (int k = 0; k < e->nf[e->teacher]; k++) w[e->f[e->teacher][k]] += 1, acc[e->f[e->teacher][k]] += c;
+      for (int k = 0; k < e->nf[guess]; k++) w[e->f[guess][k]] -= 1, acc[e->f[guess][k]] -= c;
+    }
+    for (int f = 0; f < SL_FEATURES; f++) avg[f] = w[f] - acc[f] / c;
+    printf("epoch %ld: %zu mistakes in training; agreement: training %.2f %%, held out %.2f %%\n",
+           ep, mistakes, 100 * agreement(avg, &train), 100 * agreement(avg, &held));
+  }
+  tk_weights tw;
+  memset(&tw, 0, sizeof tw);
+  snprintf(tw.model, sizeof tw.model, "%s", SL_MODEL);
+  tw.feature_version = SL_FEATURE_VERSION;
+  tw.ndims = 1;
+  tw.shape[0] = SL_FEATURES;
+  tw.count = SL_FEATURES;
+  tw.values = avg;
+  if (tk_weights_save(out, &tw, &err)) {
+    fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    return 1;
+  }
+  printf("held-out agreement with '%s': %.2f %% (%zu decisions); wrote %s\n", teacher,
+         100 * agreement(avg, &held), held.n, out);
+  free(order);
+  free(train.x);
+  free(held.x);
+  return 0;
+}

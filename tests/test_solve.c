@@ -1,0 +1,367 @@
+/* tests/test_solve.c — the one-player expectimax (taikai/solve.h): hand-checked answers, equality
+ * with a brute force that enumerates every tile copy drawn and every tile discarded (no memo, no
+ * pruning, completeness by tk_is_complete) on small cases, and properties (values in range,
+ * monotone in draws, a complete hand is 1, the best choice is the argmax, the fallbacks are
+ * lower bounds of the exact value). */
+#include <math.h>
+#include <string.h>
+
+#include "taikai/rng.h"
+#include "taikai/solo.h"
+#include "taikai/solve.h"
+#include "unit.h"
+
+static void counts_of(const char *s, uint8_t *c) {
+  tk_tile t[20];
+  int n = tk_tiles_parse(s, t, 20, NULL);
+  memset(c, 0, TK_KINDS);
+  for (int i = 0; i < n; i++) c[tk_tile_kind(t[i])]++;
+}
+
+static tk_solver *solver;
+
+static void solve(const uint8_t *h, const uint8_t *seen, int draws, int objective, int dora,
+                  long max_states, tk_solve_result *r) {
+  tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = dora,
+                     .max_states = max_states};
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_solve(solver, h, seen, &o, r, &e);
+  if (rc) TK_FAILF("tk_solve: %s", e.msg);
+}
+
+/* ---- the brute force: the model of solve.h, enumerated copy by copy */
+
+typedef struct bf {
+  uint8_t root[TK_KINDS], unseen[TK_KINDS];
+  int objective, dora, closed;
+  int direct; /* the direct mode's policy: a draw that does not lower the shanten is thrown
+                 back; otherwise only discards keeping the lowered shanten */
+  long leaves;
+} bf;
+
+static int bf_better(const bf *b, double p1, double e1, double p2, double e2) {
+  /* the tie rule of solve.h */
+  double mp = fmax(fmax(p1, p2), 1), me = fmax(fmax(e1, e2), 1);
+  int pa = p1 - p2 > TK_SOLVE_TIE_EPS * mp, pb = p2 - p1 > TK_SOLVE_TIE_EPS * mp;
+  int ea = e1 - e2 > TK_SOLVE_TIE_EPS * me, eb = e2 - e1 > TK_SOLVE_TIE_EPS * me;
+  if (b->objective == TK_SOLVE_POINTS) return ea || (!eb && pa);
+  (void)pb;
+  return pa;
+}
+
+static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
+  *p = *e = 0;
+  if (t == 0) return;
+  uint8_t wall[136];
+  int n = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    int copies = b->unseen[k] - (h[k] > b->root[k] ? h[k] - b->root[k] : 0);
+    for (int i = 0; i < copies; i++) wall[n++] = (uint8_t)k;
+  }
+  double P = 0, E = 0;
+  for (int i = 0; i < n; i++) {
+    int k = wall[i];
+    h[k]++;
+    if (tk_is_complete(h)) {
+      b->leaves++;
+      P += 1;
+      E += b->closed && b->objective == TK_SOLVE_POINTS ? tk_solo_score(h, k, b->dora, NULL) : 0;
+    } else {
+      double bp = 0, be = 0;
+      int before = 0, after = 0;
+      if (b->direct) {
+        h[k]--;
+        before = tk_shanten(h);
+        h[k]++;
+        after = tk_shanten(h);
+      }
+      /* every tile of the hand, copies one by one */
+      for (int d = 0; d < TK_KINDS; d++)
+        for (int j = 0; j < h[d]; j++) {
+          h[d]--;
+          if (b->direct && (after >= before ? d != k : tk_shanten(h) > after)) {
+            h[d]++;
+            continue;
+          }
+          double vp, ve;
+          bf_value(b, h, t - 1, &vp, &ve);
+          h[d]++;
+          if (bf_better(b, vp, ve, bp, be)) {
+            bp = vp;
+            be = ve;
+          }
+        }
+      P += bp;
+      E += be;
+    }
+    h[k]--;
+  }
+  if (n) {
+    *p = P / n;
+    *e = E / n;
+  }
+}
+
+/* Compares the solver with the brute force on hand h (3k+2 tiles) for one objective. */
+static void check_against_bf(const uint8_t *h0, const uint8_t *seen, int draws, int objective,
+                             int dora, int mode, const char *what) {
+  tk_solve_result r;
+  tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = dora, .first_mode = mode};
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_solve(solver, h0, seen, &o, &r, &err)) TK_FAILF("tk_solve: %s", err.msg);
+  TK_EQ(r.mode, mode, what);
+  bf b = {.objective = objective, .dora = dora, .closed = tk_counts_total(h0) >= 13,
+          .direct = mode == TK_SOLVE_DIRECT};
+  memcpy(b.root, h0, TK_KINDS);
+  for (int k = 0; k < TK_KINDS; k++) b.unseen[k] = (uint8_t)(4 - h0[k] - seen[k]);
+  uint8_t h[TK_KINDS];
+  memcpy(h, h0, TK_KINDS);
+  int i = 0;
+  for (int d = 0; d < TK_KINDS; d++) {
+    if (!h[d]) continue;
+    h[d]--;
+    double p, e;
+    bf_value(&b, h, draws, &p, &e);
+    h[d]++;
+    if (i >= r.n || r.c[i].discard != d) {
+      TK_FAILF("%s: choice %d is not kind %d", what, i, d);
+      return;
+    }
+    if (fabs(p - r.c[i].win) > 1e-9 || fabs(e - r.c[i].points) > 1e-9 * fmax(1, e))
+      TK_FAILF("%s: discard %s, %d draws: solver (%.12f, %.6f), brute force (%.12f, %.6f)", what,
+               tk_tile_str((tk_tile)d), draws, r.c[i].win, r.c[i].points, p, e);
+    else CU_PASS("equal");
+    i++;
+  }
+}
+
+/* A random hand of n tiles from the kinds of `pool` (npool kinds), and `seen` leaving unseen
+ * only `open` of those kinds (random copies), every other kind fully seen. */
+static void random_case(tk_rng *r, int n, const int *pool, int npool, int open, uint8_t *h,
+                        uint8_t *seen) {
+  memset(h, 0, TK_KINDS);
+  for (int i = 0; i < n;) {
+    int k = pool[tk_rng_below(r, (uint32_t)npool)];
+    if (h[k] < 4) {
+      h[k]++;
+      i++;
+    }
+  }
+  for (int k = 0; k < TK_KINDS; k++) seen[k] = (uint8_t)(4 - h[k]);
+  for (int j = 0; j < open; j++) {
+    int k = pool[tk_rng_below(r, (uint32_t)npool)];
+    int left = 4 - h[k];
+    seen[k] = (uint8_t)(left ? tk_rng_below(r, (uint32_t)left + 1) : 0);
+    if (seen[k] == left && left) seen[k]--; /* at least one copy unseen */
+  }
+}
+
+static void test_brute_force_small(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 15);
+  static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 27, 31};
+  char what[96];
+  for (int it = 0; it < 200; it++) {
+    int n = it % 2 ? 5 : 8; /* 3 or 2 melds called */
+    int draws = 1 + (int)tk_rng_below(&r, n == 5 ? 4 : 3);
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    random_case(&r, n, POOL, 9, 3 + (int)tk_rng_below(&r, 3), h, seen);
+    if (tk_is_complete(h)) continue;
+    snprintf(what, sizeof what, "small case %d (%d tiles, %d draws)", it, n, draws);
+    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, TK_SOLVE_EXACT, what);
+    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
+  }
+}
+
+static void test_brute_force_closed(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 1515);
+  static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 27, 31, 32};
+  char what[96];
+  for (int it = 0; it < 40; it++) {
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    random_case(&r, 14, POOL, 12, 4 + (int)tk_rng_below(&r, 2), h, seen);
+    if (tk_shanten(h) > 1 || tk_is_complete(h)) {
+      it--;
+      continue;
+    }
+    int dora = (int)tk_rng_below(&r, TK_KINDS);
+    int draws = 1 + (int)tk_rng_below(&r, 2);
+    snprintf(what, sizeof what, "closed case %d win", it);
+    check_against_bf(h, seen, draws, TK_SOLVE_WIN, dora, TK_SOLVE_EXACT, what);
+    snprintf(what, sizeof what, "closed case %d points", it);
+    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_EXACT, what);
+    snprintf(what, sizeof what, "closed case %d points, direct", it);
+    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_DIRECT, what);
+  }
+}
+
+/* 123m456p789s111z2z tanki on 2z; only 2z (3 copies) and 5z (2 copies) unseen, W = 5.
+ * One draw: 3/5. Two draws: a 5z first (2/5) is best thrown back (keeping the 2z wait, 3 of 5;
+ * switching to a 5z wait leaves 1 of 4), so 3/5 + 2/5 * 3/5 = 21/25. The win is seat and round
+ * East, menzen tsumo: 3 han; fu 20 + 2 tsumo + 8 closed honor triplet + 2 tanki = 32 -> 40;
+ * ceil100(6 * 40 * 2^5 = 7680) = 7700 points. */
+static void test_known(void) {
+  uint8_t h[TK_KINDS], seen[TK_KINDS];
+  counts_of("123m456p789s1112z", h);
+  for (int k = 0; k < TK_KINDS; k++) seen[k] = (uint8_t)(4 - h[k]);
+  seen[28] = 0; /* 2z: 4 - 1 held = 3 unseen */
+  seen[31] = 2; /* 5z: 2 unseen */
+  tk_solve_result r;
+  solve(h, seen, 1, TK_SOLVE_WIN, TK_TILE_NONE, 0, &r);
+  TK_EQ(r.n, 1, "one choice for 13 tiles");
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 0.6, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 0, 0); /* not computed for the win objective */
+  solve(h, seen, 1, TK_SOLVE_POINTS, TK_TILE_NONE, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 0.6, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 0.6 * 7700, 1e-9);
+  solve(h, seen, 2, TK_SOLVE_WIN, TK_TILE_NONE, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 21.0 / 25, 1e-12);
+  solve(h, seen, 2, TK_SOLVE_POINTS, TK_TILE_NONE, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 21.0 / 25, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 21.0 / 25 * 7700, 1e-9);
+  /* the same solver, dora 1m (indicator 9m; one 1m held): 4 han 40 fu = 15,360 -> 12,000 */
+  solve(h, seen, 1, TK_SOLVE_POINTS, TK_9M, 0, &r);
+  CU_ASSERT_DOUBLE_EQUAL(r.c[0].points, 0.6 * 12000, 1e-9);
+  /* 14 tiles with a 5z drawn (held 1, seen 1, 2 unseen). Discard the 5z: the 2z wait of the
+   * 13-tile case above, 21/25. Discard the 2z: a 5z tanki, 2 of 5; a 2z drawn
+   * then is best kept (the hand holds one 2z, as at the decision, so the model's wall holds the
+   * 3 unseen: 3 of 5): 2/5 + 3/5 * 3/5 = 19/25. Discard a 1z (11z 2z 5z, 1-shanten): a 2z first
+   * (3/5), then 11z 22z waits on 2 of 4; a 5z first (2/5), then 11z 55z waits on 1 of 4:
+   * 3/5 * 1/2 + 2/5 * 1/4 = 2/5. */
+  counts_of("123m456p789s1112z5z", h);
+  seen[31] = 1;
+  solve(h, seen, 2, TK_SOLVE_WIN, TK_TILE_NONE, 0, &r);
+  TK_EQ(r.c[r.best].discard, 31, "throw the 5z back");
+  int found = 0;
+  for (int i = 0; i < r.n; i++) {
+    if (r.c[i].discard == 31) {
+      found++;
+      CU_ASSERT_DOUBLE_EQUAL(r.c[i].win, 21.0 / 25, 1e-12);
+    }
+    if (r.c[i].discard == 28) {
+      found++;
+      CU_ASSERT_DOUBLE_EQUAL(r.c[i].win, 19.0 / 25, 1e-12);
+    }
+    if (r.c[i].discard == 27) {
+      found++;
+      CU_ASSERT_DOUBLE_EQUAL(r.c[i].win, 2.0 / 5, 1e-12);
+    }
+    if (r.c[i].discard == 0) {
+      found++;
+      CU_ASSERT_DOUBLE_EQUAL(r.c[i].win, 0, 0);
+    } /* 23m waits on 1m 4m, all seen */
+  }
+  TK_EQ(found, 4, "choices checked");
+  /* no draw left: nothing can be completed */
+  solve(h, seen, 0, TK_SOLVE_WIN, TK_TILE_NONE, 0, &r);
+  for (int i = 0; i < r.n; i++) CU_ASSERT_DOUBLE_EQUAL(r.c[i].win, 0, 0);
+}
+
+static void test_complete_is_one(void) {
+  uint8_t h[TK_KINDS];
+  counts_of("123m456p789s11122z", h);
+  tk_solve_result r;
+  for (int d = 0; d <= 3; d++) {
+    solve(h, NULL, d, TK_SOLVE_POINTS, TK_TILE_NONE, 0, &r);
+    TK_EQ(r.n, 1, "complete: one choice");
+    CU_ASSERT_DOUBLE_EQUAL(r.c[0].win, 1, 0);
+    TK_EQ((long)r.c[0].points, 7700, "complete hand's points, best winning tile");
+  }
+}
+
+/* Random 14-tile hands near tenpai from the whole set: range, monotone win probability in the
+ * draws left, argmax, and the fallbacks below the exact value. */
+static void test_properties(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 151515);
+  int checked = 0;
+  for (int it = 0; checked < 20 && it < 100000; it++) {
+    uint8_t set[136], h[TK_KINDS] = {0};
+    for (int i = 0; i < 136; i++) set[i] = (uint8_t)(i / 4);
+    for (int i = 0; i < 14; i++) {
+      int j = i + (int)tk_rng_below(&r, (uint32_t)(136 - i));
+      uint8_t x = set[j];
+      set[j] = set[i];
+      set[i] = x;
+      h[x]++;
+    }
+    int sh = tk_shanten(h);
+    if (sh < 0 || sh > 1) continue;
+    checked++;
+    double prev[14] = {0};
+    for (int d = 0; d <= 3; d++) {
+      tk_solve_result res;
+      solve(h, NULL, d, TK_SOLVE_WIN, TK_TILE_NONE, 0, &res);
+      TK_EQ(res.mode, TK_SOLVE_EXACT, "exact at low shanten");
+      for (int i = 0; i < res.n; i++) {
+        const tk_solve_choice *c = &res.c[i];
+        if (!(c->win >= 0 && c->win <= 1)) TK_FAILF("win %.17g out of [0, 1]", c->win);
+        if (!(c->points >= 0 && c->points <= 48000 * c->win + 1e-6))
+          TK_FAILF("points %.6f out of [0, 48000 win]", c->points);
+        if (c->win < prev[i] - 1e-12)
+          TK_FAILF("win of discard %d fell from %.12f to %.12f with %d draws", c->discard, prev[i],
+                   c->win, d);
+        prev[i] = c->win;
+        if (c->win > res.c[res.best].win + 1e-12) TK_FAILF("best is not the argmax");
+      }
+      if (d == 3) {
+        /* the fallbacks are policies of the model: never above the optimum */
+        tk_solve_result fw, di;
+        solve(h, NULL, d, TK_SOLVE_WIN, TK_TILE_NONE, 1, &fw);
+        if (fw.mode == TK_SOLVE_EXACT) TK_FAILF("a cap of one state did not make the search fall back");
+        for (int i = 0; i < res.n; i++)
+          if (fw.c[i].win > res.c[i].win + 1e-12) TK_FAILF("forward above exact");
+        solve(h, NULL, d, TK_SOLVE_POINTS, TK_TILE_NONE, 1, &di);
+        if (di.mode < TK_SOLVE_FORWARD) TK_FAILF("fallback did not fire");
+      }
+    }
+  }
+  TK_EQ(checked, 20, "hands checked");
+}
+
+static void test_refused(void) {
+  uint8_t h[TK_KINDS];
+  counts_of("123m456p789s111z", h); /* 12 tiles */
+  tk_solve_opts o = {.draws = 3, .objective = TK_SOLVE_WIN};
+  tk_solve_result r;
+  tk_error e;
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_EINVAL, "12 tiles");
+  counts_of("123m456p789s", h); /* 9 tiles */
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_EINVAL, "9 tiles");
+  counts_of("123m456p78s", h); /* 8 tiles: melds, no points */
+  o.objective = TK_SOLVE_POINTS;
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_EINVAL, "points with melds");
+  o.objective = TK_SOLVE_WIN;
+  o.draws = TK_SOLVE_MAX_DRAWS + 1;
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_EINVAL, "too many draws");
+  /* past the direct mode's own cap: refused, not answered */
+  counts_of("123m456p789s1134z", h);
+  o = (tk_solve_opts){.draws = 3, .objective = TK_SOLVE_WIN, .max_states = 1, .max_direct_states = 1};
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &r, &e), TK_ERANGE, "direct cap");
+  if (!strstr(e.msg, "direct mode")) TK_FAILF("message '%s' does not name the direct mode", e.msg);
+}
+
+static CU_TestInfo tests[] = {
+    {"hand-checked answers", test_known},
+    {"a complete hand is won", test_complete_is_one},
+    {"brute force, small hands with melds, exact and direct", test_brute_force_small},
+    {"brute force, closed hands, both objectives, exact and direct", test_brute_force_closed},
+    {"properties on random hands", test_properties},
+    {"bad input refused", test_refused},
+    CU_TEST_INFO_NULL,
+};
+
+int main(void) {
+  solver = tk_solver_new();
+  int rc = tk_unit_run("solve", tests);
+  tk_solver_free(solver);
+  return rc;
+}
