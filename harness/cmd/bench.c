@@ -8,7 +8,6 @@
 const tk_bench tk_benches[] = {
     {"shanten", "shanten of random 14- and 13-tile hands (ns per hand)", tk_bench_shanten},
     {"score", "scoring of random complete hands (hands per second)", tk_bench_score},
-    /* referee benches (issue 3) are added here */
     {"solo", "one-player mahjong tournament through the referee (games per second)", tk_bench_solo},
     {"riichi", "four-player riichi games of the baseline agents (games and actions per second)", tk_bench_riichi},
     {"mcagents", "one-player Monte Carlo agents: playouts per CPU second, CPU seconds per game", tk_bench_mcagents},

@@ -1,5 +1,5 @@
 /* harness/cmd/bench_mcagents.c — `taikai bench mcagents`: speed of the one-player Monte Carlo agents
- * (plugins mc, komatsu, alpha; issue 5), loaded as plugins and played in this process on a
+ * (plugins mc, komatsu, alpha), loaded as plugins and played in this process on a
  * fixed seeded set of walls: CPU seconds per game, decisions per game, playouts per second.
  *
  * Playouts are counted by the agents' documented rules, from the views they were given: mc

@@ -12,7 +12,6 @@
 const tk_command tk_commands[] = {
     {"hand", "shanten, waits, effective tiles and the score of a mahjong hand", tk_cmd_hand},
     {"bench", "speed benchmarks (taikai bench --help)", tk_cmd_bench},
-    /* referee commands (issue 3) are added here */
     {"run", "play a tournament from a JSON spec (taikai run --help)", tk_cmd_run},
     {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},

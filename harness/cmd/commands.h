@@ -12,11 +12,11 @@ typedef struct tk_command {
 
 int tk_cmd_hand(int argc, char **argv);
 int tk_cmd_bench(int argc, char **argv);
-int tk_cmd_run(int argc, char **argv);     /* harness/cmd/run.c (issue 3) */
-int tk_cmd_plugins(int argc, char **argv); /* harness/cmd/plugins.c (issue 3) */
-int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c (issue 5) */
-int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c (issue 5) */
-int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c (issue 6) */
+int tk_cmd_run(int argc, char **argv);     /* harness/cmd/run.c */
+int tk_cmd_plugins(int argc, char **argv); /* harness/cmd/plugins.c */
+int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c */
+int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c */
+int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c */
 int tk_cmd_records(int argc, char **argv); /* harness/cmd/records.c */
 int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c */
 int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c */
@@ -34,9 +34,9 @@ extern const tk_bench tk_benches[];
 
 int tk_bench_shanten(int argc, char **argv);
 int tk_bench_score(int argc, char **argv);
-int tk_bench_solo(int argc, char **argv); /* harness/cmd/bench_solo.c (issue 3) */
-int tk_bench_riichi(int argc, char **argv); /* harness/cmd/bench_riichi.c (issue 6) */
-int tk_bench_mcagents(int argc, char **argv); /* harness/cmd/bench_mcagents.c (issue 5) */
+int tk_bench_solo(int argc, char **argv); /* harness/cmd/bench_solo.c */
+int tk_bench_riichi(int argc, char **argv); /* harness/cmd/bench_riichi.c */
+int tk_bench_mcagents(int argc, char **argv); /* harness/cmd/bench_mcagents.c */
 int tk_bench_daifugo(int argc, char **argv); /* harness/cmd/bench_daifugo.c */
 int tk_bench_solve(int argc, char **argv); /* harness/cmd/bench_solve.c */
 

@@ -8,8 +8,9 @@
 
 extern const tk_game tk_game_solo;   /* harness/games/solo.c */
 extern const tk_game tk_game_riichi; /* harness/games/riichi.c */
+extern const tk_game tk_game_daifugo; /* harness/games/daifugo.c */
 
-static const tk_game *const games[] = {&tk_game_solo, &tk_game_riichi, NULL};
+static const tk_game *const games[] = {&tk_game_solo, &tk_game_riichi, &tk_game_daifugo, NULL};
 
 const tk_game *const *tk_game_all(void) { return games; }
 

@@ -51,7 +51,7 @@ typedef struct tk_spec {
   tk_interval proportion; /* interval for rates (default Wilson) */
   int time_limit_ms;    /* per call of an agent, wall clock; over it is a fault (10000; 0 none) */
   int jobs;             /* worker processes (default 1); -j overrides */
-  /* issue 4: limits and fault handling */
+  /* limits and fault handling */
   int game_time_limit_ms; /* per agent per unit: its calls' total wall time (default 0: none) */
   int memory_limit_mb;    /* per worker process (default 0: none) */
   tk_fault_policy fault_policy;     /* default TK_POLICY_FORFEIT */

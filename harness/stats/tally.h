@@ -11,7 +11,6 @@ typedef struct tk_tally {
   double *sums;     /* owned: [agent][wall][q], units not skipped */
   uint64_t *games;  /* owned: games per agent (units not skipped) */
   uint64_t *faults; /* owned: units in which the agent faulted (forfeited or skipped) */
-  /* issue 4 */
   uint32_t *played;       /* owned: [agent][wall] games counted in sums */
   uint64_t *kinds;        /* owned: [agent][TK_FAULT_KINDS] faults by kind */
   uint64_t *illegal;      /* owned: illegal actions per agent (substituted or forfeited) */

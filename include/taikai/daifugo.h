@@ -1,5 +1,5 @@
 /* taikai/daifugo.h — five-player daifugo under the UECda reference server's rules (tndhms 0.29;
- * ../shared/specs/daifugo.md): the engine, and the types that cross the plugin boundary for game
+ * docs/daifugo.md): the engine, and the types that cross the plugin boundary for game
  * "daifugo". Choices the spec leaves open are listed in docs/daifugo.md.
  *
  * Cards are bits of one 64-bit word laid out as the UECda table: bit 16*row + column, rows 0..3 the

@@ -130,7 +130,7 @@ TK_API int tk_decompose(const uint8_t c[TK_KINDS], tk_decomp *out, int cap);
 /* ---------------------------------------------------------------- scoring */
 
 typedef enum tk_ruleset {
-  TK_RULES_TENHOU = 0, /* four-player riichi, Tenhou rules (../shared/specs/riichi.md) */
+  TK_RULES_TENHOU = 0, /* four-player riichi, Tenhou rules (docs/riichi.md) */
   TK_RULES_SOLO = 1    /* one-player mahjong, Kaizu 2015 table 2.1/2.2 (specs/solo.md) */
 } tk_ruleset;
 

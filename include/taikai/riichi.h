@@ -1,4 +1,4 @@
-/* taikai/riichi.h — four-player riichi mahjong under Tenhou rules (../shared/specs/riichi.md):
+/* taikai/riichi.h — four-player riichi mahjong under Tenhou rules (docs/riichi.md):
  * the engine, and the types that cross the plugin boundary for game "riichi".
  *
  * A game is a plain value (tk_riichi_game, copy it with `=` to branch): no pointers, no

@@ -1,4 +1,4 @@
-/* taikai/solo.h — one-player mahjong (Kaizu 2015; ../shared/specs/solo.md): the engine and the
+/* taikai/solo.h — one-player mahjong (Kaizu 2015; docs/solo-agents.md): the engine and the
  * types that cross the plugin boundary for game "solo".
  *
  * A game: the wall (136 tiles, 34 kinds x 4, no red fives) is a pure function of

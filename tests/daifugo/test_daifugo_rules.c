@@ -1,5 +1,5 @@
 /* tests/daifugo/test_daifugo_rules.c — scenario tests of every play rule of the spec
- * (../shared/specs/daifugo.md "Rules"), each a game set up from hands in card notation with a
+ * (docs/daifugo.md "Rules"), each a game set up from hands in card notation with a
  * scripted sequence of plays and the expected legal lists, turns, table and results. Players sit
  * in seats 0..4 in id order. Columns: 3 = 1, 8 = 6, 2 = 13. The block-level rules (deal,
  * exchange, seats, class resets) are in test_daifugo_block.c. */

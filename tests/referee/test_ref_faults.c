@@ -1,4 +1,4 @@
-/* tests/referee/test_ref_faults.c — the referee under faults (issue 4), end to end: each test
+/* tests/referee/test_ref_faults.c — the referee under faults, end to end: each test
  * runs real tournaments with the `taikai` binary and plugins broken on purpose
  * (fixtures/misbehave.c and the crash, hang and illegal fixtures), and checks the exit status,
  * games.jsonl, summary.json, report.md and what reached stdout and stderr.

@@ -3,9 +3,11 @@
 #define _DEFAULT_SOURCE 1 /* mkdtemp */
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "game.h"
 #include "spec.h"
 #include "unit.h"
 
@@ -269,6 +271,185 @@ static void test_preset_and_schema(void) {
   json_decref(schema);
 }
 
+/* ------------------------------------------------------------------ the schema, checked */
+
+/* A validator for the part of JSON Schema that spec.schema.json uses: type, enum, const,
+ * properties, additionalProperties (false), required, minimum, maximum, exclusiveMinimum,
+ * exclusiveMaximum, multipleOf, minLength, pattern, items, minItems, maxItems, allOf, if/then.
+ * Appends the first violation's path to `why`; returns 1 if `v` is valid. */
+static int type_is(const char *t, json_t *v) {
+  if (!strcmp(t, "object")) return json_is_object(v);
+  if (!strcmp(t, "array")) return json_is_array(v);
+  if (!strcmp(t, "string")) return json_is_string(v);
+  if (!strcmp(t, "integer")) return json_is_integer(v);
+  if (!strcmp(t, "number")) return json_is_number(v);
+  if (!strcmp(t, "boolean")) return json_is_boolean(v);
+  return 0;
+}
+
+static int valid(json_t *schema, json_t *v, const char *path, char *why, size_t cap) {
+#define BAD(...) (snprintf(why, cap, __VA_ARGS__), 0)
+  json_t *x;
+  if ((x = json_object_get(schema, "type")) && !type_is(json_string_value(x), v))
+    return BAD("%s: not of type %s", path, json_string_value(x));
+  if ((x = json_object_get(schema, "const")) && !json_equal(x, v)) return BAD("%s: not the const", path);
+  if ((x = json_object_get(schema, "enum"))) {
+    int ok = 0;
+    for (size_t i = 0; i < json_array_size(x); i++) ok |= json_equal(json_array_get(x, i), v);
+    if (!ok) return BAD("%s: not in the enum", path);
+  }
+  if (json_is_number(v)) {
+    double d = json_number_value(v);
+    if ((x = json_object_get(schema, "minimum")) && d < json_number_value(x)) return BAD("%s: below minimum", path);
+    if ((x = json_object_get(schema, "maximum")) && d > json_number_value(x)) return BAD("%s: above maximum", path);
+    if ((x = json_object_get(schema, "exclusiveMinimum")) && d <= json_number_value(x)) return BAD("%s: <= exclusiveMinimum", path);
+    if ((x = json_object_get(schema, "exclusiveMaximum")) && d >= json_number_value(x)) return BAD("%s: >= exclusiveMaximum", path);
+    if ((x = json_object_get(schema, "multipleOf")) && json_is_integer(v) &&
+        json_integer_value(v) % json_integer_value(x))
+      return BAD("%s: not a multiple", path);
+  }
+  if (json_is_string(v)) {
+    if ((x = json_object_get(schema, "minLength")) && strlen(json_string_value(v)) < (size_t)json_integer_value(x))
+      return BAD("%s: too short", path);
+    if ((x = json_object_get(schema, "pattern"))) {
+      regex_t re;
+      if (regcomp(&re, json_string_value(x), REG_EXTENDED | REG_NOSUB)) return BAD("%s: bad pattern", path);
+      int m = regexec(&re, json_string_value(v), 0, NULL, 0);
+      regfree(&re);
+      if (m) return BAD("%s: does not match %s", path, json_string_value(x));
+    }
+  }
+  if (json_is_array(v)) {
+    if ((x = json_object_get(schema, "minItems")) && json_array_size(v) < (size_t)json_integer_value(x)) return BAD("%s: too few items", path);
+    if ((x = json_object_get(schema, "maxItems")) && json_array_size(v) > (size_t)json_integer_value(x)) return BAD("%s: too many items", path);
+    if ((x = json_object_get(schema, "items")))
+      for (size_t i = 0; i < json_array_size(v); i++) {
+        char sub[256];
+        snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+        if (!valid(x, json_array_get(v, i), sub, why, cap)) return 0;
+      }
+  }
+  if (json_is_object(v)) {
+    json_t *props = json_object_get(schema, "properties");
+    if ((x = json_object_get(schema, "required")))
+      for (size_t i = 0; i < json_array_size(x); i++)
+        if (!json_object_get(v, json_string_value(json_array_get(x, i))))
+          return BAD("%s: lacks %s", path, json_string_value(json_array_get(x, i)));
+    const char *key;
+    json_t *val;
+    json_object_foreach(v, key, val) {
+      char sub[256];
+      snprintf(sub, sizeof sub, "%s.%s", path, key);
+      json_t *ps = json_object_get(props, key);
+      if (ps) {
+        if (!valid(ps, val, sub, why, cap)) return 0;
+      } else if (json_is_false(json_object_get(schema, "additionalProperties"))) {
+        return BAD("%s: not allowed", sub);
+      }
+    }
+  }
+  if ((x = json_object_get(schema, "allOf")))
+    for (size_t i = 0; i < json_array_size(x); i++) {
+      json_t *sub = json_array_get(x, i), *cond = json_object_get(sub, "if");
+      char scratch[256];
+      if (cond && !valid(cond, v, path, scratch, sizeof scratch)) continue;
+      if (!valid(cond ? json_object_get(sub, "then") : sub, v, path, why, cap)) return 0;
+    }
+  return 1;
+#undef BAD
+}
+
+static json_t *load_schema(void) {
+  json_t *schema = json_load_file(TK_SOURCE_DIR "/harness/spec.schema.json", 0, NULL);
+  CU_ASSERT_PTR_NOT_NULL(schema);
+  return schema;
+}
+
+/* Every preset in the tree validates; specs the parser refuses for a rule the schema knows
+ * about are refused by the schema too. */
+static void test_presets_validate(void) {
+  json_t *schema = load_schema();
+  if (!schema) return;
+  FILE *p = popen("cd '" TK_SOURCE_DIR "' && git ls-files 'arenas/*.json' 'plugins/*.json' 2>/dev/null || "
+                  "find arenas plugins -name '*.json'", "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+  char rel[512];
+  int specs = 0;
+  while (fgets(rel, sizeof rel, p)) {
+    rel[strcspn(rel, "\n")] = '\0';
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", TK_SOURCE_DIR, rel);
+    json_t *j = json_load_file(path, 0, NULL);
+    if (!json_is_object(j) || !json_object_get(j, "game") || !json_object_get(j, "agents")) {
+      json_decref(j); /* a reference table, not a spec */
+      continue;
+    }
+    char why[512] = "";
+    if (!valid(schema, j, rel, why, sizeof why)) TK_FAILF("%s", why);
+    specs++;
+    json_decref(j);
+  }
+  pclose(p);
+  CU_ASSERT(specs >= 10);
+  /* the validator can fail: a solo rule under riichi, an unknown rule, a bad value */
+  const char *refused[] = {
+      "{\"game\": \"riichi\", \"agents\": [{\"plugin\": \"x\"}], \"rules\": {\"draws\": 3}}",
+      "{\"game\": \"solo\", \"agents\": [{\"plugin\": \"x\"}], \"rules\": {\"length\": \"east\"}}",
+      "{\"game\": \"daifugo\", \"agents\": [{\"plugin\": \"x\"}], \"rules\": {\"sennichite\": 1}}",
+      "{\"game\": \"riichi\", \"agents\": [{\"plugin\": \"x\"}], \"rules\": {\"uma\": [1, 2, 3]}}",
+      "{\"game\": \"chess\", \"agents\": [{\"plugin\": \"x\"}]}",
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    json_t *j = json_loads(refused[i], 0, NULL);
+    char why[512];
+    if (valid(schema, j, "spec", why, sizeof why)) TK_FAILF("schema accepts %s", refused[i]);
+    json_decref(j);
+  }
+  json_decref(schema);
+}
+
+/* The schema's games are the registered games, and each game's rule options in the schema are
+ * exactly the ones its parser resolves, with the same defaults. */
+static void test_schema_matches_games(void) {
+  json_t *schema = load_schema();
+  if (!schema) return;
+  json_t *names = json_object_get(json_object_get(json_object_get(schema, "properties"), "game"), "enum");
+  int n = 0;
+  for (const tk_game *const *g = tk_game_all(); *g; g++, n++) {
+    int listed = 0;
+    for (size_t i = 0; i < json_array_size(names); i++)
+      listed |= !strcmp(json_string_value(json_array_get(names, i)), (*g)->name);
+    if (!listed) TK_FAILF("game '%s' is not in the schema's enum", (*g)->name);
+    json_t *rules = NULL, *all = json_object_get(schema, "allOf");
+    for (size_t i = 0; i < json_array_size(all); i++) {
+      json_t *c = json_object_get(json_object_get(json_object_get(json_object_get(json_array_get(all, i), "if"), "properties"), "game"), "const");
+      if (c && !strcmp(json_string_value(c), (*g)->name))
+        rules = json_object_get(json_object_get(json_object_get(json_object_get(json_array_get(all, i), "then"), "properties"), "rules"), "properties");
+    }
+    if (!rules) {
+      TK_FAILF("no rules for game '%s' in the schema", (*g)->name);
+      continue;
+    }
+    void *parsed = calloc(1, (*g)->rules_size);
+    json_t *empty = json_object(), *resolved = NULL;
+    tk_error e;
+    tk_error_clear(&e);
+    CU_ASSERT_EQUAL_FATAL((*g)->parse_rules(empty, parsed, &resolved, "t", &e), 0);
+    TK_EQ((long long)json_object_size(rules), (long long)json_object_size(resolved), (*g)->name);
+    const char *key;
+    json_t *val;
+    json_object_foreach(resolved, key, val) {
+      json_t *def = json_object_get(json_object_get(rules, key), "default");
+      if (!def || !json_equal(def, val)) TK_FAILF("%s: rules.%s: the schema's default differs from the parser's", (*g)->name, key);
+    }
+    json_decref(resolved);
+    json_decref(empty);
+    free(parsed);
+  }
+  TK_EQ((long long)json_array_size(names), n, "as many games in the schema as registered");
+  json_decref(schema);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"defaults", test_defaults},
@@ -277,6 +458,8 @@ int main(void) {
       {"confidence_edges", test_confidence_edges},
       {"load_bounds", test_load_bounds},
       {"preset_and_schema", test_preset_and_schema},
+      {"presets_validate", test_presets_validate},
+      {"schema_matches_games", test_schema_matches_games},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("referee spec", tests);

@@ -1,4 +1,4 @@
-/* tests/riichi/test_riichi_faults.c — end to end: faults in a four-player game (issue 4's
+/* tests/riichi/test_riichi_faults.c — end to end: faults in a four-player game (the referee's
  * policies in the riichi driver). A fixture broken on purpose (riichi_misbehave: the referee's
  * fallback agent until its 5th decision of every even game index, where it aborts (SIGABRT,
  * which sanitizer builds also leave to the signal), hangs,

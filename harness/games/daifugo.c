@@ -1,0 +1,226 @@
+/* harness/games/daifugo.c — five-player daifugo, UECda rules (taikai/daifugo.h), as the referee
+ * sees it. A unit is one block of games from a class reset to the next (the rule option
+ * "block_games", 100 by default), dealt as a pure function of (seed, block, game), so every
+ * seating of a duplicate set meets the same deals. A seat is a player id (0..4), fixed for the
+ * block; the table positions are re-drawn by the rules. Rules (the spec's "rules" object):
+ *   {"block_games": 100, "seat_period": 3, "sennichite": 20}
+ * A seat's result fields over its block, in the order games.jsonl writes them: "games",
+ * "points" (the server's scale, 5 daifugo … 1 daihinmin per game), "paper_points" (the paper's,
+ * 2 … -2), "daifugo", "fugo", "heimin", "hinmin", "daihinmin" (games finished in each class),
+ * "revolutions", "passes", "plays".
+ *
+ * The fallback action is tk_daifugo_fallback's (pass on a non-empty table, the lowest single on
+ * a new one, the lowest card in the exchange). A faulted seat, played out by the fallback
+ * (harness/core/loop.h), gets the worst result: every game of the block as daihinmin; the other
+ * seats keep the games they played. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "taikai/daifugo.h"
+
+enum {
+  F_GAMES, F_POINTS, F_PAPER, F_CLASS0, F_CLASS1, F_CLASS2, F_CLASS3, F_CLASS4, F_REVOLUTIONS,
+  F_PASSES, F_PLAYS, F_COUNT
+};
+enum {
+  Q_GAMES, Q_CLASS0, Q_CLASS1, Q_CLASS2, Q_CLASS3, Q_CLASS4, Q_PLACE, Q_POINTS, Q_PAPER,
+  Q_REVOLUTIONS, Q_PASSES, Q_PLAYS, Q_COUNT
+};
+
+static const tk_field fields_def[F_COUNT] = {
+    [F_GAMES] = {"games", TK_FIELD_INT},         [F_POINTS] = {"points", TK_FIELD_INT},
+    [F_PAPER] = {"paper_points", TK_FIELD_INT},  [F_CLASS0] = {"daifugo", TK_FIELD_INT},
+    [F_CLASS1] = {"fugo", TK_FIELD_INT},         [F_CLASS2] = {"heimin", TK_FIELD_INT},
+    [F_CLASS3] = {"hinmin", TK_FIELD_INT},       [F_CLASS4] = {"daihinmin", TK_FIELD_INT},
+    [F_REVOLUTIONS] = {"revolutions", TK_FIELD_INT}, [F_PASSES] = {"passes", TK_FIELD_INT},
+    [F_PLAYS] = {"plays", TK_FIELD_INT},
+};
+
+/* Every rate is per game; a unit (block) gives each seat block_games games. */
+static const tk_metric metrics[] = {
+    {"daifugo_rate", "daifugo %", Q_CLASS0, Q_GAMES, 1, 100.0, 2},
+    {"fugo_rate", "fugo %", Q_CLASS1, Q_GAMES, 1, 100.0, 2},
+    {"heimin_rate", "heimin %", Q_CLASS2, Q_GAMES, 1, 100.0, 2},
+    {"hinmin_rate", "hinmin %", Q_CLASS3, Q_GAMES, 1, 100.0, 2},
+    {"daihinmin_rate", "daihinmin %", Q_CLASS4, Q_GAMES, 1, 100.0, 2},
+    {"mean_place", "mean place", Q_PLACE, Q_GAMES, 0, 1.0, 3},
+    {"points_per_game", "points/game", Q_POINTS, Q_GAMES, 0, 1.0, 3},
+    {"paper_points_per_game", "paper pts/game", Q_PAPER, Q_GAMES, 0, 1.0, 3},
+    {"revolutions_per_game", "revol./game", Q_REVOLUTIONS, Q_GAMES, 0, 1.0, 3},
+    {"passes_per_game", "passes/game", Q_PASSES, Q_GAMES, 0, 1.0, 2},
+};
+
+static int parse_rules(json_t *in, void *out, json_t **resolved, const char *path,
+                       tk_error *err) {
+  tk_daifugo_rules *r = out;
+  *r = tk_daifugo_default_rules();
+  const char *key;
+  json_t *v;
+  json_object_foreach(in, key, v) {
+    uint32_t *field = !strcmp(key, "block_games")   ? &r->block_games
+                      : !strcmp(key, "seat_period") ? &r->seat_period
+                      : !strcmp(key, "sennichite")  ? &r->sennichite
+                                                    : NULL;
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    char val[64];
+    snprintf(val, sizeof val, "%s", s ? s : "?");
+    free(s);
+    if (!field)
+      return tk_error_set(err, TK_EINVAL, -1,
+                          "%s: field 'rules.%s': unknown rule for game 'daifugo' (rules: "
+                          "block_games, seat_period, sennichite), got %s",
+                          path, key, val);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
+      return tk_error_set(err, TK_EINVAL, -1, "%s: field 'rules.%s': expected an integer, got %s",
+                          path, key, val);
+    *field = (uint32_t)json_integer_value(v);
+  }
+  tk_error e;
+  tk_error_clear(&e);
+  if (tk_daifugo_rules_check(r, &e))
+    return tk_error_set(err, TK_EINVAL, -1, "%s: field 'rules': %s", path, e.msg);
+  *resolved = json_pack("{s:i, s:i, s:i}", "block_games", (int)r->block_games, "seat_period",
+                        (int)r->seat_period, "sennichite", (int)r->sennichite);
+  return 0;
+}
+
+static int start(void *state, const tk_unit_start *u, tk_error *err) {
+  return tk_daifugo_block_init(state, u->rules, u->seed, u->wall, err);
+}
+
+static void info(const void *state, int seat, void *out) {
+  const tk_daifugo_block *b = state;
+  tk_daifugo_info *i = out;
+  i->types_version = TK_DAIFUGO_TYPES_VERSION;
+  i->block_games = b->rules.block_games;
+  i->seat_period = b->rules.seat_period;
+  i->sennichite = b->rules.sennichite;
+  i->block = b->block;
+  i->game = b->game;
+}
+
+static int to_act(void *state, tk_error *err) {
+  return tk_daifugo_is_over(state) ? -1 : tk_daifugo_to_act(state);
+}
+
+static void view(const void *state, int seat, void *out) { tk_daifugo_view_of(state, seat, out); }
+static void legal(const void *state, int seat, void *out) { tk_daifugo_legal_of(state, seat, out); }
+
+static int apply(void *state, int seat, const void *action, tk_error *err) {
+  return tk_daifugo_apply(state, seat, action, err);
+}
+
+static void fallback(const void *state, int seat, const void *legal_, void *action) {
+  *(tk_daifugo_move *)action = tk_daifugo_fallback(legal_);
+}
+
+static void result(const void *state, void *out) {
+  memcpy(out, &((const tk_daifugo_block *)state)->totals, sizeof(tk_daifugo_totals));
+}
+
+static void fields(const void *state, tk_unit_rec *rec) {
+  const tk_daifugo_totals *t = &((const tk_daifugo_block *)state)->totals;
+  for (int p = 0; p < 5; p++) {
+    int64_t *f = rec->seat[p].f;
+    f[F_GAMES] = t->games;
+    f[F_POINTS] = t->points[p];
+    f[F_PAPER] = t->paper_points[p];
+    for (int k = 0; k < 5; k++) f[F_CLASS0 + k] = t->places[p][k];
+    f[F_REVOLUTIONS] = t->revolutions[p];
+    f[F_PASSES] = t->passes[p];
+    f[F_PLAYS] = t->plays[p];
+  }
+}
+
+static void forfeit(const void *rules, unsigned mask, tk_unit_rec *rec) {
+  for (int p = 0; p < 5; p++) {
+    if (!(mask >> p & 1)) continue;
+    int64_t *f = rec->seat[p].f;
+    for (int k = 0; k < 5; k++) f[F_CLASS0 + k] = 0;
+    f[F_CLASS4] = f[F_GAMES];
+    f[F_POINTS] = f[F_GAMES];      /* 1 per game */
+    f[F_PAPER] = -2 * f[F_GAMES];  /* -2 per game */
+    f[F_REVOLUTIONS] = 0;
+  }
+}
+
+static void quantities(const tk_unit_rec *rec, double q[][TK_MAX_Q]) {
+  for (int p = 0; p < 5; p++) {
+    const int64_t *f = rec->seat[p].f;
+    double *x = q[p];
+    x[Q_GAMES] = (double)f[F_GAMES];
+    x[Q_PLACE] = 0;
+    for (int k = 0; k < 5; k++) {
+      x[Q_CLASS0 + k] = (double)f[F_CLASS0 + k];
+      x[Q_PLACE] += (double)(k + 1) * (double)f[F_CLASS0 + k];
+    }
+    x[Q_POINTS] = (double)f[F_POINTS];
+    x[Q_PAPER] = (double)f[F_PAPER];
+    x[Q_REVOLUTIONS] = (double)f[F_REVOLUTIONS];
+    x[Q_PASSES] = (double)f[F_PASSES];
+    x[Q_PLAYS] = (double)f[F_PLAYS];
+  }
+}
+
+/* "game 3, player 2, exchange: hand S3 H5 ..., gives 2" or "game 3, player 2: hand ..., on
+ * S5 S6 S7 (player 4)". */
+static void describe(const void *view_, char *buf, size_t cap) {
+  const tk_daifugo_view *v = view_;
+  char hand[200], top[80];
+  tk_daifugo_cards_str(v->hand, hand, sizeof hand);
+  if (v->decision == TK_DAIFUGO_DECIDE_EXCHANGE) {
+    snprintf(buf, cap, "game %u, player %d, exchange: hand %s, gives %d", v->game, v->player,
+             hand, v->to_give);
+  } else if (v->top.kind == TK_DAIFUGO_PASS) {
+    snprintf(buf, cap, "game %u, player %d: hand %s, leads", v->game, v->player, hand);
+  } else {
+    tk_daifugo_move_str(&v->top, top, sizeof top);
+    snprintf(buf, cap, "game %u, player %d: hand %s, on %s (player %d)", v->game, v->player,
+             hand, top, v->owner);
+  }
+}
+
+static void describe_action(const void *action, char *buf, size_t cap) {
+  const tk_daifugo_move *m = action;
+  if (m->kind > TK_DAIFUGO_GIVE) {
+    snprintf(buf, cap, "unknown action (kind %d)", m->kind);
+    return;
+  }
+  char text[128];
+  tk_daifugo_move_str(m, text, sizeof text);
+  snprintf(buf, cap, "%s", text);
+}
+
+const tk_game tk_game_daifugo = {
+    .name = "daifugo",
+    .nseats = 5,
+    .types_version = TK_DAIFUGO_TYPES_VERSION,
+    .rules_size = sizeof(tk_daifugo_rules),
+    .state_size = sizeof(tk_daifugo_block),
+    .info_size = sizeof(tk_daifugo_info),
+    .view_size = sizeof(tk_daifugo_view),
+    .legal_size = sizeof(tk_daifugo_legal),
+    .action_size = sizeof(tk_daifugo_move),
+    .result_size = sizeof(tk_daifugo_totals),
+    .parse_rules = parse_rules,
+    .start = start,
+    .info = info,
+    .to_act = to_act,
+    .view = view,
+    .legal = legal,
+    .apply = apply,
+    .fallback = fallback,
+    .result = result,
+    .fields = fields,
+    .forfeit = forfeit,
+    .quantities = quantities,
+    .describe = describe,
+    .describe_action = describe_action,
+    .nfields = F_COUNT,
+    .fields_def = fields_def,
+    .nq = Q_COUNT,
+    .nmetrics = (int)(sizeof metrics / sizeof metrics[0]),
+    .metrics = metrics,
+};
