@@ -274,7 +274,9 @@ int tk_stats_paired_metric(const double *num_a, const double *den_a, const doubl
     out->method = TK_METHOD_PAIRED_T;
     return 0;
   }
-  /* equal linearised values on every wall (or a single wall) */
+  /* equal linearised values on every wall (or a single wall): no t-test; p stays 1 for a
+   * difference of 0 and is undefined otherwise (the interval below is the evidence) */
+  if (out->value != 0) out->p = NAN;
   out->lo = out->hi = NAN;
   out->method = TK_METHOD_NONE;
   if (!isfinite(width)) return 0;

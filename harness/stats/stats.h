@@ -85,7 +85,8 @@ int tk_stats_metric(const double *num, const double *den, size_t n, const tk_des
 /* Paired difference R_a - R_b on the same n walls (walls where either has den 0 still count
  * through the linearised values): Student-t over per-wall differences, clipped to
  * ±(hi - lo); equal linearised values on every wall with a bounded range: R_a - R_b ± (hi - lo)
- * times the Wilson upper bound of 0 differing walls in n. */
+ * times the Wilson upper bound of 0 differing walls in n, with p 1 for a difference of 0 and
+ * NAN (no test) otherwise. */
 int tk_stats_paired_metric(const double *num_a, const double *den_a, const double *num_b,
                            const double *den_b, size_t n, const tk_design *d, double conf,
                            tk_estimate *out);

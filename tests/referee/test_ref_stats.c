@@ -277,6 +277,8 @@ static void test_paired_known(void) {
   double all[2] = {1, 1}, none[2] = {0, 0}, two[2] = {1, 1};
   CU_ASSERT_EQUAL_FATAL(tk_stats_paired_metric(all, two, none, two, 2, &rate, 0.95, &e), 0);
   TK_EQ(e.lo >= -1 && e.hi <= 1 && e.lo < e.hi, 1, "a rate difference within [-1, 1]");
+  TK_EQ(e.method == TK_METHOD_PAIRED_RANGE && isnan(e.p), 1, "the same non-zero difference on "
+        "every wall: no t-test, so no p-value beside a range interval that may hold 0");
 }
 
 /* The same five walls through a tally (the referee's path, harness/stats/tally.h): unit results
