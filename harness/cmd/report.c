@@ -9,7 +9,7 @@
  * "label" matches an agent of the run; "name" (optional) is shown instead of the label; a row's
  * metric may be null (not published). "games" (optional) is the reference's games per agent:
  * with it, each published rate gets its own Wilson interval and the report says whether it
- * overlaps ours. Metric titles, scales and decimals are the game's (harness/game_*.c). */
+ * overlaps ours. Metric titles, scales and decimals are the game's (harness/games/). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
