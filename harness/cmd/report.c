@@ -9,7 +9,7 @@
  * "label" matches an agent of the run; "name" (optional) is shown instead of the label; a row's
  * metric may be null (not published). "games" (optional) is the reference's games per agent:
  * with it, each published rate gets its own Wilson interval and the report says whether it
- * overlaps ours. Metric titles, scales and decimals are the game's (harness/game_*.c). */
+ * overlaps ours. Metric titles, scales and decimals are the game's (harness/games/). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -42,16 +42,19 @@ static void usage(FILE *f) {
           "                    walls, from SUMMARY) for each agent label L\n"
           "  --notes FILE      Markdown appended as the report's discussion\n"
           "  --out FILE        write the report there (default: stdout)\n"
-          "  --strict          exit status 1 when a check of REF fails (for CI)\n"
+          "  --strict          exit status 1 when a check of REF fails or cannot be evaluated\n"
+          "                    (an agent missing, a value undefined), or when SUMMARY is an\n"
+          "                    incomplete run; each reason is printed (for CI)\n"
           "\n"
           "REF may also list \"checks\": the shapes a reproduction must show (which agent is\n"
-          "top on a metric, which is significantly above or below another, a trend along a\n"
-          "list of agents within noise, agreement with a published value); the report gives\n"
-          "each a verdict with the evidence (point estimates and paired differences on the\n"
-          "same walls). See the top of harness/cmd/report.c for the kinds.\n"
+          "top on a metric, which is significantly above or below another agent or a number,\n"
+          "a trend along a list of agents within noise, agreement with a published value);\n"
+          "the report gives each a verdict with the evidence (intervals and paired\n"
+          "differences on the same walls). See the top of harness/cmd/report.c for the kinds.\n"
           "\n"
-          "Exit status: 0 written; 1 a check failed with --strict (the report is written);\n"
-          "2 bad usage or input (the message names the file, field and value).\n");
+          "Exit status: 0 written; 1 with --strict, a check failed or was not evaluated, or\n"
+          "the run is incomplete (the report is written); 2 bad usage or input (the message\n"
+          "names the file, field and value).\n");
 }
 
 typedef struct report {
@@ -331,15 +334,22 @@ static void write_pairs(report *r, char **bases, int nbases, FILE *out) {
  *
  * REF's optional "checks": the shapes a reproduction must show, each
  *   {"text": "...", "kind": K, "metric": M, ...}
- * with kinds (point estimates and the run's paired differences on the same walls):
- *   "top"       "label" has the highest value of M among "among" (default: every row);
- *   "above" / "below"  "label" is significantly above / below "than" (paired CI excludes 0);
+ * with kinds (the run's intervals and paired differences on the same walls):
+ *   "top"       "label" has the highest value of M among "among" (default: every row), in
+ *               point estimates (descriptive, for a reproduction's shapes; the evidence says
+ *               whether it is significant against every other agent; a CI gate should use
+ *               "above"/"below", which are statistical);
+ *   "above" / "below"  "label" is significantly above / below "than" (paired CI excludes 0),
+ *               or, with "value" instead of "than", our interval lies wholly above / below
+ *               that number (in summary units);
  *   "monotone"  along "labels", M never moves significantly against "direction"
  *               ("increasing" | "decreasing"): no pair i < j whose paired CI excludes 0 the
  *               wrong way ("within noise");
  *   "any_above" some agent of "labels" has a higher value of M than "than";
  *   "agrees"    "label"'s interval holds the published value or, for a rate with "games",
- *               overlaps the published rate's interval. */
+ *               overlaps the published rate's interval.
+ * A check whose agents, values or intervals are missing is "not evaluated" with the reason;
+ * --strict fails on it as on a failed check, and on an incomplete run. */
 
 typedef struct est {
   double v, lo, hi, p;
@@ -359,16 +369,6 @@ static est diff(const report *r, const char *a, const char *b, const char *metri
   return e;
 }
 
-static json_t *published_row(const report *r, const char *label) {
-  size_t i;
-  json_t *row;
-  json_array_foreach(json_object_get(r->ref, "rows"), i, row) {
-    const char *l = json_string_value(json_object_get(row, "label"));
-    if (l && label && !strcmp(l, label)) return row;
-  }
-  return NULL;
-}
-
 /* Appends printf-style text to buf. */
 static void add(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(char *buf, size_t cap, const char *fmt, ...) {
@@ -378,6 +378,37 @@ static void add(char *buf, size_t cap, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf + n, cap - n, fmt, ap);
   va_end(ap);
+}
+
+/* Why `label`'s `metric` (`interval`: with an interval) cannot be used, into ev; returns -1
+ * (a check that cannot be evaluated). */
+static int no_value(const report *r, const char *label, const char *metric, char *ev, size_t cap) {
+  json_t *a = label ? find_agent(r->summary, label) : NULL;
+  ev[0] = '\0';
+  if (!a) add(ev, cap, "agent '%s' is not in the run", label ? label : "?");
+  else add(ev, cap, "%s has no value of %s (no data, e.g. no wins)", label, metric);
+  return -1;
+}
+
+/* The same for the paired difference a - b. */
+static int no_diff(const report *r, const char *a, const char *b, const char *metric, char *ev,
+                   size_t cap) {
+  if (!ours(r, a, metric).ok) return no_value(r, a, metric, ev, cap);
+  if (!ours(r, b, metric).ok) return no_value(r, b, metric, ev, cap);
+  ev[0] = '\0';
+  add(ev, cap, "no interval for %s − %s on %s (no walls in common, or no variation and no "
+      "range)", a, b, metric);
+  return -1;
+}
+
+static json_t *published_row(const report *r, const char *label) {
+  size_t i;
+  json_t *row;
+  json_array_foreach(json_object_get(r->ref, "rows"), i, row) {
+    const char *l = json_string_value(json_object_get(row, "label"));
+    if (l && label && !strcmp(l, label)) return row;
+  }
+  return NULL;
 }
 
 static void add_diff(char *buf, size_t cap, const tk_metric *mt, const char *a, const char *b, est d) {
@@ -401,7 +432,8 @@ static int labels_of(const report *r, json_t *arr, const char **out, int cap) {
   return n;
 }
 
-/* Evaluates one check: 1 holds, 0 fails, -1 cannot be evaluated (missing agents). */
+/* Evaluates one check: 1 holds, 0 fails, -1 cannot be evaluated (an agent missing from the
+ * run, a value or interval undefined); ev gets the evidence, or the reason it cannot be. */
 static int eval_check(const report *r, json_t *c, const tk_metric *mt, const char *metric,
                       char *ev, size_t cap) {
   const char *kind = json_string_value(json_object_get(c, "kind"));
@@ -413,29 +445,46 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
   if (!strcmp(kind, "top")) {
     int n = labels_of(r, json_object_get(c, "among"), ls, 64);
     est me = ours(r, label, metric);
-    if (!me.ok) return -1;
+    if (!me.ok) return no_value(r, label, metric, ev, cap);
     const char *best = NULL;
     double bv = -INFINITY;
-    int sig = 1;
     for (int i = 0; i < n; i++) {
+      if (!strcmp(ls[i], label)) continue;
       est e = ours(r, ls[i], metric);
-      if (!e.ok) return -1;
-      if (strcmp(ls[i], label)) {
-        if (e.v > bv) bv = e.v, best = ls[i];
-        est d = diff(r, label, ls[i], metric);
-        if (!d.ok || d.lo <= 0) sig = 0;
-      }
+      if (!e.ok) return no_value(r, ls[i], metric, ev, cap);
+      if (!diff(r, label, ls[i], metric).ok) return no_diff(r, label, ls[i], metric, ev, cap);
+      if (e.v > bv) bv = e.v, best = ls[i];
     }
-    if (!best) return -1;
+    if (!best) {
+      add(ev, cap, "no other agent to compare with");
+      return -1;
+    }
+    /* the evidence says whether it is significantly above every other agent */
+    int sig = 1;
+    for (int i = 0; i < n; i++)
+      if (strcmp(ls[i], label) && !(diff(r, label, ls[i], metric).lo > 0)) sig = 0;
     fmt_num(me.v, mt, v, sizeof v);
     add(ev, cap, "%s %s; next: ", label, v);
     add_diff(ev, cap, mt, label, best, diff(r, label, best, metric));
     add(ev, cap, sig ? " (above every other agent significantly)" : " (not significant against all)");
-    return me.v > bv;
+    return me.v > bv; /* descriptive: the point estimates' order (see the kinds above) */
+  }
+  if ((!strcmp(kind, "above") || !strcmp(kind, "below")) && !than) {
+    /* against a fixed value: our interval lies wholly above (below) it */
+    double x = json_number_value(json_object_get(c, "value"));
+    est me = ours(r, label, metric);
+    if (!me.ok || !isfinite(me.lo)) return no_value(r, label, metric, ev, cap);
+    fmt_num(me.v, mt, v, sizeof v);
+    fmt_num(me.lo, mt, lo, sizeof lo);
+    fmt_num(me.hi, mt, hi, sizeof hi);
+    char xs[32];
+    fmt_num(x, mt, xs, sizeof xs);
+    add(ev, cap, "%s %s [%s, %s] against %s", label, v, lo, hi, xs);
+    return kind[0] == 'a' ? me.lo > x : me.hi < x;
   }
   if (!strcmp(kind, "above") || !strcmp(kind, "below")) {
     est d = diff(r, label, than, metric);
-    if (!d.ok) return -1;
+    if (!d.ok) return no_diff(r, label, than, metric, ev, cap);
     add_diff(ev, cap, mt, label, than, d);
     return kind[0] == 'a' ? d.lo > 0 : d.hi < 0;
   }
@@ -444,15 +493,18 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
     const char *dir = json_string_value(json_object_get(c, "direction"));
     int up = dir && !strcmp(dir, "increasing");
     int inversions = 0, violations = 0;
+    for (int i = 0; i < n; i++)
+      if (!ours(r, ls[i], metric).ok) return no_value(r, ls[i], metric, ev, cap);
+    for (int i = 0; i < n; i++)
+      for (int j = i + 1; j < n; j++)
+        if (!diff(r, ls[j], ls[i], metric).ok) return no_diff(r, ls[j], ls[i], metric, ev, cap);
     for (int i = 0; i + 1 < n; i++) {
       est a = ours(r, ls[i], metric), b = ours(r, ls[i + 1], metric);
-      if (!a.ok || !b.ok) return -1;
       if (up ? b.v < a.v : b.v > a.v) inversions++;
     }
     for (int i = 0; i < n; i++)
       for (int j = i + 1; j < n; j++) {
         est d = diff(r, ls[j], ls[i], metric); /* later - earlier */
-        if (!d.ok) continue;
         if (up ? d.hi < 0 : d.lo > 0) {
           if (violations++ < 3) {
             add(ev, cap, "%s", violations > 1 ? "; " : "against the trend: ");
@@ -471,9 +523,10 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
   if (!strcmp(kind, "any_above")) {
     int n = labels_of(r, json_object_get(c, "labels"), ls, 64);
     int holds = 0, sig = 0;
+    for (int i = 0; i < n; i++)
+      if (!diff(r, ls[i], than, metric).ok) return no_diff(r, ls[i], than, metric, ev, cap);
     for (int i = 0; i < n; i++) {
       est d = diff(r, ls[i], than, metric);
-      if (!d.ok) return -1;
       if (d.v > 0) {
         add(ev, cap, "%s", holds++ ? "; " : "");
         add_diff(ev, cap, mt, ls[i], than, d);
@@ -498,7 +551,11 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
     est me = ours(r, label, metric);
     json_t *row = published_row(r, label);
     json_t *pv = json_object_get(row, metric);
-    if (!me.ok || !json_is_number(pv)) return -1;
+    if (!me.ok || !isfinite(me.lo)) return no_value(r, label, metric, ev, cap);
+    if (!json_is_number(pv)) {
+      add(ev, cap, "the reference publishes no %s for %s", metric, label);
+      return -1;
+    }
     double pub = json_number_value(pv);
     fmt_num(me.v, mt, v, sizeof v);
     fmt_num(me.lo, mt, lo, sizeof lo);
@@ -517,6 +574,7 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
     }
     return pub >= me.lo && pub <= me.hi;
   }
+  add(ev, cap, "unknown kind");
   return -1;
 }
 
@@ -552,7 +610,11 @@ static int load_checks(const report *r) {
     snprintf(field, sizeof field, "checks[%zu]", i);
     if (need_label && !json_is_string(json_object_get(c, "label")))
       return fail("%s: field '%s.label': expected an agent label%s", r->ref_path, field, "");
-    if (need_than && !json_is_string(json_object_get(c, "than")))
+    int against_value = strcmp(kind, "any_above") && !json_object_get(c, "than");
+    if (need_than && against_value && !json_is_number(json_object_get(c, "value")))
+      return fail("%s: field '%s.than': expected an agent label (or 'value': a number)%s",
+                  r->ref_path, field, "");
+    if (need_than && !against_value && !json_is_string(json_object_get(c, "than")))
       return fail("%s: field '%s.than': expected an agent label%s", r->ref_path, field, "");
     if (need_labels && json_array_size(json_object_get(c, "labels")) < 2)
       return fail("%s: field '%s.labels': expected an array of at least 2 agent labels%s",
@@ -561,14 +623,14 @@ static int load_checks(const report *r) {
   return 0;
 }
 
-/* Writes the checks section; returns the number that fail. */
-static int write_checks(const report *r, FILE *out) {
+/* Writes the checks section; counts the checks that fail and those not evaluated. */
+static void write_checks(const report *r, FILE *out, int *failed, int *unevaluated) {
   json_t *cs = json_object_get(r->ref, "checks");
-  if (!json_array_size(cs)) return 0;
+  *failed = *unevaluated = 0;
+  if (!json_array_size(cs)) return;
   fprintf(out, "\n## What must hold\n\n| claim | verdict | evidence |\n|---|---|---|\n");
   size_t i;
   json_t *c;
-  int failed = 0;
   json_array_foreach(cs, i, c) {
     const char *metric = json_string_value(json_object_get(c, "metric"));
     const tk_metric *mt = find_metric(r->game, metric);
@@ -576,10 +638,14 @@ static int write_checks(const report *r, FILE *out) {
     int v = eval_check(r, c, mt, metric, ev, sizeof ev);
     const char *text = json_string_value(json_object_get(c, "text"));
     fprintf(out, "| %s | %s | %s |\n", text ? text : json_string_value(json_object_get(c, "kind")),
-            v > 0 ? "holds" : v == 0 ? "**fails**" : "not evaluated (agents missing)", ev);
-    if (v == 0) failed++;
+            v > 0 ? "holds" : v == 0 ? "**fails**" : "**not evaluated**", ev);
+    if (v == 0) (*failed)++;
+    if (v < 0) {
+      (*unevaluated)++;
+      fprintf(stderr, "taikai report: %s: check %zu (%s) not evaluated: %s\n", r->ref_path, i,
+              text ? text : "", ev);
+    }
   }
-  return failed;
 }
 
 int tk_cmd_report(int argc, char **argv) {
@@ -629,11 +695,15 @@ int tk_cmd_report(int argc, char **argv) {
     return fail("%s: not a summary.json of taikai run (no known 'game' and 'agents')%s%s",
                 r.summary_path, "", "");
   }
+  /* a run that did not play every unit (stopped, or still going) */
+  long long units = (long long)json_integer_value(json_object_get(r.summary, "units"));
+  long long units_total = (long long)json_integer_value(json_object_get(r.summary, "units_total"));
+  int incomplete = !json_is_true(json_object_get(r.summary, "complete"));
   r.conf = json_number_value(json_object_get(r.summary, "confidence"));
   if (!(r.conf > 0 && r.conf < 1)) r.conf = 0.95;
   int rc = load_reference(&r);
   if (!rc) rc = load_checks(&r);
-  int failed = 0;
+  int failed = 0, unevaluated = 0;
   char *bases[MAX_PAIRS];
   int nbases = 0;
   char *pairs_buf = pairs ? strdup(pairs) : NULL;
@@ -695,7 +765,7 @@ int tk_cmd_report(int argc, char **argv) {
     if (source) fprintf(out, "Published numbers: %s.\n", source);
     fprintf(out, "\n## Ours beside the published table\n\n");
     write_table(&r, out);
-    failed = write_checks(&r, out);
+    write_checks(&r, out, &failed, &unevaluated);
     if (nbases) {
       fprintf(out, "\n## Paired differences\n");
       write_pairs(&r, bases, nbases, out);
@@ -715,10 +785,15 @@ int tk_cmd_report(int argc, char **argv) {
   free(pairs_buf);
   json_decref(r.summary);
   json_decref(r.ref);
-  if (!rc && failed) {
+  if (!rc && failed)
     fprintf(stderr, "taikai report: %d check%s of %s fail%s\n", failed, failed > 1 ? "s" : "",
             r.ref_path, failed > 1 ? "" : "s");
-    if (strict) rc = 1;
-  }
+  if (!rc && unevaluated)
+    fprintf(stderr, "taikai report: %d check%s of %s could not be evaluated\n", unevaluated,
+            unevaluated > 1 ? "s" : "", r.ref_path);
+  if (!rc && incomplete)
+    fprintf(stderr, "taikai report: %s is an incomplete run: %lld of %lld units played\n",
+            r.summary_path, units, units_total);
+  if (!rc && strict && (failed || unevaluated || incomplete)) rc = 1;
   return rc;
 }

@@ -26,6 +26,7 @@
 #include "game.h"
 #include "stats.h"
 #include "taikai/solo.h"
+#include "tally.h"
 
 enum { CONV_LOGGED, CONV_BEST_TILE, CONV_NO_DORA, NCONV };
 static const char *const conv_title[NCONV] = {"as logged", "best winning tile", "no dora"};
@@ -172,9 +173,15 @@ static int rescore_line(json_t *seat, const uint8_t wall[TK_SOLO_WALL_TILES],
   return 0;
 }
 
+/* Points per game or per win with summary.json's interval (the solo metric's range). */
 static void cell(FILE *f, const double *num, const double *den, size_t n, double conf) {
+  const tk_game *g = tk_game_find("solo");
+  const tk_metric *pts = NULL;
+  for (int m = 0; m < g->nmetrics; m++)
+    if (!strcmp(g->metrics[m].name, "points_per_win")) pts = &g->metrics[m];
+  tk_design d = tk_metric_design(pts, 0, 0);
   tk_estimate e;
-  if (tk_stats_ratio(num, den, n, conf, &e) || e.value != e.value)
+  if (tk_stats_metric(num, den, n, &d, conf, &e) || e.value != e.value)
     fprintf(f, " – |");
   else
     fprintf(f, " %.1f [%.1f, %.1f] |", e.value, e.lo, e.hi);

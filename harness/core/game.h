@@ -31,6 +31,9 @@ enum {
   TK_VIEW_MAX = 4096,   /* a game's view struct (copied into the watch before each decision) */
 };
 
+/* Which ends of a metric's range [lo, hi] are bounds (a proportion is always [0, 1]). */
+enum { TK_BOUND_NONE = 0, TK_BOUND_LO = 1, TK_BOUND_HI = 2, TK_BOUND_BOTH = 3 };
+
 typedef struct tk_metric {
   const char *name;  /* key in summary.json ("win_rate") */
   const char *title; /* column title ("win rate") */
@@ -38,6 +41,9 @@ typedef struct tk_metric {
   int proportion;    /* 1: a rate in [0, 1]: binomial interval when each wall gives one game */
   double scale;      /* display multiplier (100 for a percentage) */
   int decimals;      /* display decimals */
+  int bounded;       /* TK_BOUND_* bits: which of lo, hi hold (every value of the metric, so
+                      * every interval, lies in the range); ignored for proportions */
+  double lo, hi;     /* the range's ends where `bounded` says so */
 } tk_metric;
 
 /* A per-seat result field, written into the seat's object of a games.jsonl line. */

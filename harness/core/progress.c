@@ -9,6 +9,7 @@ void tk_progress_init(tk_progress *p, int mode) {
   p->mode = mode < 0 ? (isatty(2) ? 2 : 1) : mode;
   p->start_ns = p->last_ns = tk_now_ns();
   p->done = p->total = 0;
+  p->drawn = 0;
 }
 
 double tk_progress_rate(const tk_progress *p) {
@@ -29,13 +30,26 @@ static void report(tk_progress *p, int final) {
   char left[32];
   eta(rate > 0 ? (double)(p->total - p->done) / rate : -1, left, sizeof left);
   if (p->mode == 2) {
-    char bar[31];
-    int fill = (int)(frac * 30);
-    for (int i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
-    bar[30] = '\0';
-    fprintf(stderr, "\r[%s] %5.1f%%  %llu/%llu games  %.0f games/s  ETA %s   %s", bar,
-            frac * 100, (unsigned long long)p->done, (unsigned long long)p->total, rate, left,
-            final ? "\n" : "");
+    /* one line of at most TK_PROGRESS_COLS characters, redrawn in place: the bar takes what
+     * the figures leave (up to 30), and spaces clear what a longer previous line left */
+    char text[160], bar[TK_PROGRESS_COLS + 1];
+    int n = snprintf(text, sizeof text, "%5.1f%%  %llu/%llu games  %.0f games/s  ETA %s",
+                     frac * 100, (unsigned long long)p->done, (unsigned long long)p->total, rate,
+                     left);
+    if (n > TK_PROGRESS_COLS) n = TK_PROGRESS_COLS, text[n] = '\0';
+    int room = TK_PROGRESS_COLS - n - 3, nb = room > 30 ? 30 : room; /* "[bar] " */
+    int len = n;
+    if (nb >= 5) {
+      int fill = (int)(frac * nb);
+      for (int i = 0; i < nb; i++) bar[i] = i < fill ? '#' : '.';
+      bar[nb] = '\0';
+      len += nb + 3;
+      fprintf(stderr, "\r[%s] %s", bar, text);
+    } else {
+      fprintf(stderr, "\r%s", text);
+    }
+    fprintf(stderr, "%*s%s", p->drawn > len ? p->drawn - len : 0, "", final ? "\n" : "");
+    p->drawn = final ? 0 : len > p->drawn ? len : p->drawn; /* what the terminal now shows */
   } else {
     fprintf(stderr, "taikai: %llu/%llu games (%.1f%%), %.0f games/s, ETA %s\n",
             (unsigned long long)p->done, (unsigned long long)p->total, frac * 100, rate,

@@ -38,18 +38,29 @@ static const tk_field fields_def[F_COUNT] = {
     [F_PLAYS] = {"plays", TK_FIELD_INT},
 };
 
-/* Every rate is per game; a unit (block) gives each seat block_games games. */
+/* Every rate is per game; a unit (block) gives each seat block_games games. Ranges: a place is
+ * 1..5, the server's points 5..1 and the paper's 2..-2 per game. */
 static const tk_metric metrics[] = {
-    {"daifugo_rate", "daifugo %", Q_CLASS0, Q_GAMES, 1, 100.0, 2},
-    {"fugo_rate", "fugo %", Q_CLASS1, Q_GAMES, 1, 100.0, 2},
-    {"heimin_rate", "heimin %", Q_CLASS2, Q_GAMES, 1, 100.0, 2},
-    {"hinmin_rate", "hinmin %", Q_CLASS3, Q_GAMES, 1, 100.0, 2},
-    {"daihinmin_rate", "daihinmin %", Q_CLASS4, Q_GAMES, 1, 100.0, 2},
-    {"mean_place", "mean place", Q_PLACE, Q_GAMES, 0, 1.0, 3},
-    {"points_per_game", "points/game", Q_POINTS, Q_GAMES, 0, 1.0, 3},
-    {"paper_points_per_game", "paper pts/game", Q_PAPER, Q_GAMES, 0, 1.0, 3},
-    {"revolutions_per_game", "revol./game", Q_REVOLUTIONS, Q_GAMES, 0, 1.0, 3},
-    {"passes_per_game", "passes/game", Q_PASSES, Q_GAMES, 0, 1.0, 2},
+    {.name = "daifugo_rate", .title = "daifugo %", .num = Q_CLASS0, .den = Q_GAMES,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "fugo_rate", .title = "fugo %", .num = Q_CLASS1, .den = Q_GAMES, .proportion = 1,
+     .scale = 100.0, .decimals = 2},
+    {.name = "heimin_rate", .title = "heimin %", .num = Q_CLASS2, .den = Q_GAMES,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "hinmin_rate", .title = "hinmin %", .num = Q_CLASS3, .den = Q_GAMES,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "daihinmin_rate", .title = "daihinmin %", .num = Q_CLASS4, .den = Q_GAMES,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "mean_place", .title = "mean place", .num = Q_PLACE, .den = Q_GAMES, .scale = 1.0,
+     .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5},
+    {.name = "points_per_game", .title = "points/game", .num = Q_POINTS, .den = Q_GAMES,
+     .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5},
+    {.name = "paper_points_per_game", .title = "paper pts/game", .num = Q_PAPER,
+     .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = -2, .hi = 2},
+    {.name = "revolutions_per_game", .title = "revol./game", .num = Q_REVOLUTIONS,
+     .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_LO, .lo = 0},
+    {.name = "passes_per_game", .title = "passes/game", .num = Q_PASSES, .den = Q_GAMES,
+     .scale = 1.0, .decimals = 2, .bounded = TK_BOUND_LO, .lo = 0},
 };
 
 static int parse_rules(json_t *in, void *out, json_t **resolved, const char *path,

@@ -45,21 +45,37 @@ static const tk_field fields_def[F_COUNT] = {
 
 /* Paper 000's tables 6 and 7 report, beside an agent's own win and deal-in rates, its
  * opponents' mean rates: the wins and deal-ins of the other three seats over their hands in
- * the same games, i.e. the mean of the three opponents' rates. */
+ * the same games, i.e. the mean of the three opponents' rates.
+ * Ranges: rates are proportions (a hand has at most one win, deal-in, riichi declaration and
+ * open hand); a rank lies in 1..4; a win pays more than 0 (yakuman stack: no upper bound);
+ * final points are not bounded. */
 static const tk_metric metrics[] = {
-    {"rank_1_rate", "1st %", Q_RANK1, Q_GAMES, 1, 100.0, 1},
-    {"rank_2_rate", "2nd %", Q_RANK2, Q_GAMES, 1, 100.0, 1},
-    {"rank_3_rate", "3rd %", Q_RANK3, Q_GAMES, 1, 100.0, 1},
-    {"rank_4_rate", "4th %", Q_RANK4, Q_GAMES, 1, 100.0, 1},
-    {"mean_rank", "mean rank", Q_RANK, Q_GAMES, 0, 1.0, 3},
-    {"mean_final_points", "final points", Q_POINTS, Q_GAMES, 0, 1.0, 0},
-    {"win_rate", "win %", Q_WINS, Q_HANDS, 1, 100.0, 2},
-    {"deal_in_rate", "deal-in %", Q_DEALINS, Q_HANDS, 1, 100.0, 2},
-    {"riichi_rate", "riichi %", Q_RIICHI, Q_HANDS, 1, 100.0, 2},
-    {"call_rate", "call %", Q_CALLS, Q_HANDS, 1, 100.0, 2},
-    {"mean_win_points", "win points", Q_WINPOINTS, Q_WINS, 0, 1.0, 0},
-    {"opponents_win_rate", "opp win %", Q_OPP_WINS, Q_OPP_HANDS, 1, 100.0, 2},
-    {"opponents_deal_in_rate", "opp deal-in %", Q_OPP_DEALINS, Q_OPP_HANDS, 1, 100.0, 2},
+    {.name = "rank_1_rate", .title = "1st %", .num = Q_RANK1, .den = Q_GAMES, .proportion = 1,
+     .scale = 100.0, .decimals = 1},
+    {.name = "rank_2_rate", .title = "2nd %", .num = Q_RANK2, .den = Q_GAMES, .proportion = 1,
+     .scale = 100.0, .decimals = 1},
+    {.name = "rank_3_rate", .title = "3rd %", .num = Q_RANK3, .den = Q_GAMES, .proportion = 1,
+     .scale = 100.0, .decimals = 1},
+    {.name = "rank_4_rate", .title = "4th %", .num = Q_RANK4, .den = Q_GAMES, .proportion = 1,
+     .scale = 100.0, .decimals = 1},
+    {.name = "mean_rank", .title = "mean rank", .num = Q_RANK, .den = Q_GAMES,
+     .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 4},
+    {.name = "mean_final_points", .title = "final points", .num = Q_POINTS, .den = Q_GAMES,
+     .scale = 1.0, .decimals = 0},
+    {.name = "win_rate", .title = "win %", .num = Q_WINS, .den = Q_HANDS,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "deal_in_rate", .title = "deal-in %", .num = Q_DEALINS, .den = Q_HANDS,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "riichi_rate", .title = "riichi %", .num = Q_RIICHI, .den = Q_HANDS,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "call_rate", .title = "call %", .num = Q_CALLS, .den = Q_HANDS,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "mean_win_points", .title = "win points", .num = Q_WINPOINTS, .den = Q_WINS,
+     .scale = 1.0, .decimals = 0, .bounded = TK_BOUND_LO, .lo = 0},
+    {.name = "opponents_win_rate", .title = "opp win %", .num = Q_OPP_WINS, .den = Q_OPP_HANDS,
+     .proportion = 1, .scale = 100.0, .decimals = 2},
+    {.name = "opponents_deal_in_rate", .title = "opp deal-in %", .num = Q_OPP_DEALINS,
+     .den = Q_OPP_HANDS, .proportion = 1, .scale = 100.0, .decimals = 2},
 };
 
 /* The parsed rules. */

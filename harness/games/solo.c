@@ -20,11 +20,17 @@ static const tk_field fields_def[F_COUNT] = {
     [F_FU] = {"fu", TK_FIELD_INT}, [F_YAKUMAN] = {"yakuman", TK_FIELD_INT},
 };
 
+/* Ranges: a game scores 0 or one win of at most 48,000 points (the yakuman limit; yakuman never
+ * stack); a win comes on draw 1..TK_SOLO_MAX_DRAWS. */
 static const tk_metric metrics[] = {
-    {"win_rate", "win rate %", Q_WIN, Q_GAMES, 1, 100.0, 2},
-    {"points_per_game", "points/game", Q_POINTS, Q_GAMES, 0, 1.0, 1},
-    {"points_per_win", "points/win", Q_POINTS, Q_WIN, 0, 1.0, 1},
-    {"mean_win_turn", "win turn", Q_WINTURN, Q_WIN, 0, 1.0, 2},
+    {.name = "win_rate", .title = "win rate %", .num = Q_WIN, .den = Q_GAMES, .proportion = 1,
+     .scale = 100.0, .decimals = 2},
+    {.name = "points_per_game", .title = "points/game", .num = Q_POINTS, .den = Q_GAMES,
+     .scale = 1.0, .decimals = 1, .bounded = TK_BOUND_BOTH, .lo = 0, .hi = 48000},
+    {.name = "points_per_win", .title = "points/win", .num = Q_POINTS, .den = Q_WIN,
+     .scale = 1.0, .decimals = 1, .bounded = TK_BOUND_BOTH, .lo = 0, .hi = 48000},
+    {.name = "mean_win_turn", .title = "win turn", .num = Q_WINTURN, .den = Q_WIN, .scale = 1.0,
+     .decimals = 2, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = TK_SOLO_MAX_DRAWS},
 };
 
 static int parse_rules(json_t *rules, void *out, json_t **resolved, const char *path,

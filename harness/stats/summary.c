@@ -1,8 +1,9 @@
 /* harness/stats/summary.c — the statistics of a finished tournament (summary.json) and its two
  * renderings: report.md and the one-screen table on stdout. Intervals are over walls, the
- * independent unit: rates use Wilson or Clopper–Pearson when every wall gives an agent exactly
- * one game (field format), otherwise, like every mean, a Student-t interval of per-wall
- * linearised ratios (harness/stats/stats.h). Paired differences compare two agents wall by wall. */
+ * independent unit, and stay inside each metric's range (harness/stats/stats.h,
+ * tk_stats_metric): binomial for rates with one game per wall, an effective-n binomial for
+ * clustered rates, a transformed Student-t for other ratios; every estimate names its method.
+ * Paired differences compare two agents wall by wall. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +12,25 @@
 #include "run.h"
 #include "stats.h"
 
-/* summary.json's name of the Student-t interval of a ratio over walls */
-#define TK_INTERVAL_RATIO "student-t over walls (per-wall linearised ratio)"
-
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
-static json_t *estimate_json(const tk_estimate *e, int with_p) {
+static json_t *estimate_json(const tk_estimate *e, int with_p, unsigned *used) {
   json_t *o = json_object();
   json_object_set_new(o, "value", num(e->value));
   json_object_set_new(o, "ci", json_pack("[o,o]", num(e->lo), num(e->hi)));
   if (with_p) json_object_set_new(o, "p", num(e->p));
+  json_object_set_new(o, "method", json_string(tk_stats_method_name(e->method)));
+  *used |= 1u << e->method;
   return o;
+}
+
+static tk_design design_of(const tk_metric *mt, const tk_spec *s, int one_per_wall) {
+  return tk_metric_design(mt, one_per_wall, s->proportion == TK_INTERVAL_CLOPPER_PEARSON);
+}
+
+static json_t *range_json(const tk_design *d) {
+  double lo = d->proportion ? 0 : d->lo, hi = d->proportion ? 1 : d->hi;
+  return json_pack("[o,o]", num(lo), num(hi));
 }
 
 json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
@@ -33,6 +42,8 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   double *na = malloc(W * sizeof *na), *da = malloc(W * sizeof *da);
   double *nb = malloc(W * sizeof *nb), *db = malloc(W * sizeof *db);
   json_t *root = json_object(), *agents = json_array(), *pairs = json_array();
+  json_t *iv = json_object(); /* "intervals": the methods */
+  unsigned used = 0;          /* bit m: tk_method m appears */
   int rc = 0;
   if (!na || !da || !nb || !db) {
     rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
@@ -52,13 +63,28 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   json_object_set_new(root, "illegal_policy",
                       json_string(tk_illegal_policy_name(s->illegal_policy)));
   json_object_set_new(root, "confidence", json_real(conf));
+  json_t *ivm = json_object();
   /* the binomial intervals need one game per agent per wall (field); with several games per
-   * wall (round-robin, duplicate) rates are ratios like the means */
+   * wall (round-robin, duplicate) rates take the design effect */
   int one_game_per_wall = s->format == TK_FORMAT_FIELD;
-  const char *rates = one_game_per_wall ? tk_interval_name(s->proportion) : TK_INTERVAL_RATIO;
-  json_object_set_new(root, "intervals",
-                      json_pack("{s:s, s:s, s:s}", "rates", rates, "means", TK_INTERVAL_RATIO,
-                                "paired", "student-t over per-wall differences"));
+  int cp = s->proportion == TK_INTERVAL_CLOPPER_PEARSON;
+  int rate_method = one_game_per_wall ? (cp ? TK_METHOD_CLOPPER_PEARSON : TK_METHOD_WILSON)
+                                      : (cp ? TK_METHOD_CP_DEFF : TK_METHOD_WILSON_DEFF);
+  json_object_set_new(iv, "rates", json_string(tk_stats_method_name(rate_method)));
+  json_object_set_new(iv, "means", json_string("logit-t (two bounds), log-t (one), t (none)"));
+  json_object_set_new(iv, "paired", json_string(tk_stats_method_name(TK_METHOD_PAIRED_T)));
+  for (int m = 0; m < g->nmetrics; m++) {
+    tk_design d = design_of(&g->metrics[m], s, one_game_per_wall);
+    int method = d.proportion                      ? rate_method
+                 : isfinite(d.lo) && isfinite(d.hi) ? TK_METHOD_LOGIT_T
+                 : isfinite(d.lo) || isfinite(d.hi) ? TK_METHOD_LOG_T
+                                                    : TK_METHOD_T;
+    json_object_set_new(ivm, g->metrics[m].name,
+                        json_pack("{s:o, s:s}", "range", range_json(&d), "method",
+                                  tk_stats_method_name(method)));
+  }
+  json_object_set_new(iv, "metrics", ivm);
+  json_object_set_new(root, "intervals", json_incref(iv));
   for (int a = 0; a < t->nagents; a++) {
     json_t *o = json_object();
     json_object_set_new(o, "label", json_string(s->agents[a].label));
@@ -77,28 +103,17 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
     json_object_set_new(o, "skipped", json_integer((json_int_t)t->skipped[a]));
     for (int m = 0; m < g->nmetrics; m++) {
       const tk_metric *mt = &g->metrics[m];
-      double sn = 0, sd = 0;
-      size_t n = 0; /* walls on which the agent has games (not skipped, already played) */
-      for (uint64_t w = 0; w < W; w++) {
-        if (!tk_tally_played(t, a, w)) continue;
-        const double *x = tk_tally_at(t, a, w);
-        na[n] = x[mt->num];
-        da[n] = x[mt->den];
-        sn += na[n];
-        sd += da[n];
-        n++;
-      }
+      /* the walls on which the agent has games (not skipped, already played) */
+      size_t n = tk_tally_columns(t, a, -1, mt->num, mt->den, na, da);
+      int one_per_wall = 1;
+      for (size_t i = 0; i < n; i++) one_per_wall &= da[i] <= 1;
+      tk_design d = design_of(mt, s, one_per_wall);
       tk_estimate e;
-      if (mt->proportion && one_game_per_wall)
-        rc = s->proportion == TK_INTERVAL_CLOPPER_PEARSON ? tk_stats_clopper_pearson(sn, sd, conf, &e)
-                                                          : tk_stats_wilson(sn, sd, conf, &e);
-      else
-        rc = tk_stats_ratio(na, da, n, conf, &e);
-      if (rc) {
+      if ((rc = tk_stats_metric(na, da, n, &d, conf, &e))) {
         tk_error_set(err, rc, -1, "statistics of %s for %s failed", mt->name, s->agents[a].label);
         goto done;
       }
-      json_object_set_new(o, mt->name, estimate_json(&e, 0));
+      json_object_set_new(o, mt->name, estimate_json(&e, 0, &used));
     }
     /* multi-seat games: the rank distribution also as one array, 1st place first */
     if (json_object_get(o, "rank_1_rate")) {
@@ -128,26 +143,27 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
       json_object_set_new(o, "walls", json_integer((json_int_t)common));
       for (int m = 0; m < g->nmetrics; m++) {
         const tk_metric *mt = &g->metrics[m];
-        size_t n = 0;
-        for (uint64_t w = 0; w < W; w++) {
-          if (!tk_tally_played(t, a, w) || !tk_tally_played(t, b, w)) continue;
-          const double *x = tk_tally_at(t, a, w), *y = tk_tally_at(t, b, w);
-          na[n] = x[mt->num];
-          da[n] = x[mt->den];
-          nb[n] = y[mt->num];
-          db[n] = y[mt->den];
-          n++;
-        }
+        size_t n = tk_tally_columns(t, a, b, mt->num, mt->den, na, da);
+        tk_tally_columns(t, b, a, mt->num, mt->den, nb, db); /* the same walls, in order */
+        tk_design d = design_of(mt, s, 0);
         tk_estimate e;
-        if ((rc = tk_stats_paired_ratio(na, da, nb, db, n, conf, &e))) {
+        if ((rc = tk_stats_paired_metric(na, da, nb, db, n, &d, conf, &e))) {
           tk_error_set(err, rc, -1, "paired statistics failed");
           goto done;
         }
-        json_object_set_new(o, mt->name, estimate_json(&e, 1));
+        json_object_set_new(o, mt->name, estimate_json(&e, 1, &used));
       }
       json_array_append_new(pairs, o);
     }
 done:
+  {
+    json_t *legend = json_object(); /* every method used, with what it is */
+    for (int m = 0; m < TK_METHOD_COUNT; m++)
+      if (used >> m & 1)
+        json_object_set_new(legend, tk_stats_method_name(m), json_string(tk_stats_method_text(m)));
+    json_object_set_new(iv, "methods", legend);
+    json_decref(iv);
+  }
   json_object_set_new(root, "agents", agents);
   json_object_set_new(root, "paired", pairs);
   free(na), free(da), free(nb), free(db);
@@ -226,14 +242,15 @@ static int fault_table(json_t *sum, FILE *f, int md, int all) {
   return 1;
 }
 
-/* Writes both tables; markdown selects the report.md form. */
 /* A plain-text table for the terminal: columns as wide as their contents, and metrics split
- * into blocks (each repeating the row names) so that no line passes TEXT_WIDTH characters. */
-enum { TEXT_WIDTH = 120, CELL = 192 };
+ * into blocks (each repeating the row names) so that no line passes TEXT_WIDTH characters; row
+ * names too long for that are cut, ending in "~" (a cell is at most ~40 characters, so a name
+ * keeps at least TEXT_WIDTH - 42). */
+enum { TEXT_WIDTH = 100, CELL = 192 };
 
 static void text_table(FILE *f, const char *corner, int nrows, const char *const *rows,
                        int ncols, const char *const *titles, const char *cells /* [r][c][CELL] */) {
-  int w0 = (int)strlen(corner), *w = calloc((size_t)ncols + 1, sizeof *w);
+  int w0 = (int)strlen(corner), wmax = 0, *w = calloc((size_t)ncols + 1, sizeof *w);
   if (!w) return;
   for (int i = 0; i < nrows; i++)
     if ((int)strlen(rows[i]) > w0) w0 = (int)strlen(rows[i]);
@@ -243,19 +260,20 @@ static void text_table(FILE *f, const char *corner, int nrows, const char *const
       int n = (int)strlen(cells + ((size_t)i * (size_t)ncols + (size_t)c) * CELL);
       if (n > w[c]) w[c] = n;
     }
+    if (w[c] > wmax) wmax = w[c];
   }
+  if (w0 + 2 + wmax > TEXT_WIDTH) w0 = TEXT_WIDTH - 2 - wmax < 8 ? 8 : TEXT_WIDTH - 2 - wmax;
   for (int c0 = 0; c0 < ncols;) {
     int c1 = c0, width = w0;
     while (c1 < ncols && (c1 == c0 || width + 2 + w[c1] <= TEXT_WIDTH)) width += 2 + w[c1++];
     if (c0) fprintf(f, "\n");
-    fprintf(f, "%-*s", w0, corner);
-    for (int c = c0; c < c1; c++) fprintf(f, "  %-*s", w[c], titles[c]);
-    fprintf(f, "\n");
-    for (int i = 0; i < nrows; i++) {
-      fprintf(f, "%-*s", w0, rows[i]);
+    for (int i = -1; i < nrows; i++) {
+      const char *name = i < 0 ? corner : rows[i];
+      if ((int)strlen(name) > w0) fprintf(f, "%.*s~", w0 - 1, name);
+      else fprintf(f, "%-*s", w0, name);
       for (int c = c0; c < c1; c++)
         fprintf(f, "  %-*s", c + 1 < c1 ? w[c] : 0,
-                cells + ((size_t)i * (size_t)ncols + (size_t)c) * CELL);
+                i < 0 ? titles[c] : cells + ((size_t)i * (size_t)ncols + (size_t)c) * CELL);
       fprintf(f, "\n");
     }
     c0 = c1;
@@ -263,6 +281,7 @@ static void text_table(FILE *f, const char *corner, int nrows, const char *const
   free(w);
 }
 
+/* Writes both tables; markdown selects the report.md form. */
 static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
   const tk_game *g = r->game;
   char buf[128];
@@ -397,14 +416,20 @@ void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
             (long long)json_integer_value(json_object_get(sum, "units_total")),
             why ? why : "stopped");
   }
-  if (s->format == TK_FORMAT_FIELD)
-    fprintf(f, "Intervals: rates %s; means Student-t over walls (walls are the independent "
-               "unit); paired differences Student-t over per-wall differences.\n\n",
-            tk_interval_name(s->proportion));
-  else
-    fprintf(f, "Intervals: rates and means Student-t over walls (per-wall linearised ratio: a "
-               "wall, i.e. a game index with the games of all its seatings, is the independent "
-               "unit); paired differences Student-t over per-wall differences.\n\n");
+  json_t *iv = json_object_get(sum, "intervals");
+  fprintf(f, "Intervals (walls are the independent unit; each stays inside its metric's range): ");
+  const char *key;
+  json_t *v;
+  int first = 1;
+  json_object_foreach(json_object_get(iv, "metrics"), key, v) {
+    fprintf(f, "%s%s %s", first ? "" : ", ", key, json_string_value(json_object_get(v, "method")));
+    first = 0;
+  }
+  fprintf(f, "; paired differences %s. Methods:\n\n",
+          json_string_value(json_object_get(iv, "paired")));
+  json_object_foreach(json_object_get(iv, "methods"), key, v)
+    fprintf(f, "- `%s`: %s\n", key, json_string_value(v));
+  fprintf(f, "\n");
   fprintf(f, "## Agents\n\n");
   tables(r, sum, f, 1);
   fprintf(f, "\n## Faults\n\nFault policy `%s`, illegal actions `%s`; limits: %d ms per call, "

@@ -1,4 +1,5 @@
 /* harness/stats/tally.c — accumulating unit results (see tally.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,4 +65,27 @@ int tk_tally_add(tk_tally *t, const tk_unit_result *r) {
   t->units++;
   t->units_skipped += r->skipped ? 1 : 0;
   return 0;
+}
+
+tk_design tk_metric_design(const tk_metric *mt, int one_per_wall, int clopper_pearson) {
+  tk_design d = {
+      .lo = mt->bounded & TK_BOUND_LO ? mt->lo : -INFINITY,
+      .hi = mt->bounded & TK_BOUND_HI ? mt->hi : INFINITY,
+      .proportion = mt->proportion,
+      .one_per_wall = one_per_wall,
+      .clopper_pearson = clopper_pearson,
+  };
+  return d;
+}
+
+size_t tk_tally_columns(const tk_tally *t, int a, int b, int qn, int qd, double *num, double *den) {
+  size_t n = 0;
+  for (uint64_t w = 0; w < t->walls; w++) {
+    if (!tk_tally_played(t, a, w) || (b >= 0 && !tk_tally_played(t, b, w))) continue;
+    const double *x = tk_tally_at(t, a, w);
+    num[n] = x[qn];
+    den[n] = x[qd];
+    n++;
+  }
+  return n;
 }

@@ -4,6 +4,7 @@
 #define TAIKAI_HARNESS_TALLY_H
 
 #include "game.h"
+#include "stats.h"
 
 typedef struct tk_tally {
   int nagents, nq;
@@ -33,5 +34,15 @@ static inline double *tk_tally_at(const tk_tally *t, int agent, uint64_t wall) {
 static inline uint32_t tk_tally_played(const tk_tally *t, int agent, uint64_t wall) {
   return t->played[(uint64_t)agent * t->walls + wall];
 }
+
+/* The per-wall sums of quantities qn and qd of agent `a`, in wall order, over the walls on
+ * which `a` has games and, when b >= 0, agent `b` has games too (the walls of a paired
+ * comparison: entry i of a's and of b's columns is then the same wall). Fills num and den
+ * (room for t->walls each); returns the number of walls. */
+size_t tk_tally_columns(const tk_tally *t, int a, int b, int qn, int qd, double *num, double *den);
+
+/* The interval design (stats.h) of metric `mt`: its range, whether it is a rate, whether each
+ * wall gives at most one trial, and the rates' method (1: Clopper–Pearson, 0: Wilson). */
+tk_design tk_metric_design(const tk_metric *mt, int one_per_wall, int clopper_pearson);
 
 #endif

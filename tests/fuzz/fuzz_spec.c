@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   CHECK(rc == 0);
   json_t *j2 = tk_spec_to_json(&s2);
   CHECK(json_equal(j, j2));
-  const tk_game_driver *g = tk_game_find(s.game);
+  const tk_game *g = tk_game_find(s.game);
   if (g) {
     void *rules = calloc(1, g->rules_size ? g->rules_size : 1);
     json_t *resolved = NULL;

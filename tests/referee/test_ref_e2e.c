@@ -80,8 +80,9 @@ static void test_tiny_summary(void) {
   /* one game per agent per wall: the rates' intervals are Wilson's, and the labels say so */
   json_t *iv = json_object_get(sum, "intervals");
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "rates")), "wilson");
-  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "means")),
-                         "student-t over walls (per-wall linearised ratio)");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+                             json_object_get(json_object_get(iv, "metrics"), "points_per_game"), "method")),
+                         "logit-t");
   TK_EQ(json_integer_value(json_object_get(sum, "walls")), 60, "walls");
   TK_EQ(json_integer_value(json_object_get(sum, "seed")), 7, "seed");
   json_t *agents = json_object_get(sum, "agents");
@@ -101,14 +102,18 @@ static void test_tiny_summary(void) {
     NEAR(json_number_value(json_object_get(wr, "value")), p, 1e-12);
     NEAR(json_number_value(json_array_get(json_object_get(wr, "ci"), 0)), fmax(0, c - h), 1e-9);
     NEAR(json_number_value(json_array_get(json_object_get(wr, "ci"), 1)), c + h, 1e-9);
-    /* points_per_game with the Student-t interval over walls */
+    /* points_per_game (range [0, 48000]): the Student-t interval over walls on the logit of
+     * mean / 48000, mapped back; no points at all: [0, 48000 z^2 / (60 + z^2)] */
     json_t *ppg = json_object_get(o, "points_per_game");
     double mean = pts[a] / 60, ss = 0;
     for (int w = 0; w < 60; w++) ss += (pts_w[a][w] - mean) * (pts_w[a][w] - mean);
-    double half = t59 * sqrt(ss / 59 / 60);
+    double u = mean / 48000, half = t59 * sqrt(ss / 59 / 60) / 48000 / (u * (1 - u));
+    double want_lo = 48000 / (1 + exp(-(log(u / (1 - u)) - half)));
+    double want_hi = 48000 / (1 + exp(-(log(u / (1 - u)) + half)));
+    if (pts[a] == 0) want_lo = 0, want_hi = 48000 * z * z / (60 + z * z);
     NEAR(json_number_value(json_object_get(ppg, "value")), mean, 1e-6);
-    NEAR(json_number_value(json_array_get(json_object_get(ppg, "ci"), 0)), mean - half, 1e-6);
-    NEAR(json_number_value(json_array_get(json_object_get(ppg, "ci"), 1)), mean + half, 1e-6);
+    NEAR(json_number_value(json_array_get(json_object_get(ppg, "ci"), 0)), want_lo, 1e-6);
+    NEAR(json_number_value(json_array_get(json_object_get(ppg, "ci"), 1)), want_hi, 1e-6);
     json_t *ppw = json_object_get(json_object_get(o, "points_per_win"), "value");
     json_t *mwt = json_object_get(json_object_get(o, "mean_win_turn"), "value");
     if (wins[a] > 0) {
@@ -154,7 +159,9 @@ static void test_tiny_summary(void) {
   CU_ASSERT(exists(WORK "/tiny1/report.md"));
   static char report[1 << 16];
   slurp(WORK "/tiny1/report.md", report, sizeof report);
-  CU_ASSERT_PTR_NOT_NULL(strstr(report, "\nIntervals: rates wilson; means Student-t over walls"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(report, "\nIntervals (walls are the independent unit; each stays "
+                                        "inside its metric's range): win_rate wilson, "
+                                        "points_per_game logit-t"));
 }
 
 static void test_jobs_identical(void) {

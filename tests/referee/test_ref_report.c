@@ -60,7 +60,10 @@ static void table_and_pairs(void) {
   TK_EQ(strstr(md, "In the run but not in the table: `random`") != NULL, 1, "extra agents listed");
   TK_EQ(strstr(md, "### Paired differences: agent − tsumogiri") != NULL, 1, "paired section");
   TK_EQ(strstr(md, "| greedy | **+") != NULL, 1, "greedy significantly above tsumogiri, in bold");
-  TK_EQ(strstr(md, "| random | 0.00 [0.00, 0.00] | 1.0000 |") != NULL, 1, "random = tsumogiri (no win)");
+  /* random = tsumogiri on every wall (neither wins): not a zero-width interval but the range
+   * bound +-1 x the Wilson upper bound of 0 differing walls in 3,000: z^2 / (3000 + z^2) =
+   * 3.841459 / 3003.841459 = 0.1279 % */
+  TK_EQ(strstr(md, "| random | 0.00 [-0.13, 0.13] | 1.0000 |") != NULL, 1, "random = tsumogiri (no win)");
   /* stdout without --out: the same text */
   const char *args2[] = {"report", summary_path(), "--reference", ref, "--pairs", "tsumogiri", NULL};
   TK_EQ(taikai(args2), 0, err_buf);
@@ -91,12 +94,63 @@ static void checks(void) {
                                       "| tsumogiri below greedy | holds |", "| rising | holds |",
                                       "| WRONG above | **fails** |", "| WRONG any | **fails** |",
                                       "| WRONG falling | **fails** |",
-                                      "| komatsu top | not evaluated (agents missing) |"};
+                                      "| komatsu top | **not evaluated** | agent 'komatsu' is not in the run |"};
   for (size_t i = 0; i < sizeof holds / sizeof holds[0]; i++) TK_EQ(strstr(md, holds[i]) != NULL, 1, holds[i]);
   TK_EQ(strstr(md, "significant pairs against it") != NULL, 1, "monotone evidence");
   const char *strict[] = {"report", summary_path(), "--reference", ref, "--out", W("strict.md"), "--strict", NULL};
   TK_EQ(taikai(strict), 1, "--strict: a failing check is exit status 1");
   TK_EQ(exists(W("strict.md")), 1, "and the report is still written");
+}
+
+/* --strict also fails, with the reason, on a check it cannot evaluate and on an incomplete run;
+ * "above"/"below" against a number. */
+static void strict_reasons(void) {
+  run_once();
+  char s[1600];
+  snprintf(s, sizeof s, "%s", summary_path());
+  const char *ok = reference(
+      "ok-checks.json", METRICS, ROWS,
+      "[{\"text\": \"greedy above 10%\", \"kind\": \"above\", \"metric\": \"win_rate\", \"label\": \"greedy\", \"value\": 0.10},"
+      " {\"text\": \"tsumogiri below 1%\", \"kind\": \"below\", \"metric\": \"win_rate\", \"label\": \"tsumogiri\", \"value\": 0.01}]");
+  const char *a1[] = {"report", s, "--reference", ok, "--strict", "--out", W("ok.md"), NULL};
+  TK_EQ(taikai(a1), 0, err_buf);
+  char md[1 << 16];
+  slurp(W("ok.md"), md, sizeof md);
+  TK_EQ(strstr(md, "| greedy above 10% | holds | greedy ") != NULL, 1, md);
+  TK_EQ(strstr(md, "| tsumogiri below 1% | holds | tsumogiri 0.00 [0.00, 0.13] against 1.00 |") != NULL, 1, md);
+  const char *high = reference(
+      "high.json", METRICS, ROWS,
+      "[{\"text\": \"greedy above 30%\", \"kind\": \"above\", \"metric\": \"win_rate\", \"label\": \"greedy\", \"value\": 0.30}]");
+  const char *a2[] = {"report", s, "--reference", high, "--strict", "--out", W("high.md"), NULL};
+  TK_EQ(taikai(a2), 1, "a number above our interval fails");
+  /* a check on an agent the run does not have, alone: --strict fails and says why */
+  const char *missing = reference(
+      "missing.json", METRICS, ROWS,
+      "[{\"text\": \"komatsu above greedy\", \"kind\": \"above\", \"metric\": \"win_rate\", \"label\": \"komatsu\", \"than\": \"greedy\"}]");
+  const char *a3[] = {"report", s, "--reference", missing, "--out", W("missing-out.md"), NULL};
+  TK_EQ(taikai(a3), 0, "without --strict: written, exit 0");
+  const char *a4[] = {"report", s, "--reference", missing, "--strict", "--out", W("missing-out.md"), NULL};
+  TK_EQ(taikai(a4), 1, "--strict: a check not evaluated fails");
+  TK_EQ(strstr(err_buf, "not evaluated: agent 'komatsu' is not in the run") != NULL, 1, err_buf);
+  /* a value that does not exist (tsumogiri never wins: no points per win) */
+  const char *undef = reference(
+      "undef.json", "[\"points_per_win\"]", "[{\"label\": \"greedy\"}]",
+      "[{\"text\": \"greedy above tsumogiri\", \"kind\": \"above\", \"metric\": \"points_per_win\", \"label\": \"greedy\", \"than\": \"tsumogiri\"}]");
+  const char *a5[] = {"report", s, "--reference", undef, "--strict", "--out", W("undef.md"), NULL};
+  TK_EQ(taikai(a5), 1, "--strict: an undefined value fails");
+  TK_EQ(strstr(err_buf, "tsumogiri has no value of points_per_win") != NULL, 1, err_buf);
+  /* the same summary marked incomplete (a run stopped at 155 of 1,200 units) */
+  json_t *sum = json_load_file(s, 0, NULL);
+  json_object_set_new(sum, "complete", json_false());
+  json_object_set_new(sum, "units", json_integer(155));
+  json_object_set_new(sum, "units_total", json_integer(1200));
+  json_dump_file(sum, W("partial.json"), 0);
+  json_decref(sum);
+  const char *a6[] = {"report", W("partial.json"), "--reference", ok, "--strict", "--out", W("partial.md"), NULL};
+  TK_EQ(taikai(a6), 1, "--strict: an incomplete run fails");
+  TK_EQ(strstr(err_buf, "is an incomplete run: 155 of 1200 units played") != NULL, 1, err_buf);
+  slurp(W("partial.md"), md, sizeof md);
+  TK_EQ(strstr(md, "(**incomplete run**)") != NULL, 1, "and the report says so");
 }
 
 static void refused(const char *what, const char *const *args, const char *needle) {
@@ -143,6 +197,7 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"table beside the published one, paired differences", table_and_pairs},
       {"checks: holds, fails, not evaluated, --strict", checks},
+      {"--strict: not evaluated and incomplete fail with the reason; checks against a number", strict_reasons},
       {"bad references and flags are refused with file, field and value", bad_input},
       CU_TEST_INFO_NULL,
   };

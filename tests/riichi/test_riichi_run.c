@@ -74,19 +74,40 @@ static void duplicate(void) {
   json_t *rr = json_object_get(cand, "rank_rates");
   TK_EQ(json_array_size(rr), 4, "rank_rates has four places");
   TK_EQ(json_equal(json_array_get(rr, 0), json_object_get(cand, "rank_1_rate")), 1, "rank_rates[0] is 1st place");
-  /* several games per agent per game index: every rate is a ratio with a Student-t interval
-   * over game indices (not Wilson's), and summary.json and report.md say so */
+  /* several games per agent per game index: rates take the design effect over game indices
+   * (not Wilson's on games), and summary.json and report.md say so */
   json_t *iv = json_object_get(s1, "intervals");
-  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "rates")),
-                         "student-t over walls (per-wall linearised ratio)");
-  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "means")),
-                         "student-t over walls (per-wall linearised ratio)");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(iv, "rates")), "wilson-deff");
+  json_t *ivm = json_object_get(iv, "metrics");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(ivm, "mean_rank"), "method")), "logit-t");
+  CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_object_get(ivm, "mean_win_points"), "method")), "log-t");
+  /* every interval lies in its metric's range and has width, even the baseline's 0 % riichi
+   * and call rates (tsumogiri never declares or calls) */
+  for (size_t a = 0; a < 2; a++)
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+      json_t *m = json_object_get(json_array_get(agents, a), keys[i]);
+      json_t *range = json_object_get(json_object_get(ivm, keys[i]), "range");
+      double v = json_number_value(json_object_get(m, "value"));
+      double lo = json_number_value(json_array_get(json_object_get(m, "ci"), 0));
+      double hi = json_number_value(json_array_get(json_object_get(m, "ci"), 1));
+      double rlo = json_is_number(json_array_get(range, 0)) ? json_number_value(json_array_get(range, 0)) : -1e300;
+      double rhi = json_is_number(json_array_get(range, 1)) ? json_number_value(json_array_get(range, 1)) : 1e300;
+      if (!json_is_number(json_object_get(m, "value"))) continue; /* e.g. no wins: no points per win */
+      char what[128];
+      snprintf(what, sizeof what, "%s %s: %g in [%g, %g] within [%g, %g], width > 0",
+               a ? "cand" : "base", keys[i], v, lo, hi, rlo, rhi);
+      TK_EQ(rlo <= lo && lo <= v && v <= hi && hi <= rhi && lo < hi, 1, what);
+    }
+  json_t *rr0 = json_object_get(base, "riichi_rate");
+  TK_EQ(json_number_value(json_object_get(rr0, "value")) == 0 &&
+            json_number_value(json_array_get(json_object_get(rr0, "ci"), 1)) > 0, 1,
+        "a 0 % rate has an upper bound above 0");
   char md[1 << 14] = "";
   snprintf(p0path, sizeof p0path, "%s/report.md", out1);
   FILE *mdf = fopen(p0path, "r");
   if (mdf) md[fread(md, 1, sizeof md - 1, mdf)] = '\0', fclose(mdf);
-  CU_ASSERT_PTR_NOT_NULL(strstr(md, "\nIntervals: rates and means Student-t over walls"));
-  CU_ASSERT_PTR_NULL(strstr(md, "wilson"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(md, "\nIntervals (walls are the independent unit"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(md, "- `wilson-deff`: "));
   json_t *p0 = json_array_get(json_object_get(s1, "paired"), 0);
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p0, "a")), "cand");
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p0, "b")), "base");

@@ -1,0 +1,72 @@
+/* tests/referee/test_ref_progress.c — the progress bar (harness/core/progress.h): every redraw
+ * fits an 80-column terminal (at most TK_PROGRESS_COLS characters after its carriage return,
+ * whatever the counts), and a shorter line overwrites a longer one completely. */
+#define _DEFAULT_SOURCE /* mkstemp, pread */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "progress.h"
+#include "unit.h"
+
+/* Draws (done, total) pairs with stderr sent to a file; returns what was written. */
+static size_t draw(const unsigned long long (*counts)[2], int n, char *buf, size_t cap) {
+  char path[] = "/tmp/tk_progress_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return 0;
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  tk_progress p;
+  tk_progress_init(&p, 2);
+  for (int i = 0; i < n; i++) {
+    p.last_ns = 0; /* due for a redraw */
+    tk_progress_update(&p, counts[i][0], counts[i][1]);
+  }
+  tk_progress_finish(&p);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  size_t len = (size_t)pread(fd, buf, cap - 1, 0);
+  buf[len] = '\0';
+  close(fd);
+  unlink(path);
+  return len;
+}
+
+static void test_fits_80(void) {
+  static const unsigned long long counts[][2] = {
+      {1, 100}, {123456789012ULL, 999999999999ULL}, {5, 10}, {18446744073709551ULL, 18446744073709551ULL}};
+  char buf[4096];
+  size_t len = draw(counts, 4, buf, sizeof buf);
+  TK_EQ(len > 0, 1, "something drawn");
+  int lines = 0, prev = 0;
+  for (char *s = buf; *s;) {
+    size_t n = strcspn(s, "\r\n");
+    if (n) {
+      char what[256];
+      snprintf(what, sizeof what, "line %d is %zu characters: '%.*s'", lines, n, (int)n, s);
+      TK_EQ(n <= TK_PROGRESS_COLS, 1, what);
+      /* a redraw covers the whole of the line before it */
+      TK_EQ((int)n >= prev, 1, what);
+      prev = (int)n;
+      lines++;
+    }
+    s += n;
+    if (*s == '\n') prev = 0;
+    if (*s) s++;
+  }
+  TK_EQ(lines, 5, "four updates and the final line");
+  TK_EQ(buf[len - 1], '\n', "the final line ends the bar");
+  TK_EQ(strstr(buf, "123456789012/999999999999 games") != NULL, 1, buf);
+  TK_EQ(strstr(buf, "[#####") != NULL, 1, "a bar where it fits");
+}
+
+int main(void) {
+  CU_TestInfo tests[] = {
+      {"every redraw fits 80 columns and covers the last", test_fits_80},
+      CU_TEST_INFO_NULL,
+  };
+  return tk_unit_run("referee progress", tests);
+}
