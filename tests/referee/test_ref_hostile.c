@@ -207,7 +207,7 @@ static void test_forks(void) {
   const char *b[] = {"run", spec("forkcrash", "solo", 4, c, ", \"time_limit_ms\": 20000"), "-j",
                      "2", "--quiet", NULL};
   int rc = taikai(b);
-  if (rc) TK_FAILF("fork_crash: exit %d: %s", rc, err_buf);
+  if (rc) TK_FAILF("fork_crash: exit %d: stderr: %s; stdout: %.400s", rc, err_buf, out_buf);
   json_t *s = summary("forkcrash");
   if (s) {
     TK_EQ(agent_int(s, 0, "faults"), 4, "fork_crash faults");
