@@ -126,9 +126,7 @@ static void test_bad_weights(void) {
 }
 
 int main(void) {
-  if (system("rm -rf '" WORK "'")) return 1;
-  mkdir(WORK, 0777);
-  snprintf(work_dir, sizeof work_dir, "%s", WORK);
+  if (e2e_begin(WORK)) return 1;
   CU_TestInfo tests[] = {
       {"train_and_play", test_train_and_play},
       {"bad_weights", test_bad_weights},

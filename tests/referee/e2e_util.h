@@ -21,6 +21,23 @@
 static char out_buf[1 << 16], err_buf[1 << 16];
 static char work_dir[1024];
 
+/* Starts a test program's work folder afresh (outputs of an earlier run would be continued):
+ * removes `dir`, creates it and its parent, and makes it work_dir. Returns 0 or -1. */
+static inline int e2e_begin(const char *dir) {
+  char cmd[1200], parent[1024];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) return -1;
+  snprintf(parent, sizeof parent, "%s", dir);
+  char *slash = strrchr(parent, '/');
+  if (slash && slash != parent) {
+    *slash = '\0';
+    mkdir(parent, 0777);
+  }
+  if (mkdir(dir, 0777)) return -1;
+  snprintf(work_dir, sizeof work_dir, "%s", dir);
+  return 0;
+}
+
 /* The path of `name` in work_dir (one of 16 rotating buffers). */
 static inline const char *W(const char *name) {
   static char bufs[16][1600];

@@ -239,10 +239,7 @@ static void test_riichi(void) {
 }
 
 int main(void) {
-  if (system("rm -rf '" WORK "'")) return 1;
-  mkdir(TK_WORK_DIR, 0777);
-  mkdir(WORK, 0777);
-  snprintf(work_dir, sizeof work_dir, "%s", WORK);
+  if (e2e_begin(WORK)) return 1;
   CU_TestInfo tests[] = {
       {"solo_round_trip", test_solo_round_trip},
       {"truncated", test_truncated},
