@@ -153,7 +153,8 @@ typedef struct tk_game {
   int logs;                   /* 1: start() writes a game log when given one (`--logs`) */
   int nfields;
   const tk_field *fields_def; /* the result fields, in the order written */
-  int nq;                     /* quantities per seat */
+  int nq;                     /* quantities per seat; quantity 0 is the number of games the
+                               * unit gave the seat (1, or a daifugo block's games) */
   int nmetrics;
   const tk_metric *metrics;
 } tk_game;

@@ -59,8 +59,10 @@ int tk_tally_add(tk_tally *t, const tk_unit_result *r) {
     }
     double *x = tk_tally_at(t, a, r->wall);
     for (int q = 0; q < t->nq; q++) x[q] += r->q[s][q];
-    t->played[(uint64_t)a * t->walls + r->wall]++;
-    t->games[a]++;
+    /* quantity 0 counts the unit's games (one for most games, a block of them in daifugo) */
+    uint32_t games = r->q[s][0] > 0 ? (uint32_t)r->q[s][0] : 0;
+    t->played[(uint64_t)a * t->walls + r->wall] += games;
+    t->games[a] += games;
   }
   t->units++;
   t->units_skipped += r->skipped ? 1 : 0;

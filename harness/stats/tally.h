@@ -10,7 +10,7 @@ typedef struct tk_tally {
   int nagents, nq;
   uint64_t walls;
   double *sums;     /* owned: [agent][wall][q], units not skipped */
-  uint64_t *games;  /* owned: games per agent (units not skipped) */
+  uint64_t *games;  /* owned: games per agent in units not skipped (quantity 0 of each unit) */
   uint64_t *faults; /* owned: units in which the agent faulted (forfeited or skipped) */
   uint32_t *played;       /* owned: [agent][wall] games counted in sums */
   uint64_t *kinds;        /* owned: [agent][TK_FAULT_KINDS] faults by kind */
