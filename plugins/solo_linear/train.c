@@ -119,10 +119,14 @@ int main(int argc, char **argv) {
   tk_error err;
   tk_error_clear(&err);
   tk_records *r;
-  if (tk_records_open(in, &r, &err) ||
-      tk_records_expect(r, "solo", TK_SOLO_TYPES_VERSION, sizeof(tk_solo_view),
+  if (tk_records_open(in, &r, &err)) {
+    fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    return 2;
+  }
+  if (tk_records_expect(r, "solo", TK_SOLO_TYPES_VERSION, sizeof(tk_solo_view),
                         sizeof(tk_solo_legal), sizeof(tk_solo_action), &err)) {
     fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    tk_records_close(r);
     return 2;
   }
   const tk_records_header *h = tk_records_header_of(r);
@@ -133,6 +137,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "solo_linear_train: %s: no agent labelled '%s' (agents:", in, teacher);
     for (uint32_t i = 0; i < h->nagents; i++) fprintf(stderr, " %s", h->agent[i]);
     fprintf(stderr, ")\n");
+    tk_records_close(r);
     return 2;
   }
   set train = {0}, held = {0};
@@ -154,23 +159,24 @@ int main(int argc, char **argv) {
       if (e.teacher == 0xff) {
         fprintf(stderr, "solo_linear_train: %s: unit %llu: the teacher's discard is not among "
                 "the legal ones recorded\n", in, (unsigned long long)u.unit);
+        tk_records_close(r);
         return 1;
       }
       if (push(u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? &held : &train, &e)) {
         fprintf(stderr, "solo_linear_train: out of memory\n");
+        tk_records_close(r);
         return 1;
       }
     }
   }
   tk_records_close(r);
-  if (rc < 0) {
-    fprintf(stderr, "solo_linear_train: %s\n", err.msg);
-    return 1;
-  }
-  if (!train.n || !held.n) {
-    fprintf(stderr, "solo_linear_train: %s: %zu training and %zu held-out decisions of '%s'; "
-            "need some of each\n", in, train.n, held.n, teacher);
-    return 2;
+  if (rc < 0 || !train.n || !held.n) {
+    if (rc < 0) fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    else fprintf(stderr, "solo_linear_train: %s: %zu training and %zu held-out decisions of '%s'; "
+                 "need some of each\n", in, train.n, held.n, teacher);
+    free(train.x);
+    free(held.x);
+    return rc < 0 ? 1 : 2;
   }
   printf("%s: %zu training decisions, %zu held out (walls %% %ld == %ld), teacher '%s'\n", in,
          train.n, held.n, holdout, holdout - 1, teacher);
@@ -179,7 +185,11 @@ int main(int argc, char **argv) {
   double w[SL_FEATURES] = {0}, acc[SL_FEATURES] = {0};
   double c = 1;
   size_t *order = malloc(train.n * sizeof *order);
-  if (!order) return 1;
+  if (!order) {
+    free(train.x);
+    free(held.x);
+    return 1;
+  }
   for (size_t i = 0; i < train.n; i++) order[i] = i;
   tk_rng rng;
   tk_rng_seed(&rng, seed);
@@ -214,6 +224,9 @@ int main(int argc, char **argv) {
   tw.values = avg;
   if (tk_weights_save(out, &tw, &err)) {
     fprintf(stderr, "solo_linear_train: %s\n", err.msg);
+    free(order);
+    free(train.x);
+    free(held.x);
     return 1;
   }
   printf("held-out agreement with '%s': %.2f %% (%zu decisions); wrote %s\n", teacher,
