@@ -11,9 +11,13 @@
 
 enum { NAME_MAX_LEN = 96, PATH_LEN = 4200 };
 
-/* After an agent call: the call must not have closed the worker's result pipe. */
-static void leave(tk_loop *l) {
-  tk_watch_leave(l->watch);
+static void leave(tk_loop *l) { tk_watch_leave(l->watch); }
+
+/* After a unit: its agents must not have closed the worker's result pipe (the parent, seeing
+ * the pipe end, charges the call in progress; this catches the case where another process,
+ * one an agent forked, holds the pipe open). A system call per unit, not per agent call: one
+ * per call cost a quarter of a one-player tournament's speed. */
+static void check_pipe(const tk_loop *l) {
   if (l->pipe_fd >= 0 && fcntl(l->pipe_fd, F_GETFD) < 0) _exit(TK_LOOP_EXIT_PIPE);
 }
 
@@ -265,6 +269,7 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
     memcpy(x->illegal_first, fb ? illegal_first[s] : t.illegal_first[s], sizeof x->illegal_first);
     if (fb) x->fault = fault[s];
   }
+  check_pipe(l);
   if (fallback) g->forfeit(l->rules, fallback, rec);
   if (l->logs_dir && rename(tmp, path))
     return tk_error_set(err, TK_EIO, -1, "cannot rename %s", tmp);

@@ -42,9 +42,8 @@ typedef struct tk_loop {
   tk_seat_agent *agents;     /* borrowed, indexed by spec index */
   const char *logs_dir;      /* `--logs`: write each unit's game log here; NULL: none */
   int records;               /* 1: keep the decisions (tk_loop.rb) */
-  int pipe_fd;               /* the worker's result pipe, checked after every agent call: an
-                              * agent that closed it ends the worker at once, so the parent
-                              * finds that call in the watch (-1: not checked) */
+  int pipe_fd;               /* the worker's result pipe, checked after every unit: an agent
+                              * that closed it ends the worker (-1: not checked) */
   tk_records_builder rb;     /* the decisions of the last unit played */
   /* scratch, owned */
   void *state, *view, *legal, *action, *agent_view, *agent_legal, *info, *result;

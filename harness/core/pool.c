@@ -288,6 +288,38 @@ static void check_limits(pool *p, worker *w, int64_t now) {
   w->kill_fault = f;
 }
 
+/* The result pipe of a busy worker ended. A worker that crashed or exited closes its pipe as it
+ * dies, so it is given a moment (200 ms) to be seen dead; one still alive after that had its
+ * pipe closed by an agent: the call in progress (or the last one) is charged, and the worker
+ * killed. */
+static void pipe_closed(pool *p, worker *w) {
+  if (!w->busy || w->killed || w->status != NO_STATUS) return;
+  for (int i = 0; i < 200; i++) {
+    int st;
+    pid_t got = waitpid(w->pid, &st, WNOHANG);
+    if (got == w->pid) {
+      w->status = st;
+      return;
+    }
+    if (got < 0 && errno != EINTR) return;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  tk_watch *wt = w->watch;
+  tk_fault f;
+  memset(&f, 0, sizeof f);
+  f.kind = TK_FAULT_ERROR;
+  f.seat = wt->last_seat >= 0 ? wt->last_seat : 0;
+  f.entry = wt->entry;
+  snprintf(f.detail, sizeof f.detail, "closed the referee's result pipe");
+  watch_decision(p->r, wt, f.entry, f.decision, sizeof f.decision);
+  w->killed = 1;
+  w->kill_unit = wt->unit;
+  w->kill_fault = f;
+  kill(-w->pid, SIGKILL);
+  kill(w->pid, SIGKILL);
+}
+
 /* The fault of a worker that died on its own, from its exit status and its watch. Returns 0,
  * or 1 if it failed outside any agent call for a reason of its own (a referee failure). */
 static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
@@ -321,7 +353,7 @@ static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
   if (!in_call && code == TK_WORKER_EXIT_NOMEM) return 1;
   if (!in_call && code == TK_WORKER_EXIT_PIPE) { /* the referee lives: an agent closed it */
     f->kind = TK_FAULT_ERROR;
-    snprintf(f->detail, sizeof f->detail, "the worker's result pipe was closed or broken");
+    snprintf(f->detail, sizeof f->detail, "closed the referee's result pipe");
     return 0;
   }
   f->kind = TK_FAULT_EXIT;
@@ -548,6 +580,7 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
           rc = drain(&p, w);
         } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
           rc = drain(&p, w);
+          if (!rc) pipe_closed(&p, w);
           if (!rc) rc = bury(&p, w);
         }
       }

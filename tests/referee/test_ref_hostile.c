@@ -62,20 +62,21 @@ static void test_storms(void) {
   }
   CU_ASSERT(same_bytes(WORK "/crash-j1/games.jsonl", WORK "/crash-j2/games.jsonl"));
   CU_ASSERT(same_bytes(WORK "/crash-j1/games.jsonl", WORK "/crash-j3/games.jsonl"));
-  /* a hang in every game, each killed at the 30 ms limit */
+  /* a hang in every game, each killed at the 150 ms limit (long enough that a loaded machine
+   * does not push an ordinary call past it) */
   const char *hang = "[{\"plugin\": \"" FX "/misbehave.so\", \"label\": \"bad\", \"params\": "
                      "{\"how\": \"hang\", \"turn\": 2}}]";
   for (int j = 1; j < 3; j++) {
     char name[32];
     snprintf(name, sizeof name, "hang-j%s", jobs[j]);
-    const char *a[] = {"run", spec(name, "solo", STORM / 3, hang, ", \"time_limit_ms\": 30"), "-j",
+    const char *a[] = {"run", spec(name, "solo", STORM / 5, hang, ", \"time_limit_ms\": 150"), "-j",
                        jobs[j], "--quiet", NULL};
     int rc = taikai(a);
     if (rc) TK_FAILF("%s: exit %d: %s", name, rc, err_buf);
     json_t *s = summary(name);
     if (!s) continue;
-    TK_EQ(agent_int(s, 0, "faults"), STORM / 3, name);
-    TK_EQ(agent_kind(s, 0, "timeout"), STORM / 3, name);
+    TK_EQ(agent_int(s, 0, "faults"), STORM / 5, name);
+    TK_EQ(agent_kind(s, 0, "timeout"), STORM / 5, name);
     json_decref(s);
   }
   CU_ASSERT(same_bytes(WORK "/hang-j2/games.jsonl", WORK "/hang-j3/games.jsonl"));
