@@ -159,6 +159,14 @@ typedef struct tk_game {
   const tk_metric *metrics;
 } tk_game;
 
+/* The function members of a tk_game, for an adapter that names its static functions after
+ * them (every adapter in harness/games/ does): `.name = ..., TK_GAME_FUNCTIONS, ...`. */
+#define TK_GAME_FUNCTIONS                                                                  \
+  .parse_rules = parse_rules, .start = start, .info = info, .to_act = to_act, .view = view, \
+  .legal = legal, .apply = apply, .fallback = fallback, .result = result, .fields = fields, \
+  .forfeit = forfeit, .quantities = quantities, .describe = describe,                      \
+  .describe_action = describe_action
+
 /* The game named `name`, or NULL. */
 const tk_game *tk_game_find(const char *name);
 /* The names of every registered game, comma-separated ("solo, riichi"), from the table. */
