@@ -28,7 +28,6 @@ enum {
   TK_MAX_METRICS = 16,
   TK_EXTRA_MAX = 256,   /* a seat's extra JSON members ("discards":"...") */
   TK_LINE_MAX = 16384,  /* a games.jsonl line */
-  TK_VIEW_MAX = 4096,   /* a game's view struct (copied into the watch before each decision) */
 };
 
 /* Which ends of a metric's range [lo, hi] are bounds (a proportion is always [0, 1]). */
@@ -107,7 +106,8 @@ typedef struct tk_game {
                                * TK_<GAME>_TYPES_VERSION); a plugin built against another is
                                * refused */
   size_t rules_size, state_size;               /* parsed rules; a unit's state */
-  size_t info_size, view_size, legal_size, action_size, result_size; /* the boundary types */
+  size_t info_size, view_size, legal_size, action_size, result_size; /* the boundary types;
+                               * view_size at most TK_WATCH_SNAP (the watch keeps a copy) */
 
   /* Validates the spec's rules object into `out` and returns the resolved rules (defaults
    * filled) as a new object in `*resolved`. Errors name `path` and the field. */

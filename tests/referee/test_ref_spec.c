@@ -9,6 +9,7 @@
 
 #include "game.h"
 #include "spec.h"
+#include "watch.h"
 #include "unit.h"
 
 static void test_defaults(void) {
@@ -430,6 +431,7 @@ static void test_schema_matches_games(void) {
       TK_FAILF("no rules for game '%s' in the schema", (*g)->name);
       continue;
     }
+    if ((*g)->view_size > TK_WATCH_SNAP) TK_FAILF("%s: a view of %zu bytes does not fit the watch", (*g)->name, (*g)->view_size);
     void *parsed = calloc(1, (*g)->rules_size);
     json_t *empty = json_object(), *resolved = NULL;
     tk_error e;
