@@ -68,7 +68,7 @@ TK_API tk_daifugo_rules tk_daifugo_default_rules(void);
 /* Returns 0, or TK_ERANGE naming the field and the value. */
 TK_API int tk_daifugo_rules_check(const tk_daifugo_rules *r, tk_error *err);
 
-/* ------------------------------------------------------------ boundary types (plugin ABI v1) */
+/* ------------------------------------------------------------ boundary types (daifugo types version 1) */
 
 enum tk_daifugo_kind {
   TK_DAIFUGO_PASS = 0, /* pass (legal in every play decision) */
