@@ -66,9 +66,10 @@ int tk_run_add_file(tk_run *r, int agent, const char *role, const char *path, tk
  * plugin file first ({"role": "plugin", "path", "sha256"}), then tk_run_add_file's. */
 json_t *tk_run_resolved_spec(const tk_run *r);
 
-/* Receives each unit's record in unit order, with its packed decision records (records_len
- * bytes; 0 without --records). Returns 0, or a negative code to stop the run. */
-typedef int (*tk_sink_fn)(void *ctx, const tk_unit_rec *rec, const void *records,
+/* Receives each unit's record in unit order (the sink may change it: it is the pool's copy,
+ * dropped after the call), with its packed decision records (records_len bytes; 0 without
+ * --records). Returns 0, or a negative code to stop the run. */
+typedef int (*tk_sink_fn)(void *ctx, tk_unit_rec *rec, const void *records,
                           size_t records_len);
 /* Reports progress: units done (of `total`) since the run started. */
 typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);

@@ -48,18 +48,17 @@ static int first_fault(const tk_run *r, const tk_unit_rec *rec, char *buf, size_
   return 0;
 }
 
-static int sink(void *ctx, const tk_unit_rec *rec_in, const void *records, size_t records_len) {
+static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records_len) {
   sink_ctx *c = ctx;
   const tk_run *r = c->r;
-  tk_unit_rec rec = *rec_in;
   char why[512];
   int agent = -1;
-  int faulted = first_fault(r, &rec, why, sizeof why, &agent);
-  if (faulted && r->spec.fault_policy == TK_POLICY_SKIP) rec.skipped = 1;
-  int len = tk_line_write(r->game, &rec, c->labels, c->line, sizeof c->line);
+  int faulted = first_fault(r, rec, why, sizeof why, &agent);
+  if (faulted && r->spec.fault_policy == TK_POLICY_SKIP) rec->skipped = 1;
+  int len = tk_line_write(r->game, rec, c->labels, c->line, sizeof c->line);
   if (len < 0)
     return tk_error_set(c->err, len, -1, "unit %llu: its line is longer than %d bytes",
-                        (unsigned long long)rec.unit, TK_LINE_MAX);
+                        (unsigned long long)rec->unit, TK_LINE_MAX);
   /* the records block first: a run killed between the two keeps records for every line */
   if (c->records && records_len && fwrite(records, 1, records_len, c->records) != records_len)
     return tk_error_set(c->err, TK_EIO, -1, "records.tkr: write failed: %s", strerror(errno));
@@ -67,15 +66,15 @@ static int sink(void *ctx, const tk_unit_rec *rec_in, const void *records, size_
                    fputc('\n', c->games) == EOF))
     return tk_error_set(c->err, TK_EIO, -1, "games.jsonl: write failed: %s", strerror(errno));
   tk_unit_result res;
-  tk_unit_result_of(r->game, &rec, &res);
+  tk_unit_result_of(r->game, rec, &res);
   int rc = tk_tally_add(c->tally, &res);
   if (rc)
     return tk_error_set(c->err, rc, -1, "unit %llu: result out of range: %.200s",
-                        (unsigned long long)rec.unit, c->line);
+                        (unsigned long long)rec->unit, c->line);
   if (faulted) {
     if (c->notices[agent] < NOTICES_PER_AGENT || r->spec.fault_policy == TK_POLICY_ABORT) {
       fprintf(stderr, "%staikai run: %s%s\n", c->progress_mode == 2 ? "\r\033[K" : "", why,
-              rec.skipped ? " [unit skipped]" : "");
+              rec->skipped ? " [unit skipped]" : "");
     } else if (c->notices[agent] == NOTICES_PER_AGENT) {
       fprintf(stderr, "%staikai run: agent '%s': further faults are not shown here (they are in "
               "games.jsonl and summary.json)\n", c->progress_mode == 2 ? "\r\033[K" : "",
