@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <sys/file.h>
 
-#define WORK TK_WORK_DIR "/hostile"
+#define WORK TK_WORK_DIR "-hostile" /* not inside test_ref_e2e's folder, which it removes */
 #include "e2e_util.h"
 
 #define FX TK_FIXTURE_DIR

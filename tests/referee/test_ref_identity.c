@@ -335,7 +335,7 @@ static void test_confidence_edges(void) {
 
 int main(int argc, char **argv) {
   const char *group = argc > 1 ? argv[1] : "resume";
-  snprintf(work_dir, sizeof work_dir, "%s/identity-%s", TK_WORK_DIR, group);
+  snprintf(work_dir, sizeof work_dir, "%s-identity-%s", TK_WORK_DIR, group); /* beside test_ref_e2e's folder, which it removes */
   char cmd[2200];
   snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", work_dir, work_dir);
   if (system(cmd)) return 1;

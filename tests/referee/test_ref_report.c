@@ -191,9 +191,7 @@ static void bad_input(void) {
 }
 
 int main(void) {
-  snprintf(work_dir, sizeof work_dir, "%s/report", TK_WORK_DIR);
-  mkdir(TK_WORK_DIR, 0777);
-  mkdir(work_dir, 0777);
+  if (e2e_begin(TK_WORK_DIR "-report")) return 1; /* beside test_ref_e2e's folder, which it removes */
   CU_TestInfo tests[] = {
       {"table beside the published one, paired differences", table_and_pairs},
       {"checks: holds, fails, not evaluated, --strict", checks},

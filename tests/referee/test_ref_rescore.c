@@ -194,9 +194,7 @@ static void bad_input(void) {
 }
 
 int main(void) {
-  snprintf(work_dir, sizeof work_dir, "%s/rescore", TK_WORK_DIR);
-  mkdir(TK_WORK_DIR, 0777);
-  mkdir(work_dir, 0777);
+  if (e2e_begin(TK_WORK_DIR "-rescore")) return 1; /* beside test_ref_e2e's folder, which it removes */
   CU_TestInfo tests[] = {
       {"columns: as logged = summary.json, best tile >, no dora <", columns},
       {"a tampered log is caught, with the line named", audit},
