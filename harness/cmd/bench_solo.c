@@ -45,7 +45,7 @@ int tk_bench_solo(int argc, char **argv) {
     return 2;
   }
   double rate = 0;
-  tk_run_opts o = {(int)jobs, NULL, 0, &rate, 0, NULL};
+  tk_run_opts o = {.jobs = (int)jobs, .progress = 0, .rate = &rate};
   json_t *sum = NULL;
   int64_t t0 = tk_now_ns();
   int rc = tk_run_execute(&run, &o, &sum, &err);

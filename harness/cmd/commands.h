@@ -20,6 +20,7 @@ int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c */
 int tk_cmd_records(int argc, char **argv); /* harness/cmd/records.c */
 int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c */
 int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c */
+int tk_cmd_gate(int argc, char **argv);    /* harness/cmd/gate.c */
 
 /* The command table, terminated by a NULL name (harness/cmd/cli.c). */
 extern const tk_command tk_commands[];

@@ -11,11 +11,12 @@
 
 #include "commands.h"
 #include "output.h"
+#include "runargs.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume] [--logs]\n"
-          "                      [--records] [--quiet]\n"
+          "                      [--records] [--quiet] [--sprt ...]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -34,6 +35,7 @@ static void usage(FILE *f) {
           "  --records   also write every agent decision (view, legal actions, action) and each\n"
           "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
           "  --quiet     no progress on stderr\n"
+          "  --sprt      stop by a sequential test (taikai gate --help: the same options)\n"
           "\n"
           "An output folder that already holds a run of the same tournament (same resolved spec,\n"
           "plugin versions and taikai version, and the same bytes in every plugin file and\n"
@@ -41,7 +43,9 @@ static void usage(FILE *f) {
           "--resume: the units in its games.jsonl are kept and only the others are played, so a\n"
           "run killed at any moment finishes with the same summary.json as an uninterrupted one.\n"
           "A folder holding another tournament's run, or a run of a plugin since rebuilt, is\n"
-          "refused, never overwritten. A spec file may hold at most 1 MiB.\n"
+          "refused, never overwritten. The same tournament with fewer walls is extended: its\n"
+          "units are kept and the new walls played, as if the run had had them from the start.\n"
+          "A spec file may hold at most 1 MiB.\n"
           "\n"
           "Plugins named without a path are looked up in $TAIKAI_PLUGIN_PATH, then in plugins/\n"
           "beside the taikai executable. SIGINT or SIGTERM stops the run: finished units are\n"
@@ -63,160 +67,196 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
   return 0;
 }
 
-int tk_cmd_run(int argc, char **argv) {
-  const char *spec_path = NULL, *out = NULL, *seen_flag[8] = {0};
-  int nseen = 0;
-  uint64_t jobs = 0, walls = 0, seed = 0;
-  int have_seed = 0, quiet = 0, resume = 0, logs = 0, records = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (a[0] == '-' && a[1] == '-' && strcmp(a, "--help") && strcmp(a, "--quiet")) {
-      for (int k = 0; k < nseen; k++)
-        if (!strcmp(seen_flag[k], a)) {
-          fprintf(stderr, "taikai run: %s given twice\n", a);
-          return 2;
-        }
-      if (nseen < 8) seen_flag[nseen++] = a;
-    }
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-      if (parse_u64(v, 1024, &jobs) || !jobs) {
-        fprintf(stderr, "taikai run: -j expects a number of workers from 1 to 1024, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
+/* Parses one of `taikai run`'s options at argv[*i] into `a`; returns 1 if it was one, 0 if
+ * not (the caller's own option, or an argument), or -2 (usage error, printed with `cmd`). */
+int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i) {
+  const char *arg = argv[*i];
+  const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+  if (arg[0] == '-' && arg[1] == '-' && strcmp(arg, "--quiet")) {
+    for (int k = 0; k < a->nseen; k++)
+      if (!strcmp(a->seen[k], arg)) {
+        fprintf(stderr, "taikai %s: %s given twice\n", cmd, arg);
+        return -2;
       }
-      i++;
-    } else if (!strncmp(a, "-j", 2) && a[2]) {
-      if (parse_u64(a + 2, 1024, &jobs) || !jobs) {
-        fprintf(stderr, "taikai run: -j expects a number of workers from 1 to 1024, got '%s'\n",
-                a + 2);
-        return 2;
-      }
-    } else if (!strcmp(a, "--walls")) {
-      if (parse_u64(v, 1000000000, &walls) || !walls) {
-        fprintf(stderr, "taikai run: --walls expects a number from 1 to 1000000000, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
-      }
-      i++;
-    } else if (!strcmp(a, "--seed")) {
-      if (parse_u64(v, INT64_MAX, &seed)) {
-        fprintf(stderr, "taikai run: --seed expects an integer from 0 to 2^63-1, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
-      }
-      have_seed = 1;
-      i++;
-    } else if (!strcmp(a, "--out")) {
-      if (!v || !*v) {
-        fprintf(stderr, "taikai run: --out expects a folder name, got '%s'\n", v ? v : "(nothing)");
-        return 2;
-      }
-      out = v;
-      i++;
-    } else if (!strcmp(a, "--resume")) {
-      resume = 1;
-    } else if (!strcmp(a, "--logs")) {
-      logs = 1;
-    } else if (!strcmp(a, "--records")) {
-      records = 1;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai run: unknown option '%s' (see taikai run --help)\n", a);
-      return 2;
-    } else if (!spec_path) {
-      spec_path = a;
-    } else {
-      fprintf(stderr, "taikai run: one spec at a time (got '%s' and '%s')\n", spec_path, a);
-      return 2;
-    }
+    if (a->nseen < (int)(sizeof a->seen / sizeof a->seen[0])) a->seen[a->nseen++] = arg;
   }
-  if (!spec_path) {
-    usage(stderr);
-    return 2;
+  if (!strcmp(arg, "-j") || !strcmp(arg, "--jobs")) {
+    if (parse_u64(v, 1024, &a->jobs) || !a->jobs) {
+      fprintf(stderr, "taikai %s: -j expects a number of workers from 1 to 1024, got '%s'\n", cmd,
+              v ? v : "(nothing)");
+      return -2;
+    }
+    (*i)++;
+  } else if (!strncmp(arg, "-j", 2) && arg[2]) {
+    if (parse_u64(arg + 2, 1024, &a->jobs) || !a->jobs) {
+      fprintf(stderr, "taikai %s: -j expects a number of workers from 1 to 1024, got '%s'\n", cmd,
+              arg + 2);
+      return -2;
+    }
+  } else if (!strcmp(arg, "--walls")) {
+    if (parse_u64(v, 1000000000, &a->walls) || !a->walls) {
+      fprintf(stderr, "taikai %s: --walls expects a number from 1 to 1000000000, got '%s'\n", cmd,
+              v ? v : "(nothing)");
+      return -2;
+    }
+    (*i)++;
+  } else if (!strcmp(arg, "--seed")) {
+    if (parse_u64(v, INT64_MAX, &a->seed)) {
+      fprintf(stderr, "taikai %s: --seed expects an integer from 0 to 2^63-1, got '%s'\n", cmd,
+              v ? v : "(nothing)");
+      return -2;
+    }
+    a->have_seed = 1;
+    (*i)++;
+  } else if (!strcmp(arg, "--out")) {
+    if (!v || !*v) {
+      fprintf(stderr, "taikai %s: --out expects a folder name, got '%s'\n", cmd,
+              v ? v : "(nothing)");
+      return -2;
+    }
+    a->out = v;
+    (*i)++;
+  } else if (!strcmp(arg, "--resume")) {
+    a->resume = 1;
+  } else if (!strcmp(arg, "--logs")) {
+    a->logs = 1;
+  } else if (!strcmp(arg, "--records")) {
+    a->records = 1;
+  } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+    a->quiet = 1;
+  } else {
+    return 0;
   }
+  return 1;
+}
+
+int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx) {
   tk_error err;
   tk_error_clear(&err);
   tk_spec spec;
-  if (tk_spec_load(spec_path, &spec, &err)) {
-    fprintf(stderr, "taikai run: %s\n", err.msg);
+  if (tk_spec_load(a->spec_path, &spec, &err)) {
+    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
     return 2;
   }
-  if (walls) spec.walls = walls;
-  if (have_seed) spec.seed = seed;
-  if (jobs) spec.jobs = (int)jobs;
-  if (out) {
+  if (a->walls) spec.walls = a->walls;
+  if (a->have_seed) spec.seed = a->seed;
+  if (a->jobs) spec.jobs = (int)a->jobs;
+  if (a->out) {
     free(spec.output);
-    spec.output = strdup(out);
+    spec.output = strdup(a->out);
   }
   char dirbuf[TK_PATH_MAX];
-  snprintf(dirbuf, sizeof dirbuf, "%s", spec_path);
+  snprintf(dirbuf, sizeof dirbuf, "%s", a->spec_path);
   const char *spec_dir = dirname(dirbuf);
   tk_run run;
   if (tk_run_prepare(&run, &spec, spec_dir, &err)) {
-    fprintf(stderr, "taikai run: refused: %s\n", err.msg);
+    fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
     return 2;
   }
-  run.records = records;
-  if (logs && !run.game->logs) {
-    fprintf(stderr, "taikai run: --logs: game '%s' has no game logs (riichi has)\n",
+  run.records = a->records;
+  if (a->logs && !run.game->logs) {
+    fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (riichi has)\n", cmd,
             run.spec.game);
     tk_run_free(&run);
     return 2;
   }
-  /* the output folder: new, the same tournament to continue, or refused */
-  int existing = 0, lock = -1;
-  if (tk_outdir_check(&run, run.spec.output, resume, &existing, &err) ||
-      tk_mkdirs(run.spec.output, &err) || (lock = tk_outdir_lock(run.spec.output, &err)) < 0 ||
-      tk_outdir_check(&run, run.spec.output, resume, &existing, &err)) { /* again, locked */
-    fprintf(stderr, "taikai run: refused: %s\n", err.msg);
+  tk_run_opts o = {.jobs = run.spec.jobs, .out_dir = run.spec.output, .progress = a->quiet ? 0 : -1};
+  /* the caller's stopping rule, set up on the prepared run before the folder is touched */
+  if (hook && hook(hook_ctx, &run, NULL, &o)) {
     tk_run_free(&run);
     return 2;
   }
-  if (logs) {
+  /* the output folder: new, the same tournament to continue or extend, or refused */
+  int existing = 0, lock = -1;
+  if (tk_outdir_check(&run, run.spec.output, a->resume, &existing, &err) ||
+      tk_mkdirs(run.spec.output, &err) || (lock = tk_outdir_lock(run.spec.output, &err)) < 0 ||
+      tk_outdir_check(&run, run.spec.output, a->resume, &existing, &err)) { /* again, locked */
+    fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
+    tk_run_free(&run);
+    return 2;
+  }
+  if (hook && hook(hook_ctx, &run, run.spec.output, &o)) { /* the folder is the rule's too */
+    tk_run_free(&run);
+    return 2;
+  }
+  if (a->logs) {
     size_t len = strlen(run.spec.output) + sizeof "/logs";
     if (!(run.logs_dir = malloc(len))) {
-      fprintf(stderr, "taikai run: out of memory\n");
+      fprintf(stderr, "taikai %s: out of memory\n", cmd);
       tk_run_free(&run);
       return 1;
     }
     snprintf(run.logs_dir, len, "%s/logs", run.spec.output);
     if (tk_mkdirs(run.logs_dir, &err)) {
-      fprintf(stderr, "taikai run: refused: --logs: %s\n", err.msg);
+      fprintf(stderr, "taikai %s: refused: --logs: %s\n", cmd, err.msg);
       tk_run_free(&run);
       return 2;
     }
   }
   tk_run_outcome outcome;
-  tk_run_opts o = {run.spec.jobs, run.spec.output, quiet ? 0 : -1, NULL, existing, &outcome};
+  o.resume = existing != 0;
+  o.extend = existing == 2;
+  o.outcome = &outcome;
   json_t *sum = NULL;
   int rc = tk_run_execute(&run, &o, &sum, &err);
   if (rc) {
-    fprintf(stderr, "taikai run: %s\n", err.msg);
+    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
     tk_run_free(&run);
     return 1;
   }
   uint64_t units = tk_schedule_units(&run.sched);
-  if (existing && !quiet)
-    fprintf(stderr, "taikai run: %s: continued a run of this tournament (%llu of %llu units were "
-            "already done)\n", run.spec.output, (unsigned long long)outcome.resumed,
-            (unsigned long long)units);
-  if (existing && logs && outcome.resumed)
-    fprintf(stderr, "taikai run: --logs: the %llu units played before this command have logs "
-            "only if that run had --logs\n", (unsigned long long)outcome.resumed);
+  if (existing && !a->quiet)
+    fprintf(stderr, "taikai %s: %s: %s a run of this tournament (%llu of %llu units were "
+            "already done)\n", cmd, run.spec.output, existing == 2 ? "extended" : "continued",
+            (unsigned long long)outcome.resumed, (unsigned long long)units);
+  if (existing && a->logs && outcome.resumed)
+    fprintf(stderr, "taikai %s: --logs: the %llu units played before this command have logs "
+            "only if that run had --logs\n", cmd, (unsigned long long)outcome.resumed);
   tk_summary_table(&run, sum, stdout);
   printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s}\n", run.spec.output,
-         records ? ",records.tkr" : "", logs ? ",logs/" : "");
+         a->records ? ",records.tkr" : "", a->logs ? ",logs/" : "");
   json_decref(sum);
   tk_run_free(&run);
+  if (outcome.stopped == TK_STOP_RULE) return 0; /* the rule's caller reports its decision */
   if (outcome.stopped) {
-    fprintf(stderr, "taikai run: stopped: %s; the results so far are saved (summary.json says "
-            "\"complete\": false); run the same command again to finish\n", outcome.why);
+    fprintf(stderr, "taikai %s: stopped: %s; the results so far are saved (summary.json says "
+            "\"complete\": false); run the same command again to finish\n", cmd, outcome.why);
     return outcome.stopped == TK_STOP_ABORT ? 3 : 128 + outcome.stopped;
   }
   return 0;
+}
+
+int tk_cmd_run(int argc, char **argv) {
+  tk_run_args a;
+  memset(&a, 0, sizeof a);
+  int sprt = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(argv[i], "--sprt")) sprt = 1;
+  }
+  /* a sequential test as the stopping rule: the gate's command with the gate's options */
+  if (sprt) return tk_gate_main(argc, argv, "run");
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    int k = tk_run_args_option(&a, "run", argc, argv, &i);
+    if (k < 0) return 2;
+    if (k) continue;
+    if (arg[0] == '-' && arg[1]) {
+      fprintf(stderr, "taikai run: unknown option '%s' (see taikai run --help)\n", arg);
+      return 2;
+    } else if (!a.spec_path) {
+      a.spec_path = arg;
+    } else {
+      fprintf(stderr, "taikai run: one spec at a time (got '%s' and '%s')\n", a.spec_path, arg);
+      return 2;
+    }
+  }
+  if (!a.spec_path) {
+    usage(stderr);
+    return 2;
+  }
+  return tk_run_tournament(&a, "run", NULL, NULL);
 }

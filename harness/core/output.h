@@ -13,7 +13,13 @@ typedef struct tk_run_outcome {
   uint64_t resumed;  /* units found already done in the folder */
 } tk_run_outcome;
 
-enum { TK_STOP_ABORT = -1 };
+enum { TK_STOP_ABORT = -1, TK_STOP_RULE = -2 };
+
+/* A stopping rule (`taikai gate`, `taikai run --sprt`): called with every unit's result in unit
+ * order, the units kept from an interrupted run first, then each new unit once its line is
+ * written. A non-zero return stops the run after that unit (no later unit is played; lines
+ * already in the folder are kept) with outcome TK_STOP_RULE and the rule's `why`. */
+typedef int (*tk_stop_rule_fn)(void *ctx, const tk_unit_result *res, char *why, size_t cap);
 
 typedef struct tk_run_opts {
   int jobs;            /* worker processes */
@@ -22,6 +28,10 @@ typedef struct tk_run_opts {
   double *rate;        /* if not NULL, receives games/s */
   int resume;          /* 1: keep the units already in <out_dir>/games.jsonl (same spec) */
   tk_run_outcome *outcome; /* may be NULL; receives how the run ended */
+  tk_stop_rule_fn rule;    /* may be NULL */
+  void *rule_ctx;
+  int extend;          /* with resume: the folder's run has fewer walls (tk_outdir_check said
+                        * 2); spec.json is rewritten with this run's */
 } tk_run_opts;
 
 /* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json
@@ -43,7 +53,10 @@ int tk_mkdirs(const char *path, tk_error *err);
  * absent or without a run: 0 with *existing = 0; holding a run of the same resolved spec
  * (the same game, seed, walls, agents, params, plugin versions, taikai version, limits and
  * policies; only "output" may differ) whose agents' files (plugin, weights) have the same
- * SHA-256: 0 with *existing = 1 (to be continued); otherwise TK_EINVAL with a message listing
+ * SHA-256: 0 with *existing = 1 (to be continued); the same but with fewer walls than `r`:
+ * 0 with *existing = 2 (to be extended: units are numbered wall-major and every unit depends
+ * only on the seed, its wall and its seating, so the first walls' units are those of `r`);
+ * otherwise TK_EINVAL with a message listing
  * what differs, or naming the agent, the file and both hashes, or saying that the folder's
  * spec.json records no hashes (never overwrite). `resume` (--resume) makes a folder without a
  * run an error. */

@@ -199,6 +199,15 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
   /* the spec first (what differs there says most), then the files' bytes */
   json_t *now = tk_run_resolved_spec(r);
   json_t *old_files = take_files(old), *now_files = take_files(now);
+  /* more walls than the folder's run: the same tournament, extended */
+  int extend = 0;
+  json_t *ow = json_object_get(old, "walls"), *nw = json_object_get(now, "walls");
+  if (json_is_integer(ow) && json_is_integer(nw) && json_integer_value(nw) > json_integer_value(ow)) {
+    extend = 1;
+    json_object_set(old, "walls", nw);
+    json_t *nu = json_object_get(now, "units"); /* walls × seatings per wall */
+    if (nu && json_object_get(old, "units")) json_object_set(old, "units", nu);
+  }
   char what[600] = "";
   diff_out d = {what, sizeof what, 0, 0};
   diff("", old, now, &d);
@@ -218,7 +227,7 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
   json_decref(old_files);
   json_decref(now_files);
   if (rc) return rc;
-  *existing = 1;
+  *existing = extend ? 2 : 1;
   return 0;
 }
 

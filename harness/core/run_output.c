@@ -28,7 +28,10 @@ typedef struct sink_ctx {
   int progress_mode;  /* 2: a bar on stderr to clear before a notice */
   int *notices;       /* fault notices printed per agent */
   int aborted;        /* the abort policy stopped the run */
-  char why[512];      /* ... at this fault */
+  int ruled;          /* the stopping rule stopped the run */
+  char why[512];      /* ... at this fault, or the rule's reason */
+  tk_stop_rule_fn rule;
+  void *rule_ctx;
   char line[TK_LINE_MAX];
 } sink_ctx;
 
@@ -87,6 +90,12 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
       return tk_error_set(c->err, TK_ESTATE, -1, "%s", c->why);
     }
   }
+  /* a decision at the last unit ends a complete run, not a stopped one */
+  if (c->rule && c->rule(c->rule_ctx, &res, c->why, sizeof c->why) &&
+      rec->unit + 1 < tk_schedule_units(&r->sched)) {
+    c->ruled = 1;
+    return tk_error_set(c->err, TK_ESTATE, -1, "%s", c->why);
+  }
   return 0;
 }
 
@@ -143,7 +152,7 @@ static int write_report(const tk_run *r, json_t *sum, const char *dir, tk_error 
  * without its newline: the referee was killed while writing it) and any beyond the limit, and
  * leaves `f` positioned at the end. Returns the units kept, or < 0. */
 static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t limit,
-                           tk_tally *t, tk_unit_rec *rec, tk_error *err) {
+                           tk_tally *t, tk_unit_rec *rec, sink_ctx *sc, tk_error *err) {
   static char line[TK_LINE_MAX + 66];
   int64_t kept = 0;
   long good = 0;
@@ -172,6 +181,9 @@ static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t 
     if (rec->unit != (uint64_t)kept || tk_tally_add(t, &res))
       return tk_error_set(err, TK_EPARSE, -1, "%s: line %lld is not unit %lld of this run; "
                           "cannot resume", path, (long long)kept + 1, (long long)kept);
+    if (sc->rule && !sc->ruled && sc->rule(sc->rule_ctx, &res, sc->why, sizeof sc->why) &&
+        rec->unit + 1 < tk_schedule_units(&r->sched))
+      sc->ruled = 1; /* decided within the kept units: keep reading them, play no more */
     kept++;
     good = ftell(f);
   }
@@ -297,13 +309,21 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
       snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
       if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
         goto done;
-      int64_t kept = resume_from(r, games, path, limit, &tally, rec, err);
+      sc->rule = o->rule;
+      sc->rule_ctx = o->rule_ctx;
+      int64_t kept = resume_from(r, games, path, limit, &tally, rec, sc, err);
       if (kept < 0) {
         rc = (int)kept;
         goto done;
       }
       first = (uint64_t)kept > units ? units : (uint64_t)kept;
       out->resumed = first;
+      if (o->extend) {
+        json_t *spec = tk_run_resolved_spec(r);
+        rc = dump(spec, dir, "spec.json", err);
+        json_decref(spec);
+        if (rc) goto done;
+      }
     } else {
       json_t *spec = tk_run_resolved_spec(r);
       rc = dump(spec, dir, "spec.json", err);
@@ -326,12 +346,17 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   tk_progress prog;
   tk_progress_init(&prog, o->progress);
   sc->progress_mode = prog.mode;
-  rc = tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update, &prog, err);
+  sc->rule = o->rule;
+  sc->rule_ctx = o->rule_ctx;
+  if (!sc->ruled)
+    rc = tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update, &prog, err);
   if (o->rate) *o->rate = tk_progress_rate(&prog);
-  if (rc && (sc->aborted || tk_run_stop_signal)) {
+  if (sc->ruled && !rc) rc = TK_ESTATE; /* decided on the kept units */
+  if (rc && (sc->aborted || sc->ruled || tk_run_stop_signal)) {
     /* a clean stop: everything finished so far is kept, the summary says it is partial */
-    out->stopped = sc->aborted ? TK_STOP_ABORT : (int)tk_run_stop_signal;
-    if (sc->aborted) snprintf(out->why, sizeof out->why, "%s", sc->why);
+    out->stopped = sc->aborted ? TK_STOP_ABORT : sc->ruled ? TK_STOP_RULE
+                                                           : (int)tk_run_stop_signal;
+    if (sc->aborted || sc->ruled) snprintf(out->why, sizeof out->why, "%s", sc->why);
     else snprintf(out->why, sizeof out->why, "interrupted by %s",
                   tk_run_stop_signal == SIGINT ? "SIGINT" : tk_run_stop_signal == SIGTERM
                                                                ? "SIGTERM" : "a signal");

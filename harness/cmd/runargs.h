@@ -1,0 +1,36 @@
+/* harness/cmd/runargs.h — `taikai run`'s options and body, shared with the commands that run a
+ * tournament with a stopping rule (`taikai gate`, `taikai run --sprt`). */
+#ifndef TAIKAI_HARNESS_RUNARGS_H
+#define TAIKAI_HARNESS_RUNARGS_H
+
+#include <stdint.h>
+
+#include "output.h"
+
+typedef struct tk_run_args {
+  const char *spec_path, *out;
+  uint64_t jobs, walls, seed;
+  int have_seed, quiet, resume, logs, records;
+  const char *seen[16]; /* long options seen (each may be given once) */
+  int nseen;
+} tk_run_args;
+
+/* Parses one of `taikai run`'s options at argv[*i] (advancing *i past its value): 1 if it was
+ * one, 0 if not, -2 on a usage error (printed, prefixed "taikai CMD:"). */
+int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i);
+
+/* A caller's hook into tk_run_tournament, called twice: with dir NULL once the run is prepared
+ * (to check its arguments against the run and set o->rule), then with the output folder once it
+ * is accepted and locked (to check or write the caller's own files there). Non-zero refuses the
+ * run (the hook prints why): tk_run_tournament then returns 2. */
+typedef int (*tk_run_hook)(void *ctx, tk_run *r, const char *dir, tk_run_opts *o);
+
+/* `taikai run`'s body: loads the spec, applies the options, prepares the run, decides the output
+ * folder (new, continue, extend, or refuse), plays, prints the table. Returns the exit status of
+ * `taikai run` (0 also when the hook's stopping rule stopped the run: the caller reports it). */
+int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx);
+
+/* `taikai gate` (harness/cmd/gate.c); `taikai run --sprt` is the same command. */
+int tk_gate_main(int argc, char **argv, const char *cmd);
+
+#endif
