@@ -1,5 +1,5 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs] [--records]`:
+ *   [--logs[=gz]] [--records]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -14,8 +14,8 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume] [--logs]\n"
-          "                      [--records] [--quiet]\n"
+          "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]\n"
+          "                      [--logs[=gz]] [--records] [--quiet]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -29,8 +29,12 @@ static void usage(FILE *f) {
           "  --out DIR   output folder (overrides \"output\")\n"
           "  --resume    continue the interrupted run in the output folder; an error if the\n"
           "              folder holds no run\n"
-          "  --logs      also write every game as mjai-style JSON lines, one file per unit:\n"
-          "              DIR/logs/unit-NNNNNNNN.jsonl (riichi; readable by mjai tools)\n"
+          "  --logs      also write every game as JSON lines, one file per unit:\n"
+          "              DIR/logs/unit-NNNNNNNN.jsonl (riichi: mjai-style, readable by mjai\n"
+          "              tools; daifugo: one block per file, docs/daifugo.md); checked by\n"
+          "              taikai replay\n"
+          "  --logs=gz   the same, gzip-compressed: DIR/logs/unit-NNNNNNNN.jsonl.gz (also\n"
+          "              --logs-gzip; taikai replay reads either)\n"
           "  --records   also write every agent decision (view, legal actions, action) and each\n"
           "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
           "  --quiet     no progress on stderr\n"
@@ -119,8 +123,18 @@ int tk_cmd_run(int argc, char **argv) {
       i++;
     } else if (!strcmp(a, "--resume")) {
       resume = 1;
-    } else if (!strcmp(a, "--logs")) {
-      logs = 1;
+    } else if (!strcmp(a, "--logs") || !strcmp(a, "--logs=plain") || !strcmp(a, "--logs=gz") ||
+               !strcmp(a, "--logs-gzip")) {
+      int gz = !strcmp(a, "--logs=gz") || !strcmp(a, "--logs-gzip");
+      if (logs && logs != 1 + gz) {
+        fprintf(stderr, "taikai run: %s: the logs are either plain or gzip-compressed, not both\n",
+                a);
+        return 2;
+      }
+      logs = 1 + gz;
+    } else if (!strncmp(a, "--logs=", 7)) {
+      fprintf(stderr, "taikai run: --logs= expects gz or plain, got '%s'\n", a + 7);
+      return 2;
     } else if (!strcmp(a, "--records")) {
       records = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -163,7 +177,7 @@ int tk_cmd_run(int argc, char **argv) {
   }
   run.records = records;
   if (logs && !run.game->logs) {
-    fprintf(stderr, "taikai run: --logs: game '%s' has no game logs (riichi has)\n",
+    fprintf(stderr, "taikai run: --logs: game '%s' has no game logs (riichi and daifugo have)\n",
             run.spec.game);
     tk_run_free(&run);
     return 2;
@@ -185,6 +199,7 @@ int tk_cmd_run(int argc, char **argv) {
       return 1;
     }
     snprintf(run.logs_dir, len, "%s/logs", run.spec.output);
+    run.logs_gzip = logs == 2;
     if (tk_mkdirs(run.logs_dir, &err)) {
       fprintf(stderr, "taikai run: refused: --logs: %s\n", err.msg);
       tk_run_free(&run);
