@@ -351,7 +351,10 @@ static int action_of(replay *r, const tk_daifugo_block *b, int player, tk_daifug
   if (who != player) {
     snprintf(what, sizeof what, "player %d is not to act: player %d (seat %d) is",
              (int)who, player, b->g.seat_of[player]);
-    return mismatch(r, r->cur, what, "player", NULL);
+    json_t *e = json_pack("{s:i}", "player", player);
+    int rc = mismatch(r, r->cur, what, "player", e);
+    json_decref(e);
+    return rc;
   }
   if (want_give != !strcmp(t, "give")) {
     snprintf(what, sizeof what, "player %d must %s", player,
