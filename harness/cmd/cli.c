@@ -17,7 +17,9 @@ const tk_command tk_commands[] = {
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
      tk_cmd_rescore},
-    {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
+    {"replay",
+     "check game logs of `taikai run --logs` (riichi, daifugo) against the engine (taikai "
+     "replay --help)",
      tk_cmd_replay},
     {"records", "what the decision records of `taikai run --records` hold (taikai records --help)",
      tk_cmd_records},

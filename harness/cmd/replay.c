@@ -172,7 +172,7 @@ static int add_arg(paths *ps, const char *arg) {
     fprintf(stderr, "taikai replay: %s: cannot read the folder: %s\n", dir, strerror(read_errno));
     rc = 2;
   } else if (ps->n == first) {
-    fprintf(stderr, "taikai replay: %s: no *.jsonl or *.jsonl.gz log in this folder (game logs "
+    fprintf(stderr, "taikai replay: %s: no *.jsonl log in this folder, nor *.jsonl.gz (game logs "
             "are written by `taikai run --logs` into OUT/logs/)\n", dir);
     rc = 2;
   } else {

@@ -141,7 +141,8 @@ static void refused(const lines *x, int line, const char *what, const char *ctx)
   tk_daifugo_replay *r = malloc(sizeof *r);
   tk_error err;
   int rc = replay_text(text, r, &err);
-  if (rc != TK_EINVAL && rc != TK_EPARSE) TK_FAILF("%s: replay returned %d, expected a refusal", ctx, rc);
+  if (rc != TK_EINVAL && rc != TK_EPARSE)
+    TK_FAILF("%s: replay returned %d, expected a refusal", ctx, rc);
   TK_EQ(r->bad_line, line, ctx);
   if (!strstr(r->bad_what, what)) TK_FAILF("%s: reason '%s' lacks '%s'", ctx, r->bad_what, what);
   char at[32];
@@ -272,7 +273,8 @@ static void games_and_exchange(void) {
           tk_daifugo_cards_parse(json_string_value(json_object_get(tr, "cards")), &c, &err);
           TK_EQ(__builtin_popcountll(c), from_to[k][2], "cards transferred");
           CU_ASSERT((c & dealt[from]) == c);
-          if (!strongest_taken(c, dealt[from] & ~c)) TK_FAILF("line %d: not the strongest", i + 2 + k);
+          if (!strongest_taken(c, dealt[from] & ~c))
+            TK_FAILF("line %d: not the strongest", i + 2 + k);
           json_decref(tr);
         }
         static const int giver[3] = {0, 0, 1};
@@ -289,11 +291,11 @@ static void games_and_exchange(void) {
     } else if (!strcmp(t, "end_game")) {
       TK_EQ(json_integer_value(json_object_get(o, "game")), games, "end_game's game");
       int seen = 0;
-      for (int p = 0; p < 5; p++) {
-        int place = (int)json_integer_value(json_array_get(json_object_get(o, "places"), (size_t)p));
-        int pts = (int)json_integer_value(json_array_get(json_object_get(o, "points"), (size_t)p));
-        int pp = (int)json_integer_value(json_array_get(json_object_get(o, "paper_points"), (size_t)p));
-        const char *c = json_string_value(json_array_get(json_object_get(o, "classes"), (size_t)p));
+      for (size_t p = 0; p < 5; p++) {
+        int place = (int)json_integer_value(json_array_get(json_object_get(o, "places"), p));
+        int pts = (int)json_integer_value(json_array_get(json_object_get(o, "points"), p));
+        int pp = (int)json_integer_value(json_array_get(json_object_get(o, "paper_points"), p));
+        const char *c = json_string_value(json_array_get(json_object_get(o, "classes"), p));
         CU_ASSERT_FATAL(place >= 1 && place <= 5);
         seen |= 1 << place;
         TK_EQ(pts, 6 - place, "server points");
@@ -350,7 +352,8 @@ static void replays_clean(void) {
     free(r);
     free(pl.text);
   }
-  if (sennichite < 5) TK_FAILF("only %d sennichite games: the test does not reach them", sennichite);
+  if (sennichite < 5)
+    TK_FAILF("only %d sennichite games: the test does not reach them", sennichite);
 }
 
 static void deterministic(void) {
@@ -377,7 +380,8 @@ static void refusals(void) {
     int i = find(&y, 1, "play");
     json_t *deal = json_loads(y.l[1], 0, NULL), *o = json_loads(y.l[i], 0, NULL);
     int p = (int)json_integer_value(json_object_get(o, "player"));
-    const char *other = json_string_value(json_array_get(json_object_get(deal, "hands"), (size_t)(p + 1) % 5));
+    json_t *hands = json_object_get(deal, "hands");
+    const char *other = json_string_value(json_array_get(hands, (size_t)(p + 1) % 5));
     char card[3] = {other[0], other[1], 0};
     set_field(&y, i, "cards", json_string(card));
     refused(&y, i + 1, "not legal", "a card changed in a play");

@@ -74,7 +74,8 @@ static int ran;
 
 static void run_and_replay(void) {
   write_file(W("spec.json"), SPEC);
-  const char *run[] = {"run", W("spec.json"), "--out", W("plain"), "--logs", "-j", "2", "--quiet", NULL};
+  const char *run[] = {"run", W("spec.json"), "--out", W("plain"), "--logs", "-j", "2", "--quiet",
+                       NULL};
   int rc = taikai(run);
   if (rc) TK_FAILF("taikai run --logs: exit %d: %s", rc, err_buf);
   CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -208,7 +209,8 @@ static void tampered(void) {
 /* --logs=gz: the same games, the same log bytes once decompressed, whatever -j; replayed. */
 static void compressed(void) {
   if (!ran) return;
-  const char *run[] = {"run", W("spec.json"), "--out", W("gz"), "--logs=gz", "-j", "1", "--quiet", NULL};
+  const char *run[] = {"run", W("spec.json"), "--out", W("gz"), "--logs=gz", "-j", "1", "--quiet",
+                       NULL};
   int rc = taikai(run);
   if (rc) TK_FAILF("taikai run --logs=gz: exit %d: %s", rc, err_buf);
   CU_ASSERT(same_bytes(W("gz/games.jsonl"), W("plain/games.jsonl")));
@@ -264,7 +266,8 @@ static void cut_run(const char *run, int keep) {
  * of the units it keeps are left as they are. */
 static void resumed(void) {
   if (!ran) return;
-  const char *run[] = {"run", W("spec.json"), "--out", W("res"), "--logs=gz", "-j", "2", "--quiet", NULL};
+  const char *run[] = {"run", W("spec.json"), "--out", W("res"), "--logs=gz", "-j", "2", "--quiet",
+                       NULL};
   TK_EQ(taikai(run), 0, "first run");
   cut_run(W("res"), 3);
   for (int u = 5; u < UNITS; u++) unlink(unit_log(W("res"), u, ".gz"));
@@ -281,7 +284,8 @@ static void resumed(void) {
   TK_EQ(taikai(plain), 0, "resumed with plain logs");
   for (int u = 0; u < UNITS; u++) {
     int gz = u < 6;
-    if (!exists(unit_log(W("res"), u, gz ? ".gz" : "")) || exists(unit_log(W("res"), u, gz ? "" : ".gz")))
+    if (!exists(unit_log(W("res"), u, gz ? ".gz" : "")) ||
+        exists(unit_log(W("res"), u, gz ? "" : ".gz")))
       TK_FAILF("unit %d: expected only its %s log", u, gz ? ".gz" : "plain");
   }
   const char *rp[] = {"replay", "--quiet", W("res"), NULL};
