@@ -95,26 +95,58 @@ int tk_daifugo_log_deal(const tk_daifugo_block *b, json_t *lines) {
   return 0;
 }
 
+/* The action's line as text, for the writer's hot path (no JSON objects built); "" when it does
+ * not fit. Card notation needs no JSON escaping. The same line as an object is action_json's
+ * (the replay's); test_daifugo_log replays the writer's logs, which holds the two equal. */
+static void action_text(const tk_daifugo_log_pre *pre, int player, const tk_daifugo_move *m,
+                        char *buf, size_t cap) {
+  char cards[256];
+  int n;
+  if (pre->exchange) {
+    tk_daifugo_cards_str(m->cards, cards, sizeof cards);
+    n = snprintf(buf, cap, "{\"type\":\"give\",\"game\":%u,\"player\":%d,\"seat\":%d,"
+                 "\"card\":\"%s\",\"to\":%d}", pre->game, player, pre->seat, cards, pre->to);
+  } else if (m->kind == TK_DAIFUGO_PASS) {
+    n = snprintf(buf, cap, "{\"type\":\"pass\",\"game\":%u,\"player\":%d,\"seat\":%d}",
+                 pre->game, player, pre->seat);
+  } else {
+    tk_daifugo_move_str(m, cards, sizeof cards);
+    n = snprintf(buf, cap, "{\"type\":\"play\",\"game\":%u,\"player\":%d,\"seat\":%d,"
+                 "\"cards\":\"%s\"%s}", pre->game, player, pre->seat, cards,
+                 m->cards == pre->hand ? ",\"out\":true" : "");
+  }
+  if (n < 0 || (size_t)n >= cap) buf[0] = '\0';
+}
+
+/* The lines that follow an action that ended game pre->game: end_game, then the next game's
+ * deal and transfers or end_block. */
+static int after_game(const tk_daifugo_log_pre *pre, const tk_daifugo_block *b, json_t *lines);
+
+static json_t *action_json(const tk_daifugo_log_pre *pre, int player, const tk_daifugo_move *m) {
+  json_t *o;
+  if (pre->exchange)
+    return json_pack("{s:s, s:i, s:i, s:i, s:o, s:i}", "type", "give", "game", (int)pre->game,
+                     "player", player, "seat", (int)pre->seat, "card", cards_json(m->cards), "to",
+                     (int)pre->to);
+  if (m->kind == TK_DAIFUGO_PASS)
+    return json_pack("{s:s, s:i, s:i, s:i}", "type", "pass", "game", (int)pre->game, "player",
+                     player, "seat", (int)pre->seat);
+  char text[256];
+  tk_daifugo_move_str(m, text, sizeof text);
+  o = json_pack("{s:s, s:i, s:i, s:i, s:s}", "type", "play", "game", (int)pre->game, "player",
+                player, "seat", (int)pre->seat, "cards", text);
+  if (o && m->cards == pre->hand) json_object_set_new(o, "out", json_true());
+  return o;
+}
+
 int tk_daifugo_log_action(const tk_daifugo_log_pre *pre, const tk_daifugo_block *b, int player,
                           const tk_daifugo_move *m, json_t *lines) {
-  json_t *o;
-  if (pre->exchange) {
-    o = json_pack("{s:s, s:i, s:i, s:i, s:o, s:i}", "type", "give", "game", (int)pre->game,
-                  "player", player, "seat", (int)pre->seat, "card", cards_json(m->cards), "to",
-                  (int)pre->to);
-  } else if (m->kind == TK_DAIFUGO_PASS) {
-    o = json_pack("{s:s, s:i, s:i, s:i}", "type", "pass", "game", (int)pre->game, "player",
-                  player, "seat", (int)pre->seat);
-  } else {
-    char text[256];
-    tk_daifugo_move_str(m, text, sizeof text);
-    o = json_pack("{s:s, s:i, s:i, s:i, s:s}", "type", "play", "game", (int)pre->game, "player",
-                  player, "seat", (int)pre->seat, "cards", text);
-    if (o && m->cards == pre->hand) json_object_set_new(o, "out", json_true());
-  }
-  if (push(lines, o)) return TK_ENOMEM;
-  if (b->game == pre->game) return 0;
+  if (push(lines, action_json(pre, player, m))) return TK_ENOMEM;
+  return b->game == pre->game ? 0 : after_game(pre, b, lines);
+}
 
+static int after_game(const tk_daifugo_log_pre *pre, const tk_daifugo_block *b, json_t *lines) {
+  json_t *o;
   /* the action ended game pre->game */
   json_t *places = json_array(), *classes = json_array(), *pts = json_array(),
          *paper = json_array();
@@ -173,8 +205,12 @@ void tk_daifugo_log_begin(tk_daifugo_log *log, FILE *f, const tk_daifugo_block *
 
 void tk_daifugo_log_write(tk_daifugo_log *log, const tk_daifugo_log_pre *pre,
                           const tk_daifugo_block *b, int player, const tk_daifugo_move *m) {
+  char text[512];
+  action_text(pre, player, m, text, sizeof text);
+  if (!text[0] || fputs(text, log->f) == EOF || fputc('\n', log->f) == EOF) log->error = 1;
+  if (b->game == pre->game) return;
   json_t *lines = json_array();
-  if (!lines || tk_daifugo_log_action(pre, b, player, m, lines)) log->error = 1;
+  if (!lines || after_game(pre, b, lines)) log->error = 1;
   if (lines) put_lines(log, lines);
   json_decref(lines);
 }
