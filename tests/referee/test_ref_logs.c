@@ -3,8 +3,8 @@
  * replays with games.jsonl's points; hand-edited copies (a card changed, two actions swapped, a
  * wrong result) are refused naming the file and the line; compressed logs hold the same bytes
  * as plain ones, whatever -j, and leave games.jsonl unchanged; a resumed run rewrites exactly
- * the logs of the units it plays again (a stale .tmp replaced, the other form removed); bad
- * --logs options are refused. The binary runs as a child process with a time limit
+ * the logs of the units it plays again (a stale .tmp replaced, the other form removed); riichi's
+ * compressed logs are its plain ones and replay too; bad --logs options are refused. The binary runs as a child process with a time limit
  * (e2e_util.h), in a folder beside test_ref_e2e's. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +293,27 @@ static void resumed(void) {
   if (!strstr(out_buf, "10 logs, 10 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
 }
 
+/* Riichi writes its mjai logs through the same loop: compressed, the same lines; replayed. */
+static void riichi_compressed(void) {
+  write_file(W("riichi.json"),
+             "{\"game\": \"riichi\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\",\n"
+             " \"agents\": [{\"plugin\": \"riichi_tsumogiri\", \"label\": \"base\"},\n"
+             "             {\"plugin\": \"riichi_greedy\", \"label\": \"cand\"}],\n"
+             " \"rules\": {\"length\": \"east\"}}\n");
+  const char *plain[] = {"run", W("riichi.json"), "--out", W("rp"), "--logs", "--quiet", NULL};
+  const char *gz[] = {"run", W("riichi.json"), "--out", W("rz"), "--logs-gzip", "-j", "2",
+                      "--quiet", NULL};
+  TK_EQ(taikai(plain), 0, "riichi --logs");
+  TK_EQ(taikai(gz), 0, "riichi --logs-gzip");
+  CU_ASSERT(same_bytes(W("rz/games.jsonl"), W("rp/games.jsonl")));
+  for (int u = 0; u < 4; u++)
+    if (!same_content(unit_log(W("rz"), u, ".gz"), unit_log(W("rp"), u, "")))
+      TK_FAILF("riichi unit %d: the .gz log differs from the plain one", u);
+  const char *rp[] = {"replay", "--quiet", W("rz"), NULL};
+  TK_EQ(taikai(rp), 0, "replay of riichi's compressed logs");
+  if (!strstr(out_buf, "4 logs, 4 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
+}
+
 static void bad_options(void) {
   const char *a1[] = {"run", W("spec.json"), "--out", W("x"), "--logs=zip", NULL};
   TK_EQ(taikai(a1), 2, "--logs=zip");
@@ -313,6 +334,7 @@ int main(void) {
       {"hand-edited logs refused, naming file and line", tampered},
       {"--logs=gz: the same bytes compressed, any -j; replayed, concatenated too", compressed},
       {"resume rewrites the logs of the units played again", resumed},
+      {"riichi --logs-gzip: its plain logs compressed, replayed", riichi_compressed},
       {"bad --logs options", bad_options},
       CU_TEST_INFO_NULL,
   };
