@@ -19,7 +19,9 @@ const tk_command tk_commands[] = {
      tk_cmd_rescore},
     {"gate", "decide whether an agent is stronger or not weaker than another by a sequential test "
              "on paired walls (taikai gate --help)", tk_cmd_gate},
-    {"replay", "check riichi logs of `taikai run --logs` against the engine (taikai replay --help)",
+    {"replay",
+     "check game logs of `taikai run --logs` (riichi, daifugo) against the engine (taikai "
+     "replay --help)",
      tk_cmd_replay},
     {"records", "what the decision records of `taikai run --records` hold (taikai records --help)",
      tk_cmd_records},

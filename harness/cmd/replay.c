@@ -1,9 +1,11 @@
-/* harness/cmd/replay.c — `taikai replay LOG|DIR...`: checks four-player riichi logs (the
- * mjai-style JSON lines `taikai run --logs` writes to OUT/logs/unit-NNNNNNNN.jsonl) by replaying
- * each through the engine, whose every win is scored by the rules kernel (tk_riichi_log_replay,
- * harness/games/riichi_log.h). Prints one line per log (OK, or its first mismatch with the engine's
- * and the log's values) and a count; exit 0 all replay, 1 a mismatch, 2 bad usage or a file
- * or folder that cannot be read. */
+/* harness/cmd/replay.c — `taikai replay LOG|DIR...`: checks the game logs `taikai run --logs`
+ * writes to OUT/logs/unit-NNNNNNNN.jsonl[.gz] by replaying each through its engine: four-player
+ * riichi (mjai-style JSON lines, every win scored by the rules kernel: tk_riichi_log_replay,
+ * harness/games/riichi_log.h) and daifugo (one block per log: tk_daifugo_log_replay,
+ * harness/games/daifugo_log.h); a file whose first line is a start_block line is daifugo's.
+ * Prints one line per game (OK, or its first mismatch with the engine's and the log's values)
+ * and a count; exit 0 all replay, 1 a mismatch, 2 bad usage or a file or folder that cannot be
+ * read. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "daifugo_log.h"
 #include "import.h"
 #include "riichi_log.h"
 
@@ -19,13 +22,21 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai replay [--quiet] LOG|DIR...\n"
           "\n"
-          "Checks four-player riichi mjai logs, one game each: those `taikai run --logs` writes\n"
+          "Checks game logs against their engine (gzipped too: *.jsonl.gz).\n"
+          "\n"
+          "Daifugo logs (`taikai run --logs` on a daifugo spec; docs/daifugo.md, \"Logs\"), one\n"
+          "block each: the block is dealt again from its seed, block index and rules, every give,\n"
+          "play and pass is applied for its player, who must be the one to act, and must be legal,\n"
+          "and every line must equal the engine's (deals, transfers, seats, each game's places,\n"
+          "classes, points and sennichite, the block's totals).\n"
+          "\n"
+          "Four-player riichi mjai logs, one game each: those `taikai run --logs` writes\n"
           "(OUT/logs/unit-NNNNNNNN.jsonl), those `taikai import tenhou` converts, and mjai logs\n"
-          "of other tools (gzipped too: *.jsonl.gz). Every hand's wall is rebuilt from the log, the\n"
-          "players' decisions are replayed through the riichi engine, and every event the\n"
-          "engine emits must equal the log's line: draws, discards, calls, riichi, dora, each\n"
-          "win scored again by the rules kernel (yaku, fu, han, points), payments, draws and\n"
-          "tenpai, scores, the final scores.\n"
+          "of other tools. Every hand's wall is rebuilt from the log, the players' decisions\n"
+          "are replayed through the riichi engine, and every event the engine emits must\n"
+          "equal the log's line: draws, discards, calls, riichi, dora, each win scored again\n"
+          "by the rules kernel (yaku, fu, han, points), payments, draws and tenpai, scores,\n"
+          "the final scores.\n"
           "\n"
           "  LOG      a log file\n"
           "  DIR      every *.jsonl (*.jsonl.gz) file in the folder, in name order; a run folder (one with\n"
@@ -36,7 +47,10 @@ static void usage(FILE *f) {
           "  MISMATCH LOG:LINE: EVENT: what differs\n"
           "    expected: the engine's value (or event)\n"
           "    logged:   the log's value (or line)\n"
-          "then `N logs, M games replayed, K mismatches`.\n"
+          "then `N logs, M games replayed, K mismatches` (a daifugo block counts as one game).\n"
+          "A file may hold several games or blocks one after the other (e.g. the concatenation\n"
+          "of unit logs: `cat logs/*.jsonl.gz > all.jsonl.gz`); each is checked and named\n"
+          "LOG#K.\n"
           "\n"
           "The game length and rules come from start_game: taikai's \"taikai_rules\", else the\n"
           "mjai \"kyoku_first\" (0 hanchan, 4 east-only) and \"aka_flag\" over Tenhou's rules;\n"
@@ -140,7 +154,7 @@ static int add_arg(paths *ps, const char *arg) {
       break;
     }
     if (e->d_name[0] == '.') continue;
-    if (ends_with(e->d_name, ".jsonl.tmp")) unfinished++;
+    if (ends_with(e->d_name, ".jsonl.tmp") || ends_with(e->d_name, ".jsonl.gz.tmp")) unfinished++;
     if (!ends_with(e->d_name, ".jsonl") && !ends_with(e->d_name, ".jsonl.gz")) continue;
     free(p);
     if (!(p = join(dir, e->d_name))) {
@@ -158,8 +172,8 @@ static int add_arg(paths *ps, const char *arg) {
     fprintf(stderr, "taikai replay: %s: cannot read the folder: %s\n", dir, strerror(read_errno));
     rc = 2;
   } else if (ps->n == first) {
-    fprintf(stderr, "taikai replay: %s: no *.jsonl log in this folder (riichi logs are written "
-            "by `taikai run --logs` into OUT/logs/)\n", dir);
+    fprintf(stderr, "taikai replay: %s: no *.jsonl log in this folder, nor *.jsonl.gz (game logs "
+            "are written by `taikai run --logs` into OUT/logs/)\n", dir);
     rc = 2;
   } else {
     qsort(ps->p + first, ps->n - first, sizeof *ps->p, by_name);
@@ -178,6 +192,38 @@ out:
 }
 
 static const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+/* Replays one daifugo block from `g` (the segment of `path` starting after line `offset`,
+ * called `name`) and prints its line. Returns 0 replayed, 1 a mismatch, 2 unreadable. */
+static int replay_daifugo(FILE *g, const char *path, const char *name, int offset, int quiet) {
+  tk_daifugo_replay *r = malloc(sizeof *r);
+  if (!r) {
+    fprintf(stderr, "taikai replay: %s: out of memory\n", name);
+    return 2;
+  }
+  tk_error err;
+  tk_error_clear(&err);
+  int e = tk_daifugo_log_replay(g, r, &err), rc = 0;
+  if (r->bad_line) r->bad_line += offset; /* the file's line */
+  if (e == TK_EIO || e == TK_ENOMEM) {
+    fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
+    rc = 2;
+  } else if (e) {
+    printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
+           r->bad_event[0] ? ": " : "", r->bad_what);
+    if (r->expected[0]) printf("  expected: %s\n", r->expected);
+    if (r->logged[0] || r->expected[0])
+      printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
+    rc = 1;
+  } else if (!quiet) {
+    printf("OK %s: daifugo block %llu, %d %s, %d actions checked, points %d %d %d %d %d\n", name,
+           (unsigned long long)r->block, r->games, plural(r->games, "game", "games"), r->actions,
+           (int)r->points[0], (int)r->points[1], (int)r->points[2], (int)r->points[3],
+           (int)r->points[4]);
+  }
+  free(r);
+  return rc;
+}
 
 int tk_cmd_replay(int argc, char **argv) {
   paths ps = {NULL, 0, 0};
@@ -223,7 +269,18 @@ int tk_cmd_replay(int argc, char **argv) {
       continue;
     }
     logs++;
-    /* a file may hold several games, each from its start_game line */
+    /* a file may hold several games, each from its start_game line (daifugo: start_block) */
+    size_t first = 0;
+    while (first < len && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' ||
+                           text[first] == '\n'))
+      first++;
+    const char *eol = memchr(text + first, '\n', len - first);
+    size_t head = eol ? (size_t)(eol - text) : len;
+    char saved = text[head];
+    text[head] = '\0';
+    int daifugo = strstr(text + first, "\"start_block\"") != NULL;
+    text[head] = saved;
+    const char *marker = daifugo ? "\"start_block\"" : "\"start_game\"";
     size_t *starts = NULL;
     int *firstline = NULL, nseg = 0, segcap = 0, lineno = 1;
     for (size_t at = 0;;) { /* segment 0 starts at the top, whatever its first line */
@@ -233,7 +290,7 @@ int tk_cmd_replay(int argc, char **argv) {
       if (at > 0 && end > at) {
         char save = text[end - 1];
         text[end - 1] = '\0';
-        sg = strstr(text + at, "\"start_game\"") && strstr(text + at, "\"type\"");
+        sg = strstr(text + at, marker) && strstr(text + at, "\"type\"");
         text[end - 1] = save;
       }
       if (sg) {
@@ -264,9 +321,18 @@ int tk_cmd_replay(int argc, char **argv) {
       char name[1200];
       if (nseg > 1) snprintf(name, sizeof name, "%s#%d", path, k + 1);
       else snprintf(name, sizeof name, "%s", path);
-      tk_riichi_replay *r = malloc(sizeof *r);
-      FILE *g = !r ? NULL : b > a ? fmemopen(text + a, b - a, "r") : tmpfile(); /* empty: no line */
-      if (!g) {
+      FILE *g = b > a ? fmemopen(text + a, b - a, "r") : tmpfile(); /* empty: no line */
+      if (daifugo && g) {
+        int e = replay_daifugo(g, path, name, firstline[k] - 1, quiet);
+        fclose(g);
+        if (e == 2) unreadable++;
+        else if (e == 1) bad++;
+        else games++;
+        continue;
+      }
+      tk_riichi_replay *r = g ? malloc(sizeof *r) : NULL;
+      if (!r) {
+        if (g) fclose(g);
         free(r);
         free(text);
         free(starts);

@@ -1,5 +1,5 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs] [--records]`:
+ *   [--logs[=gz]] [--records]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -15,8 +15,8 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume] [--logs]\n"
-          "                      [--records] [--quiet] [--sprt ...]\n"
+          "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]\n"
+          "                      [--logs[=gz]] [--records] [--quiet] [--sprt ...]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -30,8 +30,12 @@ static void usage(FILE *f) {
           "  --out DIR   output folder (overrides \"output\")\n"
           "  --resume    continue the interrupted run in the output folder; an error if the\n"
           "              folder holds no run\n"
-          "  --logs      also write every game as mjai-style JSON lines, one file per unit:\n"
-          "              DIR/logs/unit-NNNNNNNN.jsonl (riichi; readable by mjai tools)\n"
+          "  --logs      also write every game as JSON lines, one file per unit:\n"
+          "              DIR/logs/unit-NNNNNNNN.jsonl (riichi: mjai-style, readable by mjai\n"
+          "              tools; daifugo: one block per file, docs/daifugo.md); checked by\n"
+          "              taikai replay\n"
+          "  --logs=gz   the same, gzip-compressed: DIR/logs/unit-NNNNNNNN.jsonl.gz (also\n"
+          "              --logs-gzip; taikai replay reads either)\n"
           "  --records   also write every agent decision (view, legal actions, action) and each\n"
           "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
           "  --quiet     no progress on stderr\n"
@@ -118,8 +122,18 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
     (*i)++;
   } else if (!strcmp(arg, "--resume")) {
     a->resume = 1;
-  } else if (!strcmp(arg, "--logs")) {
-    a->logs = 1;
+  } else if (!strcmp(arg, "--logs") || !strcmp(arg, "--logs=plain") ||
+             !strcmp(arg, "--logs=gz") || !strcmp(arg, "--logs-gzip")) {
+    int gz = !strcmp(arg, "--logs=gz") || !strcmp(arg, "--logs-gzip");
+    if (a->logs && a->logs != 1 + gz) {
+      fprintf(stderr, "taikai %s: %s: the logs are either plain or gzip-compressed, not both\n",
+              cmd, arg);
+      return -2;
+    }
+    a->logs = 1 + gz;
+  } else if (!strncmp(arg, "--logs=", 7)) {
+    fprintf(stderr, "taikai %s: --logs= expects gz or plain, got '%s'\n", cmd, arg + 7);
+    return -2;
   } else if (!strcmp(arg, "--records")) {
     a->records = 1;
   } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
@@ -155,7 +169,8 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
   }
   run.records = a->records;
   if (a->logs && !run.game->logs) {
-    fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (riichi has)\n", cmd,
+    fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (riichi and daifugo have)\n",
+            cmd,
             run.spec.game);
     tk_run_free(&run);
     return 2;
@@ -187,6 +202,7 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
       return 1;
     }
     snprintf(run.logs_dir, len, "%s/logs", run.spec.output);
+    run.logs_gzip = a->logs == 2;
     if (tk_mkdirs(run.logs_dir, &err)) {
       fprintf(stderr, "taikai %s: refused: --logs: %s\n", cmd, err.msg);
       tk_run_free(&run);

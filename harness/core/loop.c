@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "loop.h"
 
 enum { NAME_MAX_LEN = 96, PATH_LEN = 4200 };
@@ -239,28 +241,55 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
       fault[s].seat = s;
     }
   }
-  char path[PATH_LEN], tmp[PATH_LEN + 8];
+  /* The unit's log: written to a .tmp beside its name and renamed when the unit is whole, so a
+   * log under its final name is complete (a run stopped mid-unit leaves only a .tmp, and the
+   * unit is played again on resume). Compressed, each try writes to memory and the last one is
+   * deflated into the .tmp. */
+  char path[PATH_LEN], tmp[PATH_LEN + 8], other[PATH_LEN];
+  char *mem = NULL;
+  size_t memlen = 0;
   if (l->logs_dir) {
-    snprintf(path, sizeof path, "%s/unit-%08llu.jsonl", l->logs_dir, (unsigned long long)unit);
+    snprintf(path, sizeof path, "%s/unit-%08llu.jsonl%s", l->logs_dir, (unsigned long long)unit,
+             l->logs_gzip ? ".gz" : "");
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(other, sizeof other, "%s/unit-%08llu.jsonl%s", l->logs_dir,
+             (unsigned long long)unit, l->logs_gzip ? "" : ".gz");
   }
   try_state t;
   for (;;) {
     FILE *log = NULL;
-    if (l->logs_dir && !(log = fopen(tmp, "w")))
+    free(mem);
+    mem = NULL;
+    if (l->logs_dir && !(log = l->logs_gzip ? open_memstream(&mem, &memlen) : fopen(tmp, "w")))
       return tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
     int rc = try_unit(l, unit, wall, seating, fallback, log, rec, &t, err);
-    if (log && fclose(log) && !rc) rc = tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
-    if (rc) return rc;
+    if (log) {
+      int bad = ferror(log) != 0;
+      if (fclose(log)) bad = 1;
+      if (bad && !rc) rc = tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
+    }
+    if (rc) {
+      free(mem);
+      return rc;
+    }
     if (!t.fault.kind) break;
     int s = t.fault.seat;
-    if (s < 0 || s >= n || (fallback >> s & 1))
+    if (s < 0 || s >= n || (fallback >> s & 1)) {
+      free(mem);
       return tk_error_set(err, TK_ESTATE, -1, "%s: a fault in seat %d, played by the fallback",
                           g->name, s);
+    }
     fault[s] = t.fault;
     illegal[s] = t.illegal[s]; /* the try it faulted in: its illegal actions count */
     memcpy(illegal_first[s], t.illegal_first[s], sizeof illegal_first[s]);
     fallback |= 1u << s; /* play the unit again from its start, the fallback in seat s */
+  }
+  if (mem) {
+    gzFile z = gzopen(tmp, "wb6");
+    int bad = !z || (memlen && gzwrite(z, mem, (unsigned)memlen) != (int)memlen);
+    if (z && gzclose(z) != Z_OK) bad = 1;
+    free(mem);
+    if (bad) return tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
   }
   for (int s = 0; s < n; s++) {
     tk_seat_rec *x = &rec->seat[s];
@@ -273,6 +302,7 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
   if (fallback) g->forfeit(l->rules, fallback, rec);
   if (l->logs_dir && rename(tmp, path))
     return tk_error_set(err, TK_EIO, -1, "cannot rename %s", tmp);
+  if (l->logs_dir) unlink(other); /* the unit's log from a run in the other form, if any */
   if (l->records) {
     int32_t agent[TK_MAX_SEATS], kind[TK_MAX_SEATS];
     int64_t field[TK_MAX_SEATS][TK_RECORDS_MAX_FIELDS];

@@ -12,7 +12,8 @@
  *   game's forfeit result;
  * - illegal actions are counted per seat (the first described), also when they led to a fault;
  * - with records on, the decisions of the unit's final play are kept for `--records`;
- * - with a logs folder, the game writes the unit's log, renamed into place when it is whole. */
+ * - with a logs folder, the game writes the unit's log (plain or gzip-compressed), renamed into
+ *   place when it is whole. */
 #ifndef TAIKAI_HARNESS_LOOP_H
 #define TAIKAI_HARNESS_LOOP_H
 
@@ -41,6 +42,7 @@ typedef struct tk_loop {
   tk_watch *watch;           /* may be NULL */
   tk_seat_agent *agents;     /* borrowed, indexed by spec index */
   const char *logs_dir;      /* `--logs`: write each unit's game log here; NULL: none */
+  int logs_gzip;             /* 1: the logs gzip-compressed (unit-NNNNNNNN.jsonl.gz) */
   int records;               /* 1: keep the decisions (tk_loop.rb) */
   int pipe_fd;               /* the worker's result pipe, checked after every unit: an agent
                               * that closed it ends the worker (-1: not checked) */

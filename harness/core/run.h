@@ -41,6 +41,7 @@ typedef struct tk_run {
   char **weights;              /* owned: per agent, its weights file, or NULL (no weights) */
   tk_schedule sched;
   char *logs_dir;              /* owned: `taikai run --logs`: each unit's game log here, else NULL */
+  int logs_gzip;               /* `--logs=gz`: the logs gzip-compressed */
   int records;                 /* `taikai run --records`: keep every decision (records.tkr) */
   tk_run_file *files;          /* owned: tk_run_add_file's files, in the order added */
   int nfiles;

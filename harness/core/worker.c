@@ -240,6 +240,7 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
   loop.watch = watch;
   loop.agents = agents;
   loop.logs_dir = r->logs_dir;
+  loop.logs_gzip = r->logs_gzip;
   loop.records = r->records;
   loop.pipe_fd = res_fd;
   for (;;) {

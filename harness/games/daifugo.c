@@ -9,6 +9,10 @@
  * 2 … -2), "daifugo", "fugo", "heimin", "hinmin", "daihinmin" (games finished in each class),
  * "revolutions", "passes", "plays".
  *
+ * With `taikai run --logs`, every block is also written as JSON lines (the deal, the transfers
+ * and the exchange, every play and pass, each game's result; harness/games/daifugo_log.h) to
+ * the file the loop opens for the unit.
+ *
  * The fallback action is tk_daifugo_fallback's (pass on a non-empty table, the lowest single on
  * a new one, the lowest card in the exchange). A faulted seat, played out by the fallback
  * (harness/core/loop.h), gets the worst result: every game of the block as daihinmin; the other
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daifugo_log.h"
 #include "game.h"
 #include "taikai/daifugo.h"
 
@@ -97,8 +102,18 @@ static int parse_rules(json_t *in, void *out, json_t **resolved, const char *pat
   return 0;
 }
 
-static int start(void *state, const tk_unit_start *u, tk_error *err) {
-  return tk_daifugo_block_init(state, u->rules, u->seed, u->wall, err);
+/* A unit's state: the block first, so that the functions below may take the state for it. */
+typedef struct unit_state {
+  tk_daifugo_block b;
+  tk_daifugo_log log; /* log.f NULL: no log */
+} unit_state;
+
+static int start(void *st, const tk_unit_start *u, tk_error *err) {
+  unit_state *x = st;
+  x->log.f = NULL;
+  int rc = tk_daifugo_block_init(&x->b, u->rules, u->seed, u->wall, err);
+  if (!rc && u->log) tk_daifugo_log_begin(&x->log, u->log, &x->b, u->names);
+  return rc;
 }
 
 static void info(const void *state, int seat, void *out) {
@@ -112,15 +127,24 @@ static void info(const void *state, int seat, void *out) {
   i->game = b->game;
 }
 
-static int to_act(void *state, tk_error *err) {
-  return tk_daifugo_is_over(state) ? -1 : tk_daifugo_to_act(state);
+static int to_act(void *st, tk_error *err) {
+  unit_state *x = st;
+  if (x->log.f && x->log.error)
+    return tk_error_set(err, TK_EIO, -1, "daifugo: cannot write the game log");
+  return tk_daifugo_is_over(&x->b) ? -1 : tk_daifugo_to_act(&x->b);
 }
 
 static void view(const void *state, int seat, void *out) { tk_daifugo_view_of(state, seat, out); }
 static void legal(const void *state, int seat, void *out) { tk_daifugo_legal_of(state, seat, out); }
 
-static int apply(void *state, int seat, const void *action, tk_error *err) {
-  return tk_daifugo_apply(state, seat, action, err);
+static int apply(void *st, int seat, const void *action, tk_error *err) {
+  unit_state *x = st;
+  if (!x->log.f) return tk_daifugo_apply(&x->b, seat, action, err);
+  tk_daifugo_log_pre pre;
+  tk_daifugo_log_pre_of(&x->b, seat, &pre);
+  int rc = tk_daifugo_apply(&x->b, seat, action, err);
+  if (!rc) tk_daifugo_log_write(&x->log, &pre, &x->b, seat, action); /* errors: to_act */
+  return rc;
 }
 
 static void fallback(const void *state, int seat, const void *legal_, void *action) {
@@ -209,13 +233,14 @@ const tk_game tk_game_daifugo = {
     .nseats = 5,
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .rules_size = sizeof(tk_daifugo_rules),
-    .state_size = sizeof(tk_daifugo_block),
+    .state_size = sizeof(unit_state),
     .info_size = sizeof(tk_daifugo_info),
     .view_size = sizeof(tk_daifugo_view),
     .legal_size = sizeof(tk_daifugo_legal),
     .action_size = sizeof(tk_daifugo_move),
     .result_size = sizeof(tk_daifugo_totals),
     TK_GAME_FUNCTIONS,
+    .logs = 1,
     .nfields = F_COUNT,
     .fields_def = fields_def,
     .nq = Q_COUNT,
