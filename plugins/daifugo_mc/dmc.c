@@ -304,6 +304,29 @@ static int wins_for_sure(const tk_daifugo_view *v, const tk_daifugo_game *g,
   return 1;
 }
 
+/* The deal plan of a play decision: our hand, our exchange gifts with their receiver, the other
+ * hidden cards dealt with the bias. */
+static int play_plan(const dmc_params *p, const tk_daifugo_view *v, plan *pl) {
+  memset(pl, 0, sizeof *pl);
+  int me = v->player;
+  pl->me = me;
+  pl->fixed[me] = v->hand;
+  for (int q = 0; q < 5; q++) pl->need[q] = q == me ? 0 : v->count[q];
+  place_known(v, pl);
+  uint64_t hidden = TK_DAIFUGO_DECK & ~v->played;
+  for (int q = 0; q < 5; q++) hidden &= ~pl->fixed[q];
+  int rev = p->bias_order == DMC_ORDER_CURRENT && v->rev;
+  return plan_finish(p, v, hidden, rev, pl);
+}
+
+int dmc_deal(const dmc_params *p, const tk_daifugo_view *v, tk_rng *r, tk_daifugo_game *out) {
+  plan pl;
+  if (v->player >= 5 || tk_daifugo_determinize(v, r, p->sennichite, out) || play_plan(p, v, &pl))
+    return -1;
+  plan_deal(&pl, r, out->hand);
+  return 0;
+}
+
 static int decide_play(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
                        search *s, tk_rng *r, dmc_stats *st) {
   s->k = 0;
@@ -326,16 +349,7 @@ static int decide_play(const dmc_params *p, const tk_daifugo_view *v, const tk_d
         win = i;
     if (win >= 0) return shortcut(st, 2, s->index[win]);
   }
-  plan *pl = &s->pl;
-  memset(pl, 0, sizeof *pl);
-  pl->me = s->me;
-  pl->fixed[s->me] = v->hand;
-  for (int q = 0; q < 5; q++) pl->need[q] = q == s->me ? 0 : v->count[q];
-  place_known(v, pl);
-  uint64_t hidden = TK_DAIFUGO_DECK & ~v->played;
-  for (int q = 0; q < 5; q++) hidden &= ~pl->fixed[q];
-  int rev = p->bias_order == DMC_ORDER_CURRENT && v->rev;
-  if (plan_finish(p, v, hidden, rev, pl)) return -1;
+  if (play_plan(p, v, &s->pl)) return -1;
   int best = run(s, p->playouts, r, -1);
   fill_stats(s, p->playouts, st);
   return best < 0 ? -1 : s->index[best];

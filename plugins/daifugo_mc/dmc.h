@@ -89,6 +89,14 @@ DMC_HIDDEN int dmc_params_parse(const char *params_json, dmc_params *p, tk_error
 DMC_HIDDEN int dmc_decide(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
                           dmc_policy_fn policy, void *ctx, tk_rng *r, dmc_stats *st);
 
+/* Deals the game one playout of a play decision starts from: tk_daifugo_determinize's game for
+ * `v` (the table, turns, passes as the view has them) with every hand dealt as dmc_decide deals
+ * it: our hand; the cards we gave in the exchange, unless played, with their receiver; the
+ * strongest other hidden cards by the exchange bias of `p`; the rest at random, each player's
+ * count respected. Returns 0, or -1 for a view of no play decision or inconsistent counts. */
+DMC_HIDDEN int dmc_deal(const dmc_params *p, const tk_daifugo_view *v, tk_rng *r,
+                        tk_daifugo_game *out);
+
 /* 1 if the cards of `hand` (the joker bit included) make one play on a new table: a single, a
  * group of 2..5 of one rank, or a sequence of 3+ of one suit (the joker filling one cell). */
 DMC_HIDDEN int dmc_one_play(uint64_t hand);
