@@ -513,12 +513,12 @@ static int block_until_exchange(tk_daifugo_block *b, int stop) {
 }
 
 static void exchange_pair(void) {
-  static tk_daifugo_block b, b2;
+  static tk_daifugo_block b, b2, b3;
   tk_daifugo_rules rules = tk_daifugo_default_rules();
   rules.block_games = 3;
   CU_ASSERT_EQUAL_FATAL(tk_daifugo_block_init(&b, &rules, 12, 0, NULL), 0);
   CU_ASSERT_FATAL(block_until_exchange(&b, -1));
-  b2 = b;
+  b2 = b3 = b;
   int me = tk_daifugo_to_act(&b);
   dmc_params p = dmc_default_params();
   p.exchange_playouts = 600;
@@ -567,6 +567,20 @@ static void exchange_pair(void) {
   tk_daifugo_legal_of(&b2, me, &L);
   CU_ASSERT(dmc_decide(&p, &v, &L, NULL, NULL, &r, &ST) >= 0);
   TK_EQ(ST.ncand, L.n, "sequential: every card held is a candidate");
+  /* A budget of 1 tries only the first card: the second call still gives another card. */
+  p = dmc_default_params();
+  p.exchange_playouts = 1;
+  tk_daifugo_view_of(&b3, me, &v);
+  tk_daifugo_legal_of(&b3, me, &L);
+  k1 = dmc_decide(&p, &v, &L, NULL, NULL, &r, &first);
+  CU_ASSERT_FATAL(k1 >= 0);
+  c1 = L.a[k1].cards;
+  CU_ASSERT_EQUAL_FATAL(tk_daifugo_apply(&b3, me, &L.a[k1], NULL), 0);
+  tk_daifugo_view_of(&b3, me, &v);
+  tk_daifugo_legal_of(&b3, me, &L);
+  k2 = dmc_decide(&p, &v, &L, NULL, NULL, &r, &ST);
+  CU_ASSERT_FATAL(k2 >= 0);
+  CU_ASSERT(L.a[k2].cards != c1);
 }
 
 /* Plays one block of `games` with daifugo_mc as player 0 and greedy elsewhere; returns the
