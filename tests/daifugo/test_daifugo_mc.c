@@ -718,6 +718,11 @@ static void tournament_against_greedy(void) {
     TK_FAILF("mc - greedy mean place %.3f, interval up to %.3f (mc %.3f, greedy %.3f)", diff, hi,
              place[1], place[0]);
   json_decref(sum);
+  /* The same games with one worker: byte-identical records. */
+  const char *one[] = {"run", W("mc.json"), "-j", "1", "--out", W("run-j1"), "--quiet", NULL};
+  rc = taikai(one);
+  if (rc) TK_FAILF("taikai run -j 1: exit %d: %s", rc, err_buf);
+  CU_ASSERT(same_bytes(W("run/games.jsonl"), W("run-j1/games.jsonl")));
 }
 
 int main(void) {
