@@ -369,7 +369,7 @@ static int prepare_exchange(const dmc_params *p, const tk_daifugo_view *v,
   s->exchange = 1;
   s->recv = of_class(v, partner_class(cls));
   if (s->recv < 0) return -1;
-  s->gifts = to_give >= 2 ? 2 : 1;
+  s->gifts = to_give >= 2 && popcount64(hand) >= 2 ? 2 : 1;
   s->ex_hand = hand;
   memcpy(s->seat_of, v->seat_of, 5);
   s->k = 0;
