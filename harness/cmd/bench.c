@@ -12,13 +12,14 @@ const tk_bench tk_benches[] = {
     {"riichi", "four-player riichi games of the baseline agents (games and actions per second)", tk_bench_riichi},
     {"mcagents", "one-player Monte Carlo agents: playouts per CPU second, CPU seconds per game", tk_bench_mcagents},
     {"daifugo", "daifugo engine: legal-move generations and random playouts per CPU second", tk_bench_daifugo},
+    {"daifugo-mc", "daifugo Monte Carlo player: CPU ms per 1,500-playout decision, playouts per second", tk_bench_daifugo_mc},
     {"solve", "one-player exact search: time per decision by shanten 0..6", tk_bench_solve},
     {NULL, NULL, NULL},
 };
 
 static void usage(FILE *f) {
   fprintf(f, "usage: taikai bench NAME [options]\n\nbenchmarks:\n");
-  for (const tk_bench *b = tk_benches; b->name; b++) fprintf(f, "  %-9s %s\n", b->name, b->summary);
+  for (const tk_bench *b = tk_benches; b->name; b++) fprintf(f, "  %-10s %s\n", b->name, b->summary);
   fprintf(f, "\n`taikai bench NAME --help` lists each one's options.\n");
 }
 

@@ -1,0 +1,134 @@
+/* harness/cmd/bench_daifugo_mc.c — `taikai bench daifugo-mc`: the speed of the daifugo Monte
+ * Carlo decision (plugins/daifugo_mc/dmc.h, the plain playout policy) on one core. A fixed set of
+ * positions, sampled from seeded blocks of random play: play decisions where no shortcut fires,
+ * and the daifugo's and the fugo's exchange decisions. Times are CPU seconds of this process. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "dmc.h"
+#include "taikai/daifugo.h"
+
+static double cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+typedef struct position {
+  tk_daifugo_view v;
+  tk_daifugo_legal l;
+} position;
+
+/* Fills `play` and `ex` with positions met in blocks of 3 games (so games 2 and 3 have an
+ * exchange) of players drawing uniformly among their actions (the pass excluded on a new
+ * table): play decisions where dmc_decide runs playouts, every exchange decision of the daifugo
+ * and the fugo. Deterministic. Returns 0, or -1 if the blocks ran dry (they do not). */
+static int sample(position *play, int nplay, position *ex, int nex, const dmc_params *p,
+                  dmc_stats *st) {
+  tk_daifugo_rules rules = tk_daifugo_default_rules();
+  rules.block_games = 3;
+  tk_daifugo_block *b = malloc(sizeof *b);
+  position *tmp = malloc(sizeof *tmp);
+  if (!b || !tmp) {
+    free(b), free(tmp);
+    return -1;
+  }
+  tk_rng r, probe;
+  tk_rng_seed(&r, 2015);
+  int np = 0, ne = 0;
+  for (uint64_t blk = 0; blk < 100000 && (np < nplay || ne < nex); blk++) {
+    tk_daifugo_block_init(b, &rules, 7, blk, NULL);
+    while (!tk_daifugo_is_over(b)) {
+      int who = tk_daifugo_to_act(b);
+      tk_daifugo_view_of(b, who, &tmp->v);
+      tk_daifugo_legal_of(b, who, &tmp->l);
+      int ex_dec = tmp->l.decision == TK_DAIFUGO_DECIDE_EXCHANGE;
+      if (ex_dec && ne < nex) {
+        ex[ne++] = *tmp;
+      } else if (!ex_dec && np < nplay && tk_rng_below(&r, 8) == 0) {
+        /* Keep it if the decision runs playouts (no shortcut): probed with 1 playout. */
+        dmc_params one = *p;
+        one.playouts = 1;
+        tk_rng_seed(&probe, 1);
+        if (dmc_decide(&one, &tmp->v, &tmp->l, NULL, NULL, &probe, st) >= 0 && st->playouts > 0)
+          play[np++] = *tmp;
+      }
+      const tk_daifugo_legal *l = &tmp->l;
+      int lo = !ex_dec && l->lead && l->n > 1; /* the pass excluded on a new table */
+      int k = lo + (int)tk_rng_below(&r, (uint32_t)(l->n - lo));
+      tk_daifugo_apply(b, who, &l->a[k], NULL);
+    }
+  }
+  free(b), free(tmp);
+  return np == nplay && ne == nex ? 0 : -1;
+}
+
+/* Times dmc_decide on `n` positions and prints one line; returns 0, or 1 if a decision failed. */
+static int time_set(const char *what, const position *pos, int n, const dmc_params *p,
+                    dmc_stats *st) {
+  tk_rng r;
+  tk_rng_seed(&r, 11);
+  long playouts = 0;
+  int bad = 0;
+  double t0 = cpu_now();
+  for (int i = 0; i < n; i++) {
+    if (dmc_decide(p, &pos[i].v, &pos[i].l, NULL, NULL, &r, st) < 0) bad++;
+    playouts += st->playouts;
+  }
+  double t = cpu_now() - t0;
+  printf("daifugo-mc: %-8s %4d decisions, %8ld playouts in %6.2f s: %7.2f ms per decision, "
+         "%.0f playouts/s per core\n", what, n, playouts, t, t / n * 1e3,
+         t > 0 ? (double)playouts / t : 0.0);
+  if (bad) fprintf(stderr, "taikai bench daifugo-mc: %d %s decisions failed\n", bad, what);
+  return bad ? 1 : 0;
+}
+
+int tk_bench_daifugo_mc(int argc, char **argv) {
+  int nplay = 200, nex = 40;
+  dmc_params p = dmc_default_params();
+  for (int i = 1; i < argc; i++) {
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("usage: taikai bench daifugo-mc [--positions N] [--exchanges N] [--playouts N]\n\n"
+             "Times the daifugo Monte Carlo decision (daifugo_mc's, the plain playout policy)\n"
+             "on one core: N play decisions where no shortcut fires (default 200) and N\n"
+             "exchange decisions of the daifugo and the fugo (default 40), sampled from seeded\n"
+             "blocks of random play, each with N playouts (default 1500; the exchange budget\n"
+             "too). Prints CPU ms per decision and playouts per CPU second; the goal is at most\n"
+             "5 ms per 1,500-playout decision.\n");
+      return 0;
+    } else if (!strcmp(argv[i], "--positions") && val) {
+      nplay = atoi(val), i++;
+    } else if (!strcmp(argv[i], "--exchanges") && val) {
+      nex = atoi(val), i++;
+    } else if (!strcmp(argv[i], "--playouts") && val) {
+      p.playouts = p.exchange_playouts = atoi(val), i++;
+    } else {
+      fprintf(stderr, "taikai bench daifugo-mc: unknown argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  if (nplay < 1 || nplay > 100000 || nex < 1 || nex > 100000 || p.playouts < 1 ||
+      p.playouts > DMC_MAX_PLAYOUTS) {
+    fprintf(stderr, "taikai bench daifugo-mc: --positions and --exchanges must be 1..100000, "
+                    "--playouts 1..%d\n", DMC_MAX_PLAYOUTS);
+    return 2;
+  }
+  position *play = malloc(sizeof *play * (size_t)nplay), *ex = malloc(sizeof *ex * (size_t)nex);
+  dmc_stats *st = malloc(sizeof *st);
+  int rc = 1;
+  if (!play || !ex || !st) {
+    fprintf(stderr, "taikai bench daifugo-mc: out of memory\n");
+  } else if (sample(play, nplay, ex, nex, &p, st)) {
+    fprintf(stderr, "taikai bench daifugo-mc: could not sample the positions\n");
+  } else {
+    printf("daifugo-mc: %d playouts per decision (goal: at most 5 ms per 1,500-playout "
+           "decision)\n", p.playouts);
+    rc = time_set("play", play, nplay, &p, st) | time_set("exchange", ex, nex, &p, st);
+  }
+  free(play), free(ex), free(st);
+  return rc;
+}

@@ -1,0 +1,104 @@
+/* plugins/daifugo_mc/dmc.h — the daifugo Monte Carlo core shared by the `daifugo_mc` and
+ * `daifugo_mcl` plugins (paper 001 §2.2; docs/daifugo-agents.md): candidates, the two shortcuts,
+ * a budget of N playouts per decision shared by UCB1 at the root, hidden cards dealt per playout
+ * with the exchange bias, playouts until our player goes out, reward by place, and the exchange
+ * decided by the same machinery. A static library (`tk_daifugo_mc`) compiled with hidden
+ * visibility into each plugin. No allocation: every decision works on the stack. */
+#ifndef TAIKAI_PLUGINS_DMC_H
+#define TAIKAI_PLUGINS_DMC_H
+
+#include <stdint.h>
+
+#include "taikai/common.h"
+#include "taikai/daifugo.h"
+#include "taikai/rng.h"
+
+#if defined(__GNUC__)
+#define DMC_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define DMC_HIDDEN
+#endif
+
+/* A playout policy: writes g->turn's move (one of tk_daifugo_game_legal(g)'s actions; the pass
+ * allowed) for a game that is not over. NULL means the paper's plain policy
+ * (tk_daifugo_random_play: uniform over non-pass plays, pass only when forced). */
+typedef void (*dmc_policy_fn)(void *ctx, const tk_daifugo_game *g, tk_rng *r,
+                              tk_daifugo_move *out);
+
+/* When we are ourselves one of the previous game's ranks 1..3 ("bias_self"): skip our share
+ * only (the others' shares are dealt from the strongest cards), or skip the bias entirely. */
+enum { DMC_SELF_SKIP_SHARE = 0, DMC_SELF_SKIP_ALL = 1 };
+/* The order that defines the "strongest" unseen cards ("bias_order"): the exchange's (joker,
+ * then 2 > A > … > 3 whatever the revolution), or the current one (3 strongest in revolution;
+ * the joker first either way). */
+enum { DMC_ORDER_NORMAL = 0, DMC_ORDER_CURRENT = 1 };
+/* A share larger than the opponent's card count ("bias_overflow"): cap it (the surplus strong
+ * cards join the random deal), or spill the surplus to the next ranked opponents with room. */
+enum { DMC_OVERFLOW_CAP = 0, DMC_OVERFLOW_SPILL = 1 };
+/* How the daifugo's two returned cards are chosen ("exchange_pair"): the two best means of one
+ * evaluation of the two-card decision (the second call re-runs that evaluation from the same
+ * generator state), or a fresh evaluation for the second card given the first. */
+enum { DMC_PAIR_TOP2 = 0, DMC_PAIR_SEQUENTIAL = 1 };
+
+enum { DMC_MAX_PLAYOUTS = 10000000 };
+
+/* Every parameter of the core; the JSON name is in quotes, the default in brackets. */
+typedef struct dmc_params {
+  int playouts;          /* "playouts": N per play decision, 1..10^7 [1500] */
+  double c;              /* "c": UCB1's balance on scores -2..+2, >= 0 [4] */
+  int exchange_playouts; /* "exchange_playouts": N per exchange decision, 1..10^7 [1500] */
+  int win_shortcut;      /* "win_shortcut": play a candidate that wins at once for sure [true] */
+  int bias;              /* "bias": deal the strongest unseen cards 3/2/1 to ranks 1/2/3 [true] */
+  int bias_self;         /* "bias_self": DMC_SELF_* "skip_share" [skip_share] | "skip_all" */
+  int bias_order;        /* "bias_order": DMC_ORDER_* "normal" [normal] | "current" */
+  int bias_overflow;     /* "bias_overflow": DMC_OVERFLOW_* "cap" [cap] | "spill" */
+  int exchange_pair;     /* "exchange_pair": DMC_PAIR_* "top2" [top2] | "sequential" */
+  int sennichite;        /* not a JSON parameter: the rules' pass count ending a game, set by the
+                            plugin from tk_daifugo_info (2..255) [20] */
+} dmc_params;
+
+/* What a decision did (every field written by dmc_decide when `st` is not NULL). */
+typedef struct dmc_stats {
+  int playouts;      /* playouts run (0 when a shortcut fired) */
+  int shortcut;      /* 0 none, 1 a single candidate, 2 a candidate that wins at once for sure */
+  int ncand;         /* candidates (indexes into the legal list in cand[]) */
+  uint16_t cand[TK_DAIFUGO_MAX_LEGAL];  /* candidate k's index into l->a */
+  int32_t visits[TK_DAIFUGO_MAX_LEGAL]; /* playouts of candidate k */
+  double mean[TK_DAIFUGO_MAX_LEGAL];    /* mean score (-2..+2) of candidate k; 0 if unvisited */
+} dmc_stats;
+
+/* The defaults above. */
+DMC_HIDDEN dmc_params dmc_default_params(void);
+
+/* Parses the JSON object text `params_json` (NULL = "{}") over the defaults into `*p`: the names
+ * above, each checked. Unknown names are refused unless `extra` lists them (a NULL-terminated
+ * list of names the caller parses itself, e.g. mcl's "alpha"; may be NULL). Returns 0, or
+ * TK_EPARSE / TK_EINVAL with `err` naming the agent `who`, the field and the value. */
+DMC_HIDDEN int dmc_params_parse_for(const char *who, const char *params_json,
+                                    const char *const *extra, dmc_params *p, tk_error *err);
+/* dmc_params_parse_for("daifugo_mc", params_json, NULL, p, err). */
+DMC_HIDDEN int dmc_params_parse(const char *params_json, dmc_params *p, tk_error *err);
+
+/* The decision for view `v` with legal actions `l` (a play or an exchange decision with
+ * l->n >= 1): returns the index into l->a of the chosen action, or -1 if `v`/`l` describe no
+ * decision (l->n == 0, a view inconsistent with its counts). Fills `st` if not NULL. `policy`
+ * (NULL = the paper's plain policy) plays every move of every playout after our candidate,
+ * ours included, with `ctx` passed through. Deterministic given the state of `r`, which it
+ * advances (except the daifugo's first exchange call under DMC_PAIR_TOP2, which leaves `r`
+ * as it found it so that the second call re-runs the same evaluation). */
+DMC_HIDDEN int dmc_decide(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
+                          dmc_policy_fn policy, void *ctx, tk_rng *r, dmc_stats *st);
+
+/* Deals the game one playout of a play decision starts from: tk_daifugo_determinize's game for
+ * `v` (the table, turns, passes as the view has them) with every hand dealt as dmc_decide deals
+ * it: our hand; the cards we gave in the exchange, unless played, with their receiver; the
+ * strongest other hidden cards by the exchange bias of `p`; the rest at random, each player's
+ * count respected. Returns 0, or -1 for a view of no play decision or inconsistent counts. */
+DMC_HIDDEN int dmc_deal(const dmc_params *p, const tk_daifugo_view *v, tk_rng *r,
+                        tk_daifugo_game *out);
+
+/* 1 if the cards of `hand` (the joker bit included) make one play on a new table: a single, a
+ * group of 2..5 of one rank, or a sequence of 3+ of one suit (the joker filling one cell). */
+DMC_HIDDEN int dmc_one_play(uint64_t hand);
+
+#endif
