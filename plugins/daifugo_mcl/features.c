@@ -17,7 +17,14 @@
 
 #define COL_OF(bit) ((bit) & 15)
 
-static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+/* Bit counts without the popcnt instruction (the build targets baseline x86-64, where
+ * __builtin_popcountll is a library call). */
+static int popcount64(uint64_t x) {
+  x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+  x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+  x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+  return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
 
 int dmcl_rank_col(const tk_daifugo_move *m, int rev) {
   int col;
@@ -46,9 +53,13 @@ static int other_bucket(int n) {
 }
 
 void dmcl_hand_units(uint64_t hand, int base, uint8_t c[14]) {
+  /* per column, the cards of the four rows added bit-sliced: one = the sum is 1, two = 2+ */
+  unsigned r0 = (unsigned)hand & 0x3ffe, r1 = (unsigned)(hand >> 16) & 0x3ffe,
+           r2 = (unsigned)(hand >> 32) & 0x3ffe, r3 = (unsigned)(hand >> 48) & 0x3ffe;
+  unsigned a = r0 ^ r1, b = r2 ^ r3, two = (r0 & r1) | (r2 & r3) | (a & b), one = (a ^ b) & ~two;
   for (int col = 1; col <= 13; col++) {
-    int k = popcount64(hand & (UINT64_C(0x0001000100010001) << col));
-    c[col - 1] = (uint8_t)(base + 3 * (col - 1) + (k > 2 ? 2 : k));
+    int k = (two >> col & 1) ? 2 : (int)(one >> col & 1);
+    c[col - 1] = (uint8_t)(base + 3 * (col - 1) + k);
   }
   c[13] = (uint8_t)(base + 39 + ((hand & TK_DAIFUGO_JOKER) != 0));
 }
@@ -77,7 +88,7 @@ static void fill(dmcl_pos *p, int me, const uint8_t seat_of[5], unsigned passed,
   uint8_t at_seat[5];
   for (int q = 0; q < 5; q++) at_seat[seat_of[q] % 5] = (uint8_t)q;
   unsigned gone = (passed | out) & ~(1u << me) & 31u;
-  p->nfp = (uint8_t)__builtin_popcount(gone);
+  p->nfp = (uint8_t)popcount64(gone);
   for (int k = 0; k < 4; k++) {
     int q = at_seat[(seat_of[me] + 1 + k) % 5];
     p->passed[k] = (uint8_t)((gone >> q) & 1);

@@ -53,7 +53,8 @@ static uint32_t taken_cols(uint64_t cards) {
 }
 
 static int col_count(uint64_t hand, int col) {
-  return __builtin_popcountll(hand & (UINT64_C(0x0001000100010001) << col));
+  return (int)(hand >> col & 1) + (int)(hand >> (16 + col) & 1) + (int)(hand >> (32 + col) & 1) +
+         (int)(hand >> (48 + col) & 1);
 }
 
 /* The C' unit of column col (1..13) for `hand`, at DMCL_C_AFTER. */
@@ -112,11 +113,19 @@ double dmcl_rank_prob(double alpha, int k, int i) {
   return pow(alpha, i - 1) * (1 - alpha) / (1 - pow(alpha, k));
 }
 
+/* x^k by squaring (faster than pow for the small k here). */
+static double ipow(double x, int k) {
+  double y = 1;
+  for (; k; k >>= 1, x *= x)
+    if (k & 1) y *= x;
+  return y;
+}
+
 int dmcl_draw_rank(double alpha, int k, tk_rng *r) {
   if (k <= 1 || alpha <= 0) return 0;
   if (alpha >= 1) return (int)tk_rng_below(r, (uint32_t)k);
   /* weights alpha^i, i = 0..k-1, their total (1 - alpha^k) / (1 - alpha) */
-  double u = tk_rng_double(r) * (1 - pow(alpha, k)) / (1 - alpha), w = 1;
+  double u = tk_rng_double(r) * (1 - ipow(alpha, k)) / (1 - alpha), w = 1;
   int i = 0;
   while (i < k - 1 && u >= w) u -= w, w *= alpha, i++;
   return i;
@@ -158,11 +167,13 @@ void dmcl_policy_move(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo
   const dmcl_policy *pol = ctx;
   tk_daifugo_legal l;
   tk_daifugo_game_legal(g, &l);
-  /* a[0] is the pass: left out on a new table (unless nothing else is legal, never on a new
-   * table, but kept as the engine's answer) */
-  int first = g->top.kind == TK_DAIFUGO_PASS && l.n > 1 ? 1 : 0;
+  /* a[0] is the pass: left out on a new table (where something else is always legal) */
+  int first = g->top.kind == TK_DAIFUGO_PASS && l.n > 1 ? 1 : 0, n = l.n - first;
+  if (pol->alpha >= 1 || n <= 1) {
+    *out = l.a[first + (n > 1 ? (int)tk_rng_below(r, (uint32_t)n) : 0)];
+    return;
+  }
   dmcl_pos p;
   dmcl_pos_of_game(g, &p);
-  int i = dmcl_pick(pol, &p, l.a + first, l.n - first, r);
-  *out = l.a[first + i];
+  *out = l.a[first + dmcl_pick(pol, &p, l.a + first, n, r)];
 }
