@@ -221,8 +221,8 @@ static int playout(search *s, int j, tk_rng *r) {
   return tk_daifugo_paper_points(tk_daifugo_place_of(&g, s->me));
 }
 
-/* Runs `budget` playouts shared by UCB1; returns the candidate with the highest mean (ties by
- * prio), or -1 with no candidate. `skip` (a candidate or -1) is never chosen. */
+/* Runs `budget` playouts shared by UCB1; returns the tried candidate with the highest mean (ties
+ * by prio), or -1 with no candidate. `skip` (a candidate or -1) is never chosen. */
 static int run(search *s, int budget, tk_rng *r, int skip) {
   for (int i = 0; i < s->k; i++) s->prio[i] = (uint16_t)i, s->n[i] = 0, s->sum[i] = 0;
   for (int i = s->k - 1; i > 0; i--) {
@@ -255,6 +255,9 @@ static int run(search *s, int budget, tk_rng *r, int skip) {
     double m = (double)s->sum[q] / s->n[q];
     if (m > bm) bm = m, best = q;
   }
+  /* A budget too small to try any candidate but `skip`: the first untried one. */
+  for (int i = 0; i < s->k && best < 0; i++)
+    if (s->prio[i] != skip) best = s->prio[i];
   return best;
 }
 

@@ -268,6 +268,94 @@ static void untried_first_and_budget(void) {
   TK_EQ(ST.ncand, 13, "exchange candidates");
 }
 
+/* ------------------------------------------------------------ the playouts */
+
+/* Our exact expected score from `g` when every player follows the plain policy (uniform over
+ * the non-pass plays, the pass when nothing else is legal) until we go out. */
+static double expect_plain(const tk_daifugo_game *g, int me) {
+  if (g->over || g->out & (1u << me)) return tk_daifugo_paper_points(tk_daifugo_place_of(g, me));
+  tk_daifugo_legal l;
+  tk_daifugo_game_legal(g, &l);
+  double sum = 0;
+  int n = 0;
+  for (int i = 0; i < l.n; i++) {
+    if (l.a[i].kind == TK_DAIFUGO_PASS) continue;
+    tk_daifugo_game c = *g;
+    tk_daifugo_game_play(&c, &l.a[i]);
+    sum += expect_plain(&c, me), n++;
+  }
+  if (n) return sum / n;
+  tk_daifugo_game c = *g;
+  tk_daifugo_game_play(&c, &l.a[0]);
+  return expect_plain(&c, me);
+}
+
+/* A deterministic policy for the hook: the last legal action; counts its calls. */
+static long policy_calls;
+static void last_legal(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *out) {
+  (void)r;
+  tk_daifugo_legal *l = ctx;
+  tk_daifugo_game_legal(g, l);
+  *out = l->a[l->n - 1];
+  policy_calls++;
+}
+
+static double follow_last(tk_daifugo_game g, int me) {
+  static tk_daifugo_legal l;
+  while (!g.over && !(g.out & (1u << me))) {
+    tk_daifugo_game_legal(&g, &l);
+    tk_daifugo_game_play(&g, &l.a[l.n - 1]);
+  }
+  return tk_daifugo_paper_points(tk_daifugo_place_of(&g, me));
+}
+
+/* Two players left, every card known (the others are out, the rest played): each candidate's
+ * mean must be its exact value under the plain policy, within the sampling error, and under a
+ * deterministic policy passed as the hook, exactly. */
+static void playouts_follow_the_policy(void) {
+  dmc_params p = dmc_default_params();
+  p.win_shortcut = 0;
+  p.playouts = 20000;
+  tk_daifugo_game g;
+  dt_game(&g, "C5 CA D7 S9 H3", "S2 C4 H9 DT S6", "", "", "", 0);
+  decide(&p, &g, 4);
+  TK_EQ(ST.playouts, 20000, "playouts");
+  double lo = 9, hi = -9, exact_best = -9;
+  int best_visits = 0;
+  for (int i = 0; i < ST.ncand; i++) {
+    tk_daifugo_game c = g;
+    tk_daifugo_game_play(&c, &L.a[ST.cand[i]]);
+    double x = expect_plain(&c, 0);
+    lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+    double tol = 4 * sqrt(0.25 / (ST.visits[i] ? ST.visits[i] : 1)) + 1e-9;
+    if (fabs(ST.mean[i] - x) > tol) {
+      char buf[64];
+      tk_daifugo_move_str(&L.a[ST.cand[i]], buf, sizeof buf);
+      TK_FAILF("%s: mean %.4f over %d playouts, exact %.4f", buf, ST.mean[i], ST.visits[i], x);
+    }
+    if (x > exact_best) exact_best = x, best_visits = ST.visits[i];
+  }
+  if (hi - lo < 0.2) TK_FAILF("the candidates' exact values %.3f..%.3f do not tell them apart", lo, hi);
+  if (best_visits < 2000) TK_FAILF("the best candidate got %d of 20000 playouts", best_visits);
+  /* The hook: every move after our candidate comes from the policy. */
+  static tk_daifugo_legal scratch;
+  tk_daifugo_view v = view_of(&g, NULL);
+  tk_daifugo_game_legal(&g, &L);
+  tk_rng r;
+  tk_rng_seed(&r, 4);
+  p.playouts = 300;
+  policy_calls = 0;
+  CU_ASSERT_FATAL(dmc_decide(&p, &v, &L, last_legal, &scratch, &r, &ST) >= 0);
+  if (policy_calls < 300) TK_FAILF("the policy was called %ld times in 300 playouts", policy_calls);
+  for (int i = 0; i < ST.ncand; i++) {
+    tk_daifugo_game c = g;
+    tk_daifugo_game_play(&c, &L.a[ST.cand[i]]);
+    if (ST.mean[i] != follow_last(c, 0))
+      TK_FAILF("candidate %d: mean %.4f under the deterministic policy, expected %.0f", i,
+               ST.mean[i], follow_last(c, 0));
+  }
+}
+
 /* ------------------------------------------------------------ dealing */
 
 /* A play decision of player `me` on a new table early in a game: player p holds counts[p] cards
@@ -425,12 +513,12 @@ static int block_until_exchange(tk_daifugo_block *b, int stop) {
 }
 
 static void exchange_pair(void) {
-  static tk_daifugo_block b, b2;
+  static tk_daifugo_block b, b2, b3;
   tk_daifugo_rules rules = tk_daifugo_default_rules();
   rules.block_games = 3;
   CU_ASSERT_EQUAL_FATAL(tk_daifugo_block_init(&b, &rules, 12, 0, NULL), 0);
   CU_ASSERT_FATAL(block_until_exchange(&b, -1));
-  b2 = b;
+  b2 = b3 = b;
   int me = tk_daifugo_to_act(&b);
   dmc_params p = dmc_default_params();
   p.exchange_playouts = 600;
@@ -479,6 +567,20 @@ static void exchange_pair(void) {
   tk_daifugo_legal_of(&b2, me, &L);
   CU_ASSERT(dmc_decide(&p, &v, &L, NULL, NULL, &r, &ST) >= 0);
   TK_EQ(ST.ncand, L.n, "sequential: every card held is a candidate");
+  /* A budget of 1 tries only the first card: the second call still gives another card. */
+  p = dmc_default_params();
+  p.exchange_playouts = 1;
+  tk_daifugo_view_of(&b3, me, &v);
+  tk_daifugo_legal_of(&b3, me, &L);
+  k1 = dmc_decide(&p, &v, &L, NULL, NULL, &r, &first);
+  CU_ASSERT_FATAL(k1 >= 0);
+  c1 = L.a[k1].cards;
+  CU_ASSERT_EQUAL_FATAL(tk_daifugo_apply(&b3, me, &L.a[k1], NULL), 0);
+  tk_daifugo_view_of(&b3, me, &v);
+  tk_daifugo_legal_of(&b3, me, &L);
+  k2 = dmc_decide(&p, &v, &L, NULL, NULL, &r, &ST);
+  CU_ASSERT_FATAL(k2 >= 0);
+  CU_ASSERT(L.a[k2].cards != c1);
 }
 
 /* Plays one block of `games` with daifugo_mc as player 0 and greedy elsewhere; returns the
@@ -623,6 +725,7 @@ int main(void) {
       {"single candidate", single_candidate},
       {"exchange keeps the 2s and the joker", exchange_keeps_the_twos},
       {"UCB1 tries every candidate first; the budget", untried_first_and_budget},
+      {"playouts follow the policy to our place", playouts_follow_the_policy},
       {"dealing: the exchange bias and its switches", dealing_bias},
       {"dealing: the cards we gave", dealing_known_gifts},
       {"the daifugo's two cards", exchange_pair},
