@@ -1,8 +1,9 @@
 /* tests/daifugo/test_daifugo_mcl.c — the daifugo_mcl plugin (linked statically) and its playout
  * policy: playouts of the learned policy finish every game with legal moves (no pass on a new
  * table) for α 0, 0.6 and 1; α 0 plays h's argmax; a decision replays from its seed and depends
- * on the weights; parameter and weights-file errors name the field; and a short tournament
- * through the `taikai` binary, whose spec.json records the weights file's hash. */
+ * on the weights; parameter and weights-file errors name the field; a short tournament through
+ * the `taikai` binary, whose spec.json records the weights file's hash; and the trainer
+ * daifugo_mcl_train on records of that binary. */
 #include <math.h>
 
 #include "daifugo_mcl/policy.h"
@@ -221,6 +222,78 @@ static void tournament(void) {
     TK_FAILF("spec.json does not record the default weights file: %.400s", text);
 }
 
+/* Runs the trainer with `args` (a shell word list), its stdout and stderr in out_buf/err_buf;
+ * returns its exit status. */
+static int train(const char *args) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", TK_TRAIN_BIN, args, W("train.out"),
+           W("train.err"));
+  int status = system(cmd);
+  slurp(W("train.out"), out_buf, sizeof out_buf);
+  slurp(W("train.err"), err_buf, sizeof err_buf);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The trainer end to end: greedy records from the taikai binary, AP and NN weights that load
+ * with the plugin's expectations, the same bytes from the same command, agreement lines, and
+ * bad input refused with exit 2 and a message naming it. */
+static void trainer(void) {
+  char spec[1024], args[2048];
+  snprintf(spec, sizeof spec,
+           "{\"game\": \"daifugo\", \"seed\": 9, \"walls\": 2, \"format\": \"duplicate\", "
+           "\"agents\": [{\"plugin\": \"daifugo_greedy\", \"label\": \"greedy\"}, {\"plugin\": "
+           "\"daifugo_greedy\", \"label\": \"greedy-copy\"}], \"rules\": {\"block_games\": 10}, "
+           "\"output\": \"%s\"}\n",
+           W("rec"));
+  write_file(W("rec.json"), spec);
+  const char *targs[] = {"run", W("rec.json"), "--records", "--quiet", NULL};
+  int rc = taikai(targs);
+  if (rc) {
+    TK_FAILF("taikai run --records: exit %d: %s", rc, err_buf);
+    return;
+  }
+  char rec[1600]; /* W's buffers rotate: keep a copy */
+  snprintf(rec, sizeof rec, "%s", W("rec/records.tkr"));
+  for (int learner = 0; learner < 2; learner++) {
+    const char *name = learner ? "nn" : "ap";
+    for (int k = 0; k < 2; k++) {
+      snprintf(args, sizeof args, "'%s' --learner %s --one-unit-per-wall --train 300 --held 200 "
+               "--every 100 --runs 2 --hidden 4 --out '%s'", rec, name, W(k ? "b.tkw" : "a.tkw"));
+      rc = train(args);
+      if (rc) TK_FAILF("%s: exit %d: %s", name, rc, err_buf);
+    }
+    if (!strstr(out_buf, "kept") || !strstr(out_buf, "       300 ") || !strstr(out_buf, "run 2: best"))
+      TK_FAILF("%s: the output lacks the counts, the 300-position row or run 2: %s", name, out_buf);
+    if (!same_bytes(W("a.tkw"), W("b.tkw"))) TK_FAILF("%s: the same command wrote other bytes", name);
+    const uint32_t shape[2] = {learner ? 4u : DMCL_BP, learner ? DMCL_NN_ROW : DMCL_CP};
+    tk_weights w;
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_weights_load(W("a.tkw"), learner ? DMCL_MODEL_NN : DMCL_MODEL_AP, DMCL_FEATURE_VERSION,
+                        2, shape, &w, &err))
+      TK_FAILF("%s: %s", name, err.msg);
+    else tk_weights_free(&w);
+  }
+  static const struct {
+    const char *args, *want;
+  } bad[] = {
+      {"REC --learner svm --out X", "bad argument '--learner' svm"},
+      {"REC --learner ap --out X --train 0", "bad argument '--train' 0"},
+      {"REC --learner ap --out X --teacher nobody", "no agent labelled 'nobody'"},
+      {"REC --learner ap --out X --train 100000", "--train 100000 and --held 10000 need 110000"},
+      {"/nonexistent.tkr --learner ap --out X", "/nonexistent.tkr"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char a[2048];
+    const char *r = strstr(bad[i].args, "REC");
+    if (r) snprintf(a, sizeof a, "'%s'%s", rec, r + 3);
+    else snprintf(a, sizeof a, "%s", bad[i].args);
+    rc = train(a);
+    if (rc != 2 || !strstr(err_buf, bad[i].want))
+      TK_FAILF("%s: exit %d, stderr '%s' (expected 2 and '%s')", bad[i].args, rc, err_buf, bad[i].want);
+  }
+}
+
 int main(void) {
   if (load_weights()) return 1;
   if (e2e_begin(TK_WORK_DIR "-mcl")) return 1;
@@ -230,6 +303,7 @@ int main(void) {
       {"a decision replays from its seed (AP, NN)", decisions_replay},
       {"parameter and weights errors", params_and_files},
       {"a short tournament through taikai", tournament},
+      {"the trainer: records to weights, reproducible, bad input", trainer},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("daifugo_mcl", tests);
