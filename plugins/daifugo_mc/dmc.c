@@ -47,16 +47,14 @@ typedef struct plan {
   uint8_t cards[TK_DAIFUGO_CARDS];
 } plan;
 
-/* The `k` strongest cards of `set`: the joker first, then by column (2 down to 3 in the normal
- * order, 3 up to 2 when `rev`), ♠ ♥ ♦ ♣ within a column. */
-static uint64_t strongest(uint64_t set, int k, int rev) {
+/* The `k` strongest cards of `set` in revolution: the joker first, then by column from 3 up to
+ * 2, ♠ ♥ ♦ ♣ within a column (tk_daifugo_strongest is the normal order's). */
+static uint64_t strongest_in_revolution(uint64_t set, int k) {
   uint64_t out = 0;
   if (k > 0 && (set & TK_DAIFUGO_JOKER)) out |= TK_DAIFUGO_JOKER, k--;
-  for (int i = 0; i < 13 && k > 0; i++) {
-    int col = rev ? 1 + i : 13 - i;
+  for (int col = 1; col <= 13 && k > 0; col++)
     for (int row = 0; row < 4 && k > 0; row++)
       if (set & TK_DAIFUGO_CARD(row, col)) out |= TK_DAIFUGO_CARD(row, col), k--;
-  }
   return out;
 }
 
@@ -105,7 +103,8 @@ static int plan_finish(const dmc_params *p, const tk_daifugo_view *v, uint64_t h
         slots[k] += add, surplus -= add;
       }
     }
-    uint64_t pool = strongest(hidden, nominal, rev);
+    uint64_t pool = rev ? strongest_in_revolution(hidden, nominal)
+                        : tk_daifugo_strongest(hidden, nominal);
     pl->npool = popcount64(pool);
     for (int k = 0; k < 3; k++)
       for (int i = 0; i < slots[k] && pl->nslot < pl->npool; i++)
@@ -370,7 +369,7 @@ static int prepare_exchange(const dmc_params *p, const tk_daifugo_view *v,
   s->exchange = 1;
   s->recv = of_class(v, partner_class(cls));
   if (s->recv < 0) return -1;
-  s->gifts = to_give >= 2 ? 2 : 1;
+  s->gifts = to_give >= 2 && popcount64(hand) >= 2 ? 2 : 1;
   s->ex_hand = hand;
   memcpy(s->seat_of, v->seat_of, 5);
   s->k = 0;

@@ -57,11 +57,13 @@ typedef struct dmc_params {
                             plugin from tk_daifugo_info (2..255) [20] */
 } dmc_params;
 
-/* What a decision did (every field written by dmc_decide when `st` is not NULL). */
+/* What a decision did, written by dmc_decide when `st` is not NULL (entries of the arrays beyond
+ * ncand are left as they were). */
 typedef struct dmc_stats {
   int playouts;      /* playouts run (0 when a shortcut fired) */
   int shortcut;      /* 0 none, 1 a single candidate, 2 a candidate that wins at once for sure */
-  int ncand;         /* candidates (indexes into the legal list in cand[]) */
+  int ncand;         /* candidates evaluated, 0 when a shortcut fired; the daifugo's second
+                        exchange call leaves out the card already given */
   uint16_t cand[TK_DAIFUGO_MAX_LEGAL];  /* candidate k's index into l->a */
   int32_t visits[TK_DAIFUGO_MAX_LEGAL]; /* playouts of candidate k */
   double mean[TK_DAIFUGO_MAX_LEGAL];    /* mean score (-2..+2) of candidate k; 0 if unvisited */
@@ -81,7 +83,8 @@ DMC_HIDDEN int dmc_params_parse(const char *params_json, dmc_params *p, tk_error
 
 /* The decision for view `v` with legal actions `l` (a play or an exchange decision with
  * l->n >= 1): returns the index into l->a of the chosen action, or -1 if `v`/`l` describe no
- * decision (l->n == 0, a view inconsistent with its counts). Fills `st` if not NULL. `policy`
+ * decision we can take (l->n == 0, a view inconsistent with its counts, an exchange decision of
+ * anyone but the daifugo or the fugo). Fills `st` if not NULL. `policy`
  * (NULL = the paper's plain policy) plays every move of every playout after our candidate,
  * ours included, with `ctx` passed through. Deterministic given the state of `r`, which it
  * advances (except the daifugo's first exchange call under DMC_PAIR_TOP2, which leaves `r`
