@@ -1,15 +1,20 @@
 /* harness/cmd/bench_daifugo_mc.c — `taikai bench daifugo-mc`: the speed of the daifugo Monte
- * Carlo decision (plugins/daifugo_mc/dmc.h, the plain playout policy) on one core. A fixed set of
- * positions, sampled from seeded blocks of random play: play decisions where no shortcut fires,
+ * Carlo decision (plugins/daifugo_mc/dmc.h) on one core, with the plain playout policy
+ * (daifugo_mc) and with the learned one (daifugo_mcl, plugins/daifugo_mcl/policy.h). A fixed set
+ * of positions, sampled from seeded blocks of random play: play decisions where no shortcut fires,
  * and the daifugo's and the fugo's exchange decisions. Times are CPU seconds of this process. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "daifugo_mcl/policy.h"
 #include "dmc.h"
+#include "loader.h"
 #include "taikai/daifugo.h"
+#include "taikai/weights.h"
 
 static double cpu_now(void) {
   struct timespec t;
@@ -67,28 +72,66 @@ static int sample(position *play, int nplay, position *ex, int nex, const dmc_pa
 }
 
 /* Times dmc_decide on `n` positions and prints one line; returns 0, or 1 if a decision failed. */
-static int time_set(const char *what, const position *pos, int n, const dmc_params *p,
-                    dmc_stats *st) {
+static int time_set(const char *who, const char *what, const position *pos, int n,
+                    const dmc_params *p, dmc_policy_fn policy, void *ctx, dmc_stats *st) {
   tk_rng r;
   tk_rng_seed(&r, 11);
   long playouts = 0;
   int bad = 0;
   double t0 = cpu_now();
   for (int i = 0; i < n; i++) {
-    if (dmc_decide(p, &pos[i].v, &pos[i].l, NULL, NULL, &r, st) < 0) bad++;
+    if (dmc_decide(p, &pos[i].v, &pos[i].l, policy, ctx, &r, st) < 0) bad++;
     playouts += st->playouts;
   }
   double t = cpu_now() - t0;
-  printf("daifugo-mc: %-8s %4d decisions, %8ld playouts in %6.2f s: %7.2f ms per decision, "
-         "%.0f playouts/s per core\n", what, n, playouts, t, t / n * 1e3,
+  printf("%s: %-8s %4d decisions, %8ld playouts in %6.2f s: %7.2f ms per decision, "
+         "%.0f playouts/s per core\n", who, what, n, playouts, t, t / n * 1e3,
          t > 0 ? (double)playouts / t : 0.0);
-  if (bad) fprintf(stderr, "taikai bench daifugo-mc: %d %s decisions failed\n", bad, what);
+  if (bad) fprintf(stderr, "taikai bench daifugo-mc: %s: %d %s decisions failed\n", who, bad, what);
   return bad ? 1 : 0;
+}
+
+/* Times daifugo_mcl's decision (AP weights from `path`, else daifugo_mcl_ap.tkw in the plugin
+ * folders) on the same positions; returns 0, or 1 if the weights cannot be loaded or a decision
+ * failed. */
+static int time_mcl(const char *path, double alpha, const position *play, int nplay,
+                    const position *ex, int nex, const dmc_params *p, dmc_stats *st) {
+  char found[TK_PATH_MAX];
+  if (!path) {
+    const char *dirs[16];
+    int n = tk_plugin_dirs(dirs, 16);
+    for (int i = 0; i < n && !path; i++) {
+      snprintf(found, sizeof found, "%s/daifugo_mcl_ap.tkw", dirs[i]);
+      if (access(found, R_OK) == 0) path = found;
+    }
+    if (!path) {
+      fprintf(stderr, "taikai bench daifugo-mc: daifugo_mcl_ap.tkw is in no plugin folder; give "
+                      "--mcl-weights FILE\n");
+      return 1;
+    }
+  }
+  const uint32_t shape[2] = {DMCL_BP, DMCL_CP};
+  tk_weights w;
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_weights_load(path, DMCL_MODEL_AP, DMCL_FEATURE_VERSION, 2, shape, &w, &err)) {
+    fprintf(stderr, "taikai bench daifugo-mc: %s\n", err.msg);
+    return 1;
+  }
+  dmcl_policy pol = {{DMCL_AP, 0, w.values}, alpha};
+  printf("daifugo-mcl: AP weights %s, alpha %g (goal: at most 10 ms per 1,500-playout "
+         "decision)\n", path, alpha);
+  int rc = time_set("daifugo-mcl", "play", play, nplay, p, dmcl_policy_move, &pol, st) |
+           time_set("daifugo-mcl", "exchange", ex, nex, p, dmcl_policy_move, &pol, st);
+  tk_weights_free(&w);
+  return rc;
 }
 
 int tk_bench_daifugo_mc(int argc, char **argv) {
   int nplay = 200, nex = 40;
   dmc_params p = dmc_default_params();
+  const char *mcl_weights = NULL;
+  double alpha = 0.6;
   for (int i = 1; i < argc; i++) {
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -98,12 +141,18 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
              "exchange decisions of the daifugo and the fugo (default 40), sampled from seeded\n"
              "blocks of random play, each with N playouts (default 1500; the exchange budget\n"
              "too). Prints CPU ms per decision and playouts per CPU second; the goal is at most\n"
-             "5 ms per 1,500-playout decision.\n");
+             "5 ms per 1,500-playout decision. Then the same with daifugo_mcl's learned\n"
+             "playouts (goal 10 ms): --mcl-weights FILE, an AP weights file (default\n"
+             "daifugo_mcl_ap.tkw in the plugin folders), --alpha A (default 0.6).\n");
       return 0;
     } else if (!strcmp(argv[i], "--positions") && val) {
       nplay = atoi(val), i++;
     } else if (!strcmp(argv[i], "--exchanges") && val) {
       nex = atoi(val), i++;
+    } else if (!strcmp(argv[i], "--mcl-weights") && val) {
+      mcl_weights = val, i++;
+    } else if (!strcmp(argv[i], "--alpha") && val) {
+      alpha = atof(val), i++;
     } else if (!strcmp(argv[i], "--playouts") && val) {
       p.playouts = p.exchange_playouts = atoi(val), i++;
     } else {
@@ -127,7 +176,9 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
   } else {
     printf("daifugo-mc: %d playouts per decision (goal: at most 5 ms per 1,500-playout "
            "decision)\n", p.playouts);
-    rc = time_set("play", play, nplay, &p, st) | time_set("exchange", ex, nex, &p, st);
+    rc = time_set("daifugo-mc", "play", play, nplay, &p, NULL, NULL, st) |
+         time_set("daifugo-mc", "exchange", ex, nex, &p, NULL, NULL, st);
+    rc |= time_mcl(mcl_weights, alpha, play, nplay, ex, nex, &p, st);
   }
   free(play), free(ex), free(st);
   return rc;

@@ -1,0 +1,524 @@
+/* plugins/daifugo_mcl/train.c — `daifugo_mcl_train`: learns daifugo_mcl's ranking h (AP or NN,
+ * policy.h) from a teacher's play decisions in decision-record files (taikai run --records), as
+ * paper 001 §3 and §5.1 do, and prints the agreement with the teacher on held-out positions
+ * every `--every` training positions (the shape of the paper's tables 3 and 4).
+ *
+ *   daifugo_mcl_train RECORDS... --learner ap|nn --out FILE [--teacher LABEL]... [--seed S]
+ *       [--runs R] [--train N] [--held M] [--every K] [--hidden H] [--rate ETA]
+ *       [--one-unit-per-wall]
+ *
+ * Positions kept: the play decisions of the teacher agents (every agent unless --teacher names
+ * some) where more than the pass is legal, no legal play empties the hand, and the teacher did
+ * not pass on a new table. --one-unit-per-wall keeps the first unit of each wall only: a
+ * duplicate run of a deterministic teacher plays the same games in every unit of a wall.
+ * Run r (0 .. R-1) shuffles the kept positions with seed S + r, trains on the first N (one
+ * pass, in that order) and holds out the next M. Candidates of a position are its legal moves,
+ * the pass left out on a new table; a position gives (candidates - 1) pairs (p a move not
+ * played, q the teacher's).
+ * - AP: ω starts at 0; for each pair, if h(q) <= h(p) then ω += f(q) - f(p) over the crossed
+ *   units (the printed rule with its sign corrected, docs/daifugo-agents.md); the snapshot is
+ *   the average of ω over every pair so far (ω^0 included).
+ * - NN: weights drawn uniformly from [-0.1, 0.1] with the run's seed; for each pair, one step
+ *   of gradient descent with rate ETA on E = σ(h(p) - h(q)) by backpropagation.
+ * Agreement: the share of held-out positions whose teacher move has the highest h, a tie at the
+ * top counting 1/(tied moves) (the expected agreement of the policy's random tie-break).
+ * The weights written are run 0's snapshot of highest held-out agreement (the earliest of
+ * equals): the same command writes the same bytes, whatever R. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "features.h"
+#include "policy.h"
+#include "taikai/daifugo.h"
+#include "taikai/records.h"
+#include "taikai/rng.h"
+#include "taikai/weights.h"
+
+#define MAX_FILES 64
+#define MAX_TEACHERS 16
+#define MAX_SNAPS 1024
+
+/* Every kept position's candidates, each a feature list (ascending; f[0] = the bias, then the
+ * B' units 1..35, then the C' units) in one pool. */
+typedef struct store {
+  uint8_t *pool;
+  size_t npool, cappool;
+  uint32_t *moff;   /* per candidate: offset of its list in pool */
+  uint8_t *mlen;    /* per candidate: list length */
+  size_t nm, capm;
+  uint32_t *first;  /* per position: its first candidate */
+  uint16_t *n;      /* per position: candidates */
+  uint16_t *teacher;/* per position: the teacher's candidate */
+  size_t np, capp;
+} store;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return 0;
+  size_t c = *cap ? *cap : 1024;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+static void store_free(store *s) {
+  free(s->pool);
+  free(s->moff);
+  free(s->mlen);
+  free(s->first);
+  free(s->n);
+  free(s->teacher);
+}
+
+/* Adds a position; returns 0, or -1 when out of memory. */
+static int store_add(store *s, const dmcl_pos *p, const tk_daifugo_move *c, int n, int teacher) {
+  /* the arrays of one count share its capacity: grow each from the same old value */
+  size_t cp = s->capp, cm = s->capm;
+  if (grow((void **)&s->first, &cp, s->np + 1, sizeof *s->first)) return -1;
+  cp = s->capp;
+  if (grow((void **)&s->n, &cp, s->np + 1, sizeof *s->n)) return -1;
+  if (grow((void **)&s->teacher, &s->capp, s->np + 1, sizeof *s->teacher)) return -1;
+  if (grow((void **)&s->moff, &cm, s->nm + (size_t)n, sizeof *s->moff)) return -1;
+  if (grow((void **)&s->mlen, &s->capm, s->nm + (size_t)n, sizeof *s->mlen)) return -1;
+  if (grow((void **)&s->pool, &s->cappool, s->npool + (size_t)n * DMCL_MAX_ACTIVE, 1)) return -1;
+  s->first[s->np] = (uint32_t)s->nm;
+  s->n[s->np] = (uint16_t)n;
+  s->teacher[s->np] = (uint16_t)teacher;
+  s->np++;
+  for (int i = 0; i < n; i++) {
+    int nf = dmcl_features(p, &c[i], s->pool + s->npool);
+    s->moff[s->nm] = (uint32_t)s->npool;
+    s->mlen[s->nm] = (uint8_t)nf;
+    s->nm++;
+    s->npool += (size_t)nf;
+  }
+  return 0;
+}
+
+/* ---- the learners over feature lists */
+
+typedef struct learner {
+  int kind, hidden;
+  double rate;
+  size_t count;       /* weights */
+  double *w, *acc;    /* AP: current and the averaging sum; NN: w only */
+  double c;           /* AP: steps + 1 */
+  double *snap;       /* the snapshot being evaluated */
+  double *g;          /* NN scratch: hidden activations */
+} learner;
+
+/* The number of leading B' entries (after the bias) of a list. */
+static int nbp(const uint8_t *f, int nf) {
+  int k = 1;
+  while (k < nf && f[k] <= DMCL_BP) k++;
+  return k - 1;
+}
+
+static double h_list(const learner *L, const double *w, const uint8_t *f, int nf, double *g) {
+  if (L->kind == DMCL_AP) {
+    int nb = nbp(f, nf);
+    double h = 0;
+    for (int i = 1; i <= nb; i++) {
+      const double *row = w + (f[i] - 1) * DMCL_CP;
+      for (int j = nb + 1; j < nf; j++) h += row[f[j] - 1 - DMCL_BP];
+    }
+    return h;
+  }
+  double out = 0;
+  for (int j = 0; j < L->hidden; j++) {
+    const double *row = w + (size_t)j * DMCL_NN_ROW;
+    double z = 0;
+    for (int i = 0; i < nf; i++) z += row[f[i]];
+    double a = 1 / (1 + exp(-z));
+    if (g) g[j] = a;
+    out += row[DMCL_FEATURES] * a;
+  }
+  return 1 / (1 + exp(-out));
+}
+
+/* AP: w += sign * crossed units of list f, acc += c * the same. */
+static void ap_add(learner *L, const uint8_t *f, int nf, double sign) {
+  int nb = nbp(f, nf);
+  for (int i = 1; i <= nb; i++) {
+    size_t row = (size_t)(f[i] - 1) * DMCL_CP;
+    for (int j = nb + 1; j < nf; j++) {
+      size_t k = row + (f[j] - 1 - DMCL_BP);
+      L->w[k] += sign;
+      L->acc[k] += sign * L->c;
+    }
+  }
+}
+
+/* NN: one backpropagation step on h(list) with d E / d h = dh. */
+static void nn_step(learner *L, const uint8_t *f, int nf, double h, const double *g, double dh) {
+  double dout = dh * h * (1 - h);
+  for (int j = 0; j < L->hidden; j++) {
+    double *row = L->w + (size_t)j * DMCL_NN_ROW;
+    double dz = dout * row[DMCL_FEATURES] * g[j] * (1 - g[j]);
+    row[DMCL_FEATURES] -= L->rate * dout * g[j];
+    for (int i = 0; i < nf; i++) row[f[i]] -= L->rate * dz;
+  }
+}
+
+static void train_position(learner *L, const store *s, size_t pos) {
+  size_t first = s->first[pos];
+  int n = s->n[pos], t = s->teacher[pos];
+  const uint8_t *fq = s->pool + s->moff[first + t];
+  int nq = s->mlen[first + t];
+  double gq[DMCL_MAX_HIDDEN], gp[DMCL_MAX_HIDDEN];
+  for (int i = 0; i < n; i++) {
+    if (i == t) continue;
+    const uint8_t *fp = s->pool + s->moff[first + i];
+    int np = s->mlen[first + i];
+    if (L->kind == DMCL_AP) {
+      if (h_list(L, L->w, fq, nq, NULL) <= h_list(L, L->w, fp, np, NULL)) {
+        ap_add(L, fq, nq, +1);
+        ap_add(L, fp, np, -1);
+      }
+      L->c += 1;
+    } else {
+      double hq = h_list(L, L->w, fq, nq, gq), hp = h_list(L, L->w, fp, np, gp);
+      double sd = 1 / (1 + exp(-(hp - hq)));
+      double dd = sd * (1 - sd); /* dE/d(hp - hq) */
+      nn_step(L, fp, np, hp, gp, dd);
+      nn_step(L, fq, nq, hq, gq, -dd);
+    }
+  }
+}
+
+/* The snapshot of the current weights into L->snap. */
+static void snapshot(learner *L) {
+  if (L->kind == DMCL_AP)
+    for (size_t k = 0; k < L->count; k++) L->snap[k] = L->w[k] - L->acc[k] / L->c;
+  else
+    memcpy(L->snap, L->w, L->count * sizeof *L->snap);
+}
+
+static double agreement(const learner *L, const double *w, const store *s, const size_t *idx,
+                        size_t n) {
+  double agree = 0;
+  for (size_t k = 0; k < n; k++) {
+    size_t pos = idx[k], first = s->first[pos];
+    int m = s->n[pos], t = s->teacher[pos];
+    double top = -INFINITY, ht = 0;
+    int ties = 0;
+    for (int i = 0; i < m; i++) {
+      double h = h_list(L, w, s->pool + s->moff[first + i], s->mlen[first + i], NULL);
+      if (i == t) ht = h;
+      if (h > top) top = h, ties = 1;
+      else if (h == top) ties++;
+    }
+    if (ht == top) agree += 1.0 / ties;
+  }
+  return n ? agree / (double)n : 0;
+}
+
+/* ---- reading records */
+
+static int same_move(const tk_daifugo_move *a, const tk_daifugo_move *b) {
+  return a->kind == b->kind && a->cards == b->cards && a->jcell == b->jcell;
+}
+
+typedef struct counts {
+  size_t decisions, kept, only_pass, empties, lead_pass;
+} counts;
+
+static int read_file(const char *path, const char **teachers, int nteachers, int one_per_wall,
+                     store *s, counts *k) {
+  tk_error err;
+  tk_error_clear(&err);
+  tk_records *r;
+  if (tk_records_open(path, &r, &err)) {
+    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
+    return 2;
+  }
+  if (tk_records_expect(r, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
+                        sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &err)) {
+    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
+    tk_records_close(r);
+    return 2;
+  }
+  const tk_records_header *h = tk_records_header_of(r);
+  int want[TK_RECORDS_MAX_AGENTS] = {0};
+  for (uint32_t a = 0; a < h->nagents; a++) want[a] = nteachers == 0;
+  for (int t = 0; t < nteachers; t++) {
+    int found = 0;
+    for (uint32_t a = 0; a < h->nagents; a++)
+      if (!strcmp(h->agent[a], teachers[t])) want[a] = found = 1;
+    if (!found) {
+      fprintf(stderr, "daifugo_mcl_train: %s: no agent labelled '%s' (agents:", path, teachers[t]);
+      for (uint32_t a = 0; a < h->nagents; a++) fprintf(stderr, " %s", h->agent[a]);
+      fprintf(stderr, ")\n");
+      tk_records_close(r);
+      return 2;
+    }
+  }
+  static tk_daifugo_view v;
+  static tk_daifugo_legal l;
+  tk_daifugo_move act;
+  tk_records_unit u;
+  int rc;
+  uint64_t last_wall = UINT64_MAX;
+  while ((rc = tk_records_next(r, &u, &err)) == 1) {
+    if (one_per_wall && u.wall == last_wall) continue;
+    last_wall = u.wall;
+    for (uint32_t i = 0; i < u.ndecisions; i++) {
+      tk_records_decision d;
+      tk_records_decision_at(r, &u, i, &d);
+      if (d.agent >= h->nagents || !want[d.agent]) continue;
+      memcpy(&v, d.view, sizeof v);
+      memcpy(&l, d.legal, sizeof l);
+      memcpy(&act, d.action, sizeof act);
+      if (v.decision != TK_DAIFUGO_DECIDE_PLAY) continue;
+      k->decisions++;
+      dmcl_pos p;
+      if (dmcl_pos_of_view(&v, &p) || l.n == 0) {
+        fprintf(stderr, "daifugo_mcl_train: %s: unit %llu: a play decision of player %u whose "
+                "view is not its turn (turn %u)\n", path, (unsigned long long)u.unit, v.player,
+                v.turn);
+        tk_records_close(r);
+        return 1;
+      }
+      if (l.n == 1) {
+        k->only_pass++;
+        continue;
+      }
+      int empties = 0, teacher = -1;
+      for (int j = 0; j < l.n; j++) {
+        if (l.a[j].kind != TK_DAIFUGO_PASS && l.a[j].cards == v.hand) empties = 1;
+        if (same_move(&l.a[j], &act)) teacher = j;
+      }
+      if (empties) {
+        k->empties++;
+        continue;
+      }
+      if (teacher < 0) {
+        fprintf(stderr, "daifugo_mcl_train: %s: unit %llu: the teacher's move is not among the "
+                "legal ones recorded\n", path, (unsigned long long)u.unit);
+        tk_records_close(r);
+        return 1;
+      }
+      int lead = v.top.kind == TK_DAIFUGO_PASS;
+      if (lead && teacher == 0) {
+        k->lead_pass++;
+        continue;
+      }
+      if (store_add(s, &p, l.a + lead, l.n - lead, teacher - lead)) {
+        fprintf(stderr, "daifugo_mcl_train: out of memory\n");
+        tk_records_close(r);
+        return 1;
+      }
+      k->kept++;
+    }
+  }
+  tk_records_close(r);
+  if (rc < 0) {
+    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
+    return 1;
+  }
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: daifugo_mcl_train RECORDS... --learner ap|nn --out FILE [--teacher LABEL]...\n"
+          "         [--seed S] [--runs R] [--train N] [--held M] [--every K] [--hidden H]\n"
+          "         [--rate ETA] [--one-unit-per-wall]\n"
+          "Learns daifugo_mcl's ranking from the play decisions of the teacher agents (all agents\n"
+          "unless --teacher names some) in records files of taikai run --records. Defaults:\n"
+          "seed 1, 1 run, train 50000, held 10000, every 1000, hidden 16, rate 0.5 (NN only).\n");
+}
+
+static int parse_long(const char *v, long lo, long hi, long *out) {
+  char *end = NULL;
+  if (!v) return -1;
+  long x = strtol(v, &end, 10);
+  if (end == v || *end || x < lo || x > hi) return -1;
+  *out = x;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *files[MAX_FILES], *teachers[MAX_TEACHERS], *out = NULL, *learner_name = NULL;
+  int nfiles = 0, nteachers = 0, one_per_wall = 0;
+  long runs = 1, ntrain = 50000, nheld = 10000, every = 1000, hidden = DMCL_DEFAULT_HIDDEN;
+  unsigned long long seed = 1;
+  double rate = 0.5;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    char *end = NULL;
+    int ok = 1;
+    if (!strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--learner") && v && (!strcmp(v, "ap") || !strcmp(v, "nn"))) {
+      learner_name = v, i++;
+    } else if (!strcmp(a, "--out") && v) {
+      out = v, i++;
+    } else if (!strcmp(a, "--teacher") && v && nteachers < MAX_TEACHERS) {
+      teachers[nteachers++] = v, i++;
+    } else if (!strcmp(a, "--seed") && v && v[0] >= '0' && v[0] <= '9' &&
+               ((seed = strtoull(v, &end, 10)), !*end)) {
+      i++;
+    } else if (!strcmp(a, "--runs")) {
+      ok = !parse_long(v, 1, 1000, &runs), i++;
+    } else if (!strcmp(a, "--train")) {
+      ok = !parse_long(v, 1, 10000000, &ntrain), i++;
+    } else if (!strcmp(a, "--held")) {
+      ok = !parse_long(v, 1, 10000000, &nheld), i++;
+    } else if (!strcmp(a, "--every")) {
+      ok = !parse_long(v, 1, 10000000, &every), i++;
+    } else if (!strcmp(a, "--hidden")) {
+      ok = !parse_long(v, 1, DMCL_MAX_HIDDEN, &hidden), i++;
+    } else if (!strcmp(a, "--rate") && v && (rate = strtod(v, &end)) > 0 && !*end &&
+               isfinite(rate)) {
+      i++;
+    } else if (!strcmp(a, "--one-unit-per-wall")) {
+      one_per_wall = 1;
+    } else if (a[0] != '-' && nfiles < MAX_FILES) {
+      files[nfiles++] = a;
+    } else {
+      ok = 0;
+    }
+    if (!ok) {
+      fprintf(stderr, "daifugo_mcl_train: bad argument '%s'%s%s\n", a, v ? " " : "", v ? v : "");
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (!nfiles || !out || !learner_name) {
+    usage(stderr);
+    return 2;
+  }
+  if (ntrain / every > MAX_SNAPS) {
+    fprintf(stderr, "daifugo_mcl_train: --train %ld / --every %ld gives more than %d snapshots\n",
+            ntrain, every, MAX_SNAPS);
+    return 2;
+  }
+  store s = {0};
+  counts k = {0};
+  for (int i = 0; i < nfiles; i++) {
+    int rc = read_file(files[i], teachers, nteachers, one_per_wall, &s, &k);
+    if (rc) {
+      store_free(&s);
+      return rc;
+    }
+  }
+  printf("%zu play decisions: %zu kept, %zu with only the pass legal, %zu where a play empties "
+         "the hand, %zu passes on a new table\n", k.decisions, k.kept, k.only_pass, k.empties,
+         k.lead_pass);
+  if (s.np < (size_t)(ntrain + nheld)) {
+    fprintf(stderr, "daifugo_mcl_train: %zu positions kept; --train %ld and --held %ld need %ld\n",
+            s.np, ntrain, nheld, ntrain + nheld);
+    store_free(&s);
+    return 2;
+  }
+  learner L = {0};
+  L.kind = !strcmp(learner_name, "ap") ? DMCL_AP : DMCL_NN;
+  L.hidden = L.kind == DMCL_NN ? (int)hidden : 0;
+  L.rate = rate;
+  L.count = L.kind == DMCL_AP ? DMCL_CROSSED : (size_t)hidden * DMCL_NN_ROW;
+  L.w = malloc(L.count * sizeof *L.w);
+  L.acc = malloc(L.count * sizeof *L.acc);
+  L.snap = malloc(L.count * sizeof *L.snap);
+  double *best = malloc(L.count * sizeof *best);
+  size_t *idx = malloc(s.np * sizeof *idx);
+  long nsnap = (ntrain + every - 1) / every;
+  double *agr = malloc((size_t)(runs * nsnap) * sizeof *agr);
+  long *at = malloc((size_t)nsnap * sizeof *at);
+  if (!L.w || !L.acc || !L.snap || !best || !idx || !agr || !at) {
+    fprintf(stderr, "daifugo_mcl_train: out of memory\n");
+    return 1;
+  }
+  double best_agr = -1;
+  long best_at = 0;
+  for (long run = 0; run < runs; run++) {
+    tk_rng rng;
+    tk_rng_seed(&rng, seed + (unsigned long long)run);
+    for (size_t i = 0; i < s.np; i++) idx[i] = i;
+    for (size_t i = s.np - 1; i > 0; i--) { /* Fisher-Yates */
+      size_t j = (size_t)(tk_rng_next(&rng) % (i + 1));
+      size_t t = idx[i];
+      idx[i] = idx[j];
+      idx[j] = t;
+    }
+    memset(L.acc, 0, L.count * sizeof *L.acc);
+    L.c = 1;
+    if (L.kind == DMCL_AP) memset(L.w, 0, L.count * sizeof *L.w);
+    else
+      for (size_t i = 0; i < L.count; i++) L.w[i] = 0.2 * tk_rng_double(&rng) - 0.1;
+    const size_t *held = idx + ntrain;
+    long snap = 0;
+    for (long i = 0; i < ntrain; i++) {
+      train_position(&L, &s, idx[i]);
+      if ((i + 1) % every == 0 || i + 1 == ntrain) {
+        snapshot(&L);
+        double a = agreement(&L, L.snap, &s, held, (size_t)nheld);
+        agr[run * nsnap + snap] = a;
+        at[snap++] = i + 1;
+        if (run == 0 && a > best_agr) {
+          best_agr = a;
+          best_at = i + 1;
+          memcpy(best, L.snap, L.count * sizeof *best);
+        }
+      }
+    }
+    fprintf(stderr, "run %ld of %ld (seed %llu): final held-out agreement %.4f\n", run + 1, runs,
+            seed + (unsigned long long)run, agr[run * nsnap + nsnap - 1]);
+  }
+  printf("%s, %ld training and %ld held-out positions, seeds %llu..%llu\n",
+         L.kind == DMCL_AP ? "AP" : "NN", ntrain, nheld, seed, seed + (unsigned long long)runs - 1);
+  if (L.kind == DMCL_NN) printf("NN: hidden %ld, rate %g, init uniform [-0.1, 0.1]\n", hidden, rate);
+  printf("%10s %8s %8s %8s %8s\n", "positions", "mean", "sd", "min", "max");
+  for (long j = 0; j < nsnap; j++) {
+    double sum = 0, sq = 0, lo = 1, hi = 0;
+    for (long run = 0; run < runs; run++) {
+      double a = agr[run * nsnap + j];
+      sum += a, sq += a * a;
+      if (a < lo) lo = a;
+      if (a > hi) hi = a;
+    }
+    double mean = sum / (double)runs;
+    double sd = runs > 1 ? sqrt(fmax(0, (sq - sum * mean) / (double)(runs - 1))) : 0;
+    printf("%10ld %8.4f %8.4f %8.4f %8.4f\n", at[j], mean, sd, lo, hi);
+  }
+  /* the best of each run, as the paper's Table 4 */
+  for (long run = 0; run < runs; run++) {
+    long bj = 0;
+    for (long j = 1; j < nsnap; j++)
+      if (agr[run * nsnap + j] > agr[run * nsnap + bj]) bj = j;
+    printf("run %ld: best %.4f at %ld\n", run + 1, agr[run * nsnap + bj], at[bj]);
+  }
+  tk_weights tw;
+  memset(&tw, 0, sizeof tw);
+  snprintf(tw.model, sizeof tw.model, "%s", L.kind == DMCL_AP ? DMCL_MODEL_AP : DMCL_MODEL_NN);
+  tw.feature_version = DMCL_FEATURE_VERSION;
+  tw.ndims = 2;
+  tw.shape[0] = L.kind == DMCL_AP ? DMCL_BP : (uint32_t)hidden;
+  tw.shape[1] = L.kind == DMCL_AP ? DMCL_CP : DMCL_NN_ROW;
+  tw.count = L.count;
+  tw.values = best;
+  tk_error err;
+  tk_error_clear(&err);
+  int rc = 0;
+  if (tk_weights_save(out, &tw, &err)) {
+    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
+    rc = 1;
+  } else {
+    printf("wrote %s: run 1's snapshot at %ld positions, held-out agreement %.4f\n", out, best_at,
+           best_agr);
+  }
+  free(L.w);
+  free(L.acc);
+  free(L.snap);
+  free(best);
+  free(idx);
+  free(agr);
+  free(at);
+  store_free(&s);
+  return rc;
+}
