@@ -173,79 +173,182 @@ int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move 
   return tk_error_set(err, TK_EILLEGAL, -1, "daifugo: player %d may not play '%s' now", player, buf);
 }
 
-/* Over a single, the plays are the stronger singles (of the locked suit) and the joker: drawn
- * uniformly without listing them, into *m (a pass if there is none). */
-/* The cards of g->turn that beat the single on the table (the ♠3 over the joker); *joker is
- * set if the joker may follow too. */
-static inline uint64_t over_single(const tk_daifugo_game *g, int *joker) {
-  uint64_t h = g->hand[g->turn];
-  if (g->top.kind == TK_DAIFUGO_JOKER1) {
-    *joker = 0;
-    return h & TK_DAIFUGO_CARD(0, 1);
-  }
-  *joker = (h & TK_DAIFUGO_JOKER) != 0;
-  int t = g->top.rank;
-  uint32_t cols = g->rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
-  uint64_t cand = h & (cols * UINT64_C(0x0001000100010001));
-  if (g->lock) cand &= UINT64_C(0xffff) << (16 * tk__df_ctz(g->top.suits));
-  return cand;
+void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
+  tk__df_draw(g->hand[g->turn], &g->top, g->rev, g->lock, r, m);
 }
 
-static void draw_over_single(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
-  int joker;
-  uint64_t cand = over_single(g, &joker);
-  memset(m, 0, sizeof *m);
-  m->jcell = TK_DAIFUGO_NOCELL;
-  int n = tk__df_popcount(cand);
-  if (n + joker == 0) return; /* pass */
-  int k = (int)tk_rng_below(r, (uint32_t)(n + joker));
-  if (k == n) {
-    m->kind = TK_DAIFUGO_JOKER1;
-    m->cards = TK_DAIFUGO_JOKER;
-    m->n = 1;
-    return;
-  }
-  while (k--) cand &= cand - 1;
-  int b = tk__df_ctz(cand);
-  m->kind = TK_DAIFUGO_SINGLE;
-  m->cards = UINT64_C(1) << b;
-  m->n = 1;
-  m->rank = (uint8_t)(b & 15);
-  m->suits = (uint8_t)(1 << (b >> 4));
-}
+/* ------------------------------------------------------------ playouts */
 
-static inline void draw(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
-  if (g->top.kind == TK_DAIFUGO_SINGLE || g->top.kind == TK_DAIFUGO_JOKER1) {
-    draw_over_single(g, r, m);
-  } else if (g->top.kind == TK_DAIFUGO_PASS) {
-    tk__df_draw_lead(g->hand[g->turn], r, m);
-  } else if (g->top.kind == TK_DAIFUGO_GROUP) {
-    if (!tk__df_draw_group(g->hand[g->turn], &g->top, g->rev, g->lock, r, m)) {
-      memset(m, 0, sizeof *m);
-      m->jcell = TK_DAIFUGO_NOCELL;
+/* The state of a playout: the game by seat (bit s = seat s) rather than by player, so that the
+ * next player in turn order is a rotation and a count-trailing-zeros, and the players who must
+ * pass are found at once. The same transitions as play(); tk_daifugo_playout writes the result
+ * back into the game, byte for byte what tk_daifugo_random_play and tk_daifugo_game_play would
+ * leave from the same stream (test_daifugo_draw checks it). */
+typedef struct po_state {
+  uint64_t h[5];       /* hands by seat */
+  uint64_t played;
+  tk_daifugo_move top;
+  const uint8_t *pl;   /* player at each seat */
+  unsigned out;        /* seats out */
+  unsigned passed;     /* seats that passed since the last clear */
+  int owner;           /* seat of the play on the table */
+  int rev, lock, npass, nout;
+  uint8_t order[5];    /* players by place */
+} po_state;
+
+/* `mask` (5 seat bits) rotated so that bit i is seat s + 1 + i (mod 5): seat s comes last. */
+static inline unsigned rot_after(unsigned mask, int s) { return ((mask >> (s + 1)) | (mask << (4 - s))) & 31u; }
+/* The inverse of rot_after. */
+static inline unsigned unrot_after(unsigned mask, int s) { return ((mask << (s + 1)) | (mask >> (4 - s))) & 31u; }
+/* The first seat of `mask` after s (s itself last), or -1. */
+static inline int seat_after(unsigned mask, int s) {
+  unsigned m = rot_after(mask, s);
+  if (!m) return -1;
+  int q = s + 1 + tk__df_ctz(m);
+  return q >= 5 ? q - 5 : q;
+}
+static const uint8_t POP5[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
+
+/* The seats of `live` that have a play over the table (every one on a new table). */
+static inline unsigned can_play(const po_state *st, unsigned live) {
+  unsigned can = 0;
+  switch (st->top.kind) {
+  case TK_DAIFUGO_PASS:
+    return live;
+  case TK_DAIFUGO_SINGLE:
+  case TK_DAIFUGO_JOKER1: {
+    uint64_t beat = tk__df_beaters(&st->top, st->rev, st->lock);
+    for (int s = 0; s < 5; s++) can |= (unsigned)((st->h[s] & beat) != 0) << s;
+    return can & live;
+  }
+  case TK_DAIFUGO_GROUP:
+    for (unsigned l = live; l; l &= l - 1) {
+      int s = tk__df_ctz(l);
+      if (tk__df_group_cols(st->h[s], &st->top, st->rev, st->lock)) can |= 1u << s;
     }
-  } else {
+    return can;
+  default: {
     tk_daifugo_legal l;
-    tk__df_gen(g->hand[g->turn], &g->top, g->rev, g->lock, &l);
-    *m = l.a[l.n > 1 ? 1 + (int)tk_rng_below(r, (uint32_t)l.n - 1) : 0];
+    for (unsigned m = live; m; m &= m - 1) {
+      int s = tk__df_ctz(m);
+      tk__df_gen(st->h[s], &st->top, st->rev, st->lock, &l);
+      if (l.n > 1) can |= 1u << s;
+    }
+    return can;
+  }
   }
 }
 
-void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) { draw(g, r, m); }
+/* Writes the playout's state back into the game (turn and over are the caller's). */
+static void po_store(const po_state *st, tk_daifugo_game *g) {
+  unsigned out = 0, passed = 0;
+  for (int s = 0; s < 5; s++) {
+    int p = st->pl[s];
+    g->hand[p] = st->h[s];
+    out |= (st->out >> s & 1u) << p;
+    passed |= (st->passed >> s & 1u) << p;
+  }
+  g->played = st->played;
+  g->top = st->top;
+  g->owner = st->pl[st->owner];
+  g->out = (uint8_t)out;
+  g->passed = (uint8_t)passed;
+  g->nout = (uint8_t)st->nout;
+  memcpy(g->order, st->order, sizeof g->order);
+  g->rev = (uint8_t)st->rev;
+  g->lock = (uint8_t)st->lock;
+  g->npass = (uint8_t)st->npass;
+  g->cleared = 0; /* the last action was a play or a pass, neither clearing: the game ended */
+}
+
+/* Clears the table; seat s leads, or the next seat holding cards if s is out. Returns the leader. */
+static inline int po_clear(po_state *st, int s) {
+  st->top = (tk_daifugo_move){.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
+  st->lock = 0;
+  st->passed = 0;
+  return (st->out >> s & 1u) ? seat_after(31u & ~st->out, s) : s;
+}
 
 void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
-  static const tk_daifugo_move pass = {.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
-  tk_daifugo_move m;
-  while (!g->over) {
-    int joker;
-    /* The commonest action: a forced pass over a single, decided without drawing. */
-    if ((g->top.kind == TK_DAIFUGO_SINGLE || g->top.kind == TK_DAIFUGO_JOKER1) &&
-        !over_single(g, &joker) && !joker) {
-      play(g, &pass);
-      continue;
+  if (g->over) return;
+  po_state st;
+  st.pl = g->at_seat;
+  st.out = st.passed = 0;
+  for (int s = 0; s < 5; s++) {
+    int p = g->at_seat[s];
+    st.h[s] = g->hand[p];
+    st.out |= (g->out >> p & 1u) << s;
+    st.passed |= (g->passed >> p & 1u) << s;
+  }
+  st.played = g->played;
+  st.top = g->top;
+  st.owner = g->seat_of[g->owner];
+  st.rev = g->rev, st.lock = g->lock, st.npass = g->npass, st.nout = g->nout;
+  memcpy(st.order, g->order, sizeof st.order);
+  int senn = g->sennichite;
+  int from = g->seat_of[g->turn] == 0 ? 4 : g->seat_of[g->turn] - 1; /* g->turn acts first */
+  for (;;) {
+    /* The players from the seat after `from` on who hold cards and have not passed either play
+     * or pass; the first who can play acts. If none can, all pass and the table clears. */
+    unsigned live = 31u & ~st.out & ~st.passed;
+    unsigned can = can_play(&st, live);
+    unsigned rlive = rot_after(live, from), rcan = rot_after(can, from);
+    unsigned rpass = rcan ? rlive & ((rcan & -rcan) - 1) : rlive;
+    if (st.npass + POP5[rpass] >= senn) { /* sennichite within these passes */
+      for (; rpass && st.npass < senn; rpass &= rpass - 1, st.npass++)
+        st.passed |= unrot_after(rpass & -rpass, from);
+      if (st.npass >= senn) {
+        po_store(&st, g);
+        sennichite(g);
+        return;
+      }
     }
-    draw(g, r, &m);
-    play(g, &m);
+    st.npass += POP5[rpass];
+    st.passed |= unrot_after(rpass, from);
+    int t;
+    if (rcan) {
+      t = from + 1 + tk__df_ctz(rcan);
+      if (t >= 5) t -= 5;
+    } else {
+      t = po_clear(&st, st.owner);
+    }
+    /* Seat t plays. */
+    tk_daifugo_move m;
+    if (st.top.kind == TK_DAIFUGO_SINGLE || st.top.kind == TK_DAIFUGO_JOKER1)
+      tk__df_draw_single(st.h[t] & tk__df_beaters(&st.top, st.rev, st.lock), r, &m);
+    else if (st.top.kind == TK_DAIFUGO_PASS)
+      tk__df_draw_lead(st.h[t], r, &m);
+    else
+      tk__df_draw(st.h[t], &st.top, st.rev, st.lock, r, &m);
+    st.h[t] &= ~m.cards;
+    st.played |= m.cards;
+    st.npass = 0;
+    if (m.kind == TK_DAIFUGO_JOKER1) st.lock = 0;
+    else if (st.top.kind != TK_DAIFUGO_PASS && st.top.kind != TK_DAIFUGO_JOKER1 &&
+             m.suits == st.top.suits)
+      st.lock = 1;
+    st.rev ^= tk__df_revolts(&m);
+    /* Over the single joker the only play is the ♠3, which clears the table. */
+    int cut = tk__df_has8(&m) || st.top.kind == TK_DAIFUGO_JOKER1;
+    st.top = m;
+    st.owner = t;
+    if (!st.h[t]) {
+      st.out |= 1u << t;
+      st.order[st.nout++] = st.pl[t];
+      if (st.nout == 4) {
+        st.order[st.nout++] = st.pl[seat_after(31u & ~st.out, t)];
+        po_store(&st, g);
+        finish(g);
+        return;
+      }
+    }
+    if (cut) {
+      int lead = po_clear(&st, t);
+      from = lead == 0 ? 4 : lead - 1;
+    } else {
+      from = t;
+    }
   }
 }
 
