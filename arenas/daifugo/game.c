@@ -174,32 +174,24 @@ int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move 
 }
 
 void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
-  tk__df_draw(g->hand[g->turn], &g->top, g->rev, g->lock, r, m);
+  *m = tk__df_draw(g->hand[g->turn], &g->top, g->rev, g->lock, r);
 }
 
 /* ------------------------------------------------------------ playouts */
 
-/* The state of a playout: the game by seat (bit s = seat s) rather than by player, so that the
- * next player in turn order is a rotation and a count-trailing-zeros, and the players who must
- * pass are found at once. The same transitions as play(); tk_daifugo_playout writes the result
- * back into the game, byte for byte what tk_daifugo_random_play and tk_daifugo_game_play would
- * leave from the same stream (test_daifugo_draw checks it). */
-typedef struct po_state {
-  uint64_t h[5];       /* hands by seat */
-  uint64_t played;
-  tk_daifugo_move top;
-  const uint8_t *pl;   /* player at each seat */
-  unsigned out;        /* seats out */
-  unsigned passed;     /* seats that passed since the last clear */
-  int owner;           /* seat of the play on the table */
-  int rev, lock, npass, nout;
-  uint8_t order[5];    /* players by place */
-} po_state;
+/* ------------------------------------------------------------ the playout loop
+ * The game by seat (bit s = seat s) rather than by player, so that the next player in turn
+ * order is a rotation and a count-trailing-zeros, and the players who must pass are found at
+ * once; the state in local variables (the compiler keeps most in registers), the move as two
+ * words (tk__df_move). The same transitions as play(): tk_daifugo_playout leaves the game byte
+ * for byte as tk_daifugo_random_play and tk_daifugo_game_play do from the same stream
+ * (test_daifugo_draw checks it). */
 
-/* `mask` (5 seat bits) rotated so that bit i is seat s + 1 + i (mod 5): seat s comes last. */
-static inline unsigned rot_after(unsigned mask, int s) { return ((mask >> (s + 1)) | (mask << (4 - s))) & 31u; }
+/* `mask` (5 seat bits) rotated so that bit i is seat s + 1 + i (mod 5): seat s comes last. The
+ * mask doubled (mask * 33 = mask | mask << 5) makes the rotation one shift. */
+static inline unsigned rot_after(unsigned mask, int s) { return ((mask * 33u) >> (s + 1)) & 31u; }
 /* The inverse of rot_after. */
-static inline unsigned unrot_after(unsigned mask, int s) { return ((mask << (s + 1)) | (mask >> (4 - s))) & 31u; }
+static inline unsigned unrot_after(unsigned mask, int s) { return ((mask * 33u) >> (4 - s)) & 31u; }
 /* The first seat of `mask` after s (s itself last), or -1. */
 static inline int seat_after(unsigned mask, int s) {
   unsigned m = rot_after(mask, s);
@@ -210,141 +202,143 @@ static inline int seat_after(unsigned mask, int s) {
 static const uint8_t POP5[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                  1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
 
-/* The seats of `live` that have a play over the table (every one on a new table). */
-static inline unsigned can_play(const po_state *st, unsigned live) {
+/* The seats of `live` (hands by seat in h) that have a play over the group or sequence `top`. */
+static unsigned can_follow(const uint64_t h[5], const tk_daifugo_move *top, int rev, int lock,
+                           unsigned live) {
   unsigned can = 0;
-  switch (st->top.kind) {
-  case TK_DAIFUGO_PASS:
-    return live;
-  case TK_DAIFUGO_SINGLE:
-  case TK_DAIFUGO_JOKER1: {
-    uint64_t beat = tk__df_beaters(&st->top, st->rev, st->lock);
-    for (int s = 0; s < 5; s++) can |= (unsigned)((st->h[s] & beat) != 0) << s;
-    return can & live;
-  }
-  case TK_DAIFUGO_GROUP:
-    for (unsigned l = live; l; l &= l - 1) {
-      int s = tk__df_ctz(l);
-      if (tk__df_group_cols(st->h[s], &st->top, st->rev, st->lock)) can |= 1u << s;
+  /* Over a group: no card in a stronger column, no play (the commonest answer); a pair and the
+   * joker, a play unless locked; else the columns counted. */
+  uint32_t over = rev ? ((1u << top->rank) - 1) & ~1u : 0x3ffeu & ~((2u << top->rank) - 1);
+  uint64_t stronger = tk__df_lanes(over);
+  for (unsigned l = live; l; l &= l - 1) {
+    int s = tk__df_ctz(l);
+    if (top->kind == TK_DAIFUGO_GROUP) {
+      if (!(h[s] & stronger)) continue;
+      if ((top->n == 2 && !lock && (h[s] & TK_DAIFUGO_JOKER)) || tk__df_group_cols(h[s], top, rev, lock))
+        can |= 1u << s;
+    } else {
+      tk_daifugo_legal list;
+      tk__df_gen(h[s], top, rev, lock, &list);
+      if (list.n > 1) can |= 1u << s;
     }
-    return can;
-  default: {
-    tk_daifugo_legal l;
-    for (unsigned m = live; m; m &= m - 1) {
-      int s = tk__df_ctz(m);
-      tk__df_gen(st->h[s], &st->top, st->rev, st->lock, &l);
-      if (l.n > 1) can |= 1u << s;
-    }
-    return can;
   }
-  }
+  return can;
 }
 
-/* Writes the playout's state back into the game (turn and over are the caller's). */
-static void po_store(const po_state *st, tk_daifugo_game *g) {
-  unsigned out = 0, passed = 0;
+/* The playout's state, by seat, back into the game (by player); turn, over and order are the
+ * caller's. */
+static void po_store(tk_daifugo_game *g, const uint64_t h[5], uint64_t played,
+                     const tk_daifugo_move *top, int owner, unsigned out, unsigned passed, int nout,
+                     int rev, int lock, int npass) {
+  unsigned pout = 0, ppassed = 0;
   for (int s = 0; s < 5; s++) {
-    int p = st->pl[s];
-    g->hand[p] = st->h[s];
-    out |= (st->out >> s & 1u) << p;
-    passed |= (st->passed >> s & 1u) << p;
+    int p = g->at_seat[s];
+    g->hand[p] = h[s];
+    pout |= (out >> s & 1u) << p;
+    ppassed |= (passed >> s & 1u) << p;
   }
-  g->played = st->played;
-  g->top = st->top;
-  g->owner = st->pl[st->owner];
-  g->out = (uint8_t)out;
-  g->passed = (uint8_t)passed;
-  g->nout = (uint8_t)st->nout;
-  memcpy(g->order, st->order, sizeof g->order);
-  g->rev = (uint8_t)st->rev;
-  g->lock = (uint8_t)st->lock;
-  g->npass = (uint8_t)st->npass;
+  g->played = played;
+  g->top = *top;
+  g->owner = g->at_seat[owner];
+  g->out = (uint8_t)pout;
+  g->passed = (uint8_t)ppassed;
+  g->nout = (uint8_t)nout;
+  g->rev = (uint8_t)rev;
+  g->lock = (uint8_t)lock;
+  g->npass = (uint8_t)npass;
   g->cleared = 0; /* the last action was a play or a pass, neither clearing: the game ended */
-}
-
-/* Clears the table; seat s leads, or the next seat holding cards if s is out. Returns the leader. */
-static inline int po_clear(po_state *st, int s) {
-  st->top = (tk_daifugo_move){.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
-  st->lock = 0;
-  st->passed = 0;
-  return (st->out >> s & 1u) ? seat_after(31u & ~st->out, s) : s;
 }
 
 void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
   if (g->over) return;
-  po_state st;
-  st.pl = g->at_seat;
-  st.out = st.passed = 0;
+  const uint8_t *pl = g->at_seat;
+  uint64_t h[5];
+  unsigned out = 0, passed = 0;
   for (int s = 0; s < 5; s++) {
-    int p = g->at_seat[s];
-    st.h[s] = g->hand[p];
-    st.out |= (g->out >> p & 1u) << s;
-    st.passed |= (g->passed >> p & 1u) << s;
+    h[s] = g->hand[pl[s]];
+    out |= (g->out >> pl[s] & 1u) << s;
+    passed |= (g->passed >> pl[s] & 1u) << s;
   }
-  st.played = g->played;
-  st.top = g->top;
-  st.owner = g->seat_of[g->owner];
-  st.rev = g->rev, st.lock = g->lock, st.npass = g->npass, st.nout = g->nout;
-  memcpy(st.order, g->order, sizeof st.order);
-  int senn = g->sennichite;
+  uint64_t played = g->played;
+  tk_daifugo_move top = g->top;
+  int owner = g->seat_of[g->owner];
+  int rev = g->rev, lock = g->lock, npass = g->npass, nout = g->nout, senn = g->sennichite;
   int from = g->seat_of[g->turn] == 0 ? 4 : g->seat_of[g->turn] - 1; /* g->turn acts first */
   for (;;) {
     /* The players from the seat after `from` on who hold cards and have not passed either play
      * or pass; the first who can play acts. If none can, all pass and the table clears. */
-    unsigned live = 31u & ~st.out & ~st.passed;
-    unsigned can = can_play(&st, live);
+    unsigned live = 31u & ~out & ~passed, can = live;
+    uint64_t beat = 0;
+    int over_single = top.kind == TK_DAIFUGO_SINGLE || top.kind == TK_DAIFUGO_JOKER1;
+    if (over_single) {
+      beat = tk__df_beaters(&top, rev, lock);
+      can = (unsigned)((h[0] & beat) != 0) | (unsigned)((h[1] & beat) != 0) << 1 |
+            (unsigned)((h[2] & beat) != 0) << 2 | (unsigned)((h[3] & beat) != 0) << 3 |
+            (unsigned)((h[4] & beat) != 0) << 4;
+      can &= live;
+    } else if (top.kind != TK_DAIFUGO_PASS) {
+      can = can_follow(h, &top, rev, lock, live);
+    }
     unsigned rlive = rot_after(live, from), rcan = rot_after(can, from);
-    unsigned rpass = rcan ? rlive & ((rcan & -rcan) - 1) : rlive;
-    if (st.npass + POP5[rpass] >= senn) { /* sennichite within these passes */
-      for (; rpass && st.npass < senn; rpass &= rpass - 1, st.npass++)
-        st.passed |= unrot_after(rpass & -rpass, from);
-      if (st.npass >= senn) {
-        po_store(&st, g);
+    unsigned rpass = rlive & ((rcan & -rcan) - 1); /* all of rlive when rcan is 0 */
+    if (npass + POP5[rpass] >= senn) { /* sennichite within these passes */
+      for (; rpass && npass < senn; rpass &= rpass - 1, npass++) passed |= unrot_after(rpass & -rpass, from);
+      if (npass >= senn) {
+        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass);
         sennichite(g);
         return;
       }
     }
-    st.npass += POP5[rpass];
-    st.passed |= unrot_after(rpass, from);
+    npass += POP5[rpass];
+    passed |= unrot_after(rpass, from);
     int t;
     if (rcan) {
       t = from + 1 + tk__df_ctz(rcan);
       if (t >= 5) t -= 5;
-    } else {
-      t = po_clear(&st, st.owner);
+    } else { /* everyone passed: the owner leads, or the next holder if it is out */
+      top = tk__df_pass();
+      lock = 0;
+      passed = 0;
+      t = (out >> owner & 1u) ? seat_after(31u & ~out, owner) : owner;
+      over_single = 0;
     }
     /* Seat t plays. */
     tk_daifugo_move m;
-    if (st.top.kind == TK_DAIFUGO_SINGLE || st.top.kind == TK_DAIFUGO_JOKER1)
-      tk__df_draw_single(st.h[t] & tk__df_beaters(&st.top, st.rev, st.lock), r, &m);
-    else if (st.top.kind == TK_DAIFUGO_PASS)
-      tk__df_draw_lead(st.h[t], r, &m);
-    else
-      tk__df_draw(st.h[t], &st.top, st.rev, st.lock, r, &m);
-    st.h[t] &= ~m.cards;
-    st.played |= m.cards;
-    st.npass = 0;
-    if (m.kind == TK_DAIFUGO_JOKER1) st.lock = 0;
-    else if (st.top.kind != TK_DAIFUGO_PASS && st.top.kind != TK_DAIFUGO_JOKER1 &&
-             m.suits == st.top.suits)
-      st.lock = 1;
-    st.rev ^= tk__df_revolts(&m);
+    if (over_single) {
+      uint64_t cand = h[t] & beat;
+      m = tk__df_single(tk__df_select(cand, tk__df_pick(r, tk__df_popcount(cand))));
+    } else if (top.kind == TK_DAIFUGO_PASS) {
+      m = tk__df_draw_lead(h[t], r);
+    } else {
+      m = tk__df_draw(h[t], &top, rev, lock, r);
+    }
+    h[t] &= ~m.cards;
+    played |= m.cards;
+    npass = 0;
+    /* The lock: set by a play with the suit set of the single, group or sequence it covers;
+     * removed by the single joker. */
+    int covers = (unsigned)(top.kind - TK_DAIFUGO_SINGLE) <= TK_DAIFUGO_SEQ - TK_DAIFUGO_SINGLE;
+    lock = (lock | (covers & (m.suits == top.suits))) & (m.kind != TK_DAIFUGO_JOKER1);
+    rev ^= tk__df_revolts(&m);
     /* Over the single joker the only play is the ♠3, which clears the table. */
-    int cut = tk__df_has8(&m) || st.top.kind == TK_DAIFUGO_JOKER1;
-    st.top = m;
-    st.owner = t;
-    if (!st.h[t]) {
-      st.out |= 1u << t;
-      st.order[st.nout++] = st.pl[t];
-      if (st.nout == 4) {
-        st.order[st.nout++] = st.pl[seat_after(31u & ~st.out, t)];
-        po_store(&st, g);
+    int cut = tk__df_has8(&m) || top.kind == TK_DAIFUGO_JOKER1;
+    top = m;
+    owner = t;
+    if (!h[t]) {
+      out |= 1u << t;
+      g->order[nout++] = pl[t];
+      if (nout == 4) {
+        g->order[nout++] = pl[seat_after(31u & ~out, t)];
+        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass);
         finish(g);
         return;
       }
     }
-    if (cut) {
-      int lead = po_clear(&st, t);
+    if (cut) { /* t leads, or the next holder if it is out */
+      top = tk__df_pass();
+      lock = 0;
+      passed = 0;
+      int lead = (out >> t & 1u) ? seat_after(31u & ~out, t) : t;
       from = lead == 0 ? 4 : lead - 1;
     } else {
       from = t;
@@ -392,7 +386,7 @@ int tk_daifugo_determinize(const tk_daifugo_view *v, tk_rng *r, int senn, tk_dai
   for (int p = 0; p < 5; p++) total += need[p];
   if (total != n) return TK_EINVAL;
   for (int i = n - 1; i > 0; i--) {
-    int j = (int)tk_rng_below(r, (uint32_t)i + 1);
+    int j = (int)tk__df_below(r, (uint32_t)i + 1);
     uint8_t t = cards[i];
     cards[i] = cards[j];
     cards[j] = t;

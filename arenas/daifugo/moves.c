@@ -188,9 +188,7 @@ static int column_groups(int col, unsigned nib, int joker, int size, unsigned lo
     int n = NIBBLE_COUNT[s];
     if (n < 2 || (size && n != size) || (lockset && s != lockset)) continue;
     if (count++ == k)
-      *m = (tk_daifugo_move){.cards = tk__df_spread(s, col), .kind = TK_DAIFUGO_GROUP,
-                             .n = (uint8_t)n, .rank = (uint8_t)col, .suits = (uint8_t)s,
-                             .jcell = TK_DAIFUGO_NOCELL};
+      *m = tk__df_move(tk__df_spread(s, col), TK_DAIFUGO_GROUP, n, col, (int)s, TK_DAIFUGO_NOCELL);
   }
   if (!joker) return count;
   for (unsigned rest = nib; rest; rest = (rest - 1) & nib) {
@@ -198,19 +196,16 @@ static int column_groups(int col, unsigned nib, int joker, int size, unsigned lo
     if (size && n != size) continue;
     if (n == 5) {
       if (count++ == k)
-        *m = (tk_daifugo_move){.cards = tk__df_spread(15, col) | TK_DAIFUGO_JOKER,
-                               .kind = TK_DAIFUGO_GROUP, .n = 5, .rank = (uint8_t)col, .suits = 31,
-                               .jcell = TK_DAIFUGO_CELL(4, col)};
+        *m = tk__df_move(tk__df_spread(15, col) | TK_DAIFUGO_JOKER, TK_DAIFUGO_GROUP, 5, col, 31,
+                         TK_DAIFUGO_CELL(4, col));
       continue;
     }
     for (unsigned free = 15u & ~rest; free; free &= free - 1) {
       unsigned j = free & -free;
       if (lockset && (rest | j) != lockset) continue;
       if (count++ == k)
-        *m = (tk_daifugo_move){.cards = tk__df_spread(rest, col) | TK_DAIFUGO_JOKER,
-                               .kind = TK_DAIFUGO_GROUP, .n = (uint8_t)n, .rank = (uint8_t)col,
-                               .suits = (uint8_t)(rest | j),
-                               .jcell = TK_DAIFUGO_CELL(tk__df_ctz(j), col)};
+        *m = tk__df_move(tk__df_spread(rest, col) | TK_DAIFUGO_JOKER, TK_DAIFUGO_GROUP, n, col,
+                         (int)(rest | j), TK_DAIFUGO_CELL(tk__df_ctz(j), col));
     }
   }
   return count;
@@ -273,7 +268,7 @@ static int lead_sequences(uint64_t hand, int joker, seq_windows *w) {
 
 /* Play `k` of the windows of length n: the full windows first (with the joker: plain, then the
  * joker in each cell), then the windows missing one. */
-static void decode_sequence(const seq_windows *w, int n, int joker, int k, tk_daifugo_move *m) {
+static tk_daifugo_move decode_sequence(const seq_windows *w, int n, int joker, int k) {
   int per = joker ? n + 1 : 1, nfull = tk__df_popcount(w->full[n]);
   int bit, jcell = TK_DAIFUGO_NOCELL;
   if (k < nfull * per) {
@@ -285,14 +280,12 @@ static void decode_sequence(const seq_windows *w, int n, int joker, int k, tk_da
   }
   uint64_t cards = (((UINT64_C(1) << n) - 1) << bit) & w->real;
   if (jcell != TK_DAIFUGO_NOCELL) cards = (cards & ~(UINT64_C(1) << jcell)) | TK_DAIFUGO_JOKER;
-  *m = (tk_daifugo_move){.cards = cards, .kind = TK_DAIFUGO_SEQ, .n = (uint8_t)n,
-                         .rank = (uint8_t)(bit & 15), .suits = (uint8_t)(1 << (bit >> 4)),
-                         .jcell = (uint8_t)jcell};
+  return tk__df_move(cards, TK_DAIFUGO_SEQ, n, bit & 15, 1 << (bit >> 4), jcell);
 }
 
 static const uint8_t LEAD_GROUPS[2][5] = {{0, 0, 1, 4, 11}, {0, 3, 9, 20, 40}};
 
-int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m) {
+tk_daifugo_move tk__df_draw_lead(uint64_t hand, tk_rng *r) {
   int joker = (hand & TK_DAIFUGO_JOKER) != 0;
   col_counts cc;
   count_cols(hand, &cc);
@@ -301,12 +294,9 @@ int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m) {
   int ng = lead_groups(&cc, joker);
   int nq = lead_sequences(hand, joker, &w);
   int total = ns + ng + nq;
-  if (!total) return 0;
+  if (!total) return tk__df_pass();
   int k = tk__df_pick(r, total);
-  if (k < ns) {
-    tk__df_single(tk__df_select(hand, k), m);
-    return 1;
-  }
+  if (k < ns) return tk__df_single(tk__df_select(hand, k));
   k -= ns;
   if (k < ng) {
     for (uint32_t cols = joker ? cc.ge[1] : cc.ge[2];; cols &= cols - 1) {
@@ -314,18 +304,16 @@ int tk__df_draw_lead(uint64_t hand, tk_rng *r, tk_daifugo_move *m) {
       unsigned nib = tk__df_nibble(hand, col);
       int c = LEAD_GROUPS[joker][NIBBLE_COUNT[nib]];
       if (k < c) {
-        column_groups(col, nib, joker, 0, 0, k, m);
-        return 1;
+        tk_daifugo_move m;
+        column_groups(col, nib, joker, 0, 0, k, &m);
+        return m;
       }
       k -= c;
     }
   }
   k -= ng;
   for (int n = 3;; n++) {
-    if (k < w.plays[n]) {
-      decode_sequence(&w, n, joker, k, m);
-      return 1;
-    }
+    if (k < w.plays[n]) return decode_sequence(&w, n, joker, k);
     k -= w.plays[n];
   }
 }
@@ -358,8 +346,8 @@ uint32_t tk__df_group_cols(uint64_t hand, const tk_daifugo_move *top, int rev, i
   return all | some;
 }
 
-void tk__df_draw_group(uint64_t hand, const tk_daifugo_move *top, int lock, uint32_t cols,
-                       tk_rng *r, tk_daifugo_move *m) {
+tk_daifugo_move tk__df_draw_group(uint64_t hand, const tk_daifugo_move *top, int lock,
+                                  uint32_t cols, tk_rng *r) {
   int joker = (hand & TK_DAIFUGO_JOKER) != 0;
   unsigned lockset = lock ? top->suits : 0;
   int per_col[16], total = 0;
@@ -372,37 +360,29 @@ void tk__df_draw_group(uint64_t hand, const tk_daifugo_move *top, int lock, uint
   for (;; cols &= cols - 1) {
     int col = tk__df_ctz(cols);
     if (k < per_col[col]) {
-      column_groups(col, tk__df_nibble(hand, col), joker, top->n, lockset, k, m);
-      return;
+      tk_daifugo_move m;
+      column_groups(col, tk__df_nibble(hand, col), joker, top->n, lockset, k, &m);
+      return m;
     }
     k -= per_col[col];
   }
 }
 
-int tk__df_draw(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_rng *r,
-                tk_daifugo_move *m) {
-  static const tk_daifugo_move pass = {.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
+tk_daifugo_move tk__df_draw(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_rng *r) {
   switch (top->kind) {
   case TK_DAIFUGO_PASS:
-    if (tk__df_draw_lead(hand, r, m)) return 1;
-    break;
+    return tk__df_draw_lead(hand, r);
   case TK_DAIFUGO_SINGLE:
   case TK_DAIFUGO_JOKER1:
-    return tk__df_draw_single(hand & tk__df_beaters(top, rev, lock), r, m);
+    return tk__df_draw_single(hand & tk__df_beaters(top, rev, lock), r);
   case TK_DAIFUGO_GROUP: {
     uint32_t cols = tk__df_group_cols(hand, top, rev, lock);
-    if (!cols) break;
-    tk__df_draw_group(hand, top, lock, cols, r, m);
-    return 1;
+    return cols ? tk__df_draw_group(hand, top, lock, cols, r) : tk__df_pass();
   }
   default: {
     tk_daifugo_legal l;
     tk__df_gen(hand, top, rev, lock, &l);
-    if (l.n < 2) break;
-    *m = l.a[1 + tk__df_pick(r, l.n - 1)];
-    return 1;
+    return l.n > 1 ? l.a[1 + tk__df_pick(r, l.n - 1)] : tk__df_pass();
   }
   }
-  *m = pass;
-  return 0;
 }
