@@ -226,10 +226,10 @@ static unsigned can_follow(const uint64_t h[5], const tk_daifugo_move *top, int 
 }
 
 /* The playout's state, by seat, back into the game (by player); turn, over and order are the
- * caller's. */
+ * caller's. `cleared` is 0 when the game ended (by a play or by a pass, neither clearing). */
 static void po_store(tk_daifugo_game *g, const uint64_t h[5], uint64_t played,
                      const tk_daifugo_move *top, int owner, unsigned out, unsigned passed, int nout,
-                     int rev, int lock, int npass) {
+                     int rev, int lock, int npass, int cleared) {
   unsigned pout = 0, ppassed = 0;
   for (int s = 0; s < 5; s++) {
     int p = g->at_seat[s];
@@ -246,11 +246,15 @@ static void po_store(tk_daifugo_game *g, const uint64_t h[5], uint64_t played,
   g->rev = (uint8_t)rev;
   g->lock = (uint8_t)lock;
   g->npass = (uint8_t)npass;
-  g->cleared = 0; /* the last action was a play or a pass, neither clearing: the game ended */
+  g->cleared = (uint8_t)cleared;
 }
 
-void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
-  if (g->over) return;
+void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) { tk_daifugo_playout_until(g, r, -1); }
+
+void tk_daifugo_playout_until(tk_daifugo_game *g, tk_rng *r, int player) {
+  if (g->over || (player >= 0 && player < 5 && (g->out >> player & 1u))) return;
+  /* The seat whose going out stops the playout (bit), 0 for none. */
+  unsigned stop = player >= 0 && player < 5 ? 1u << g->seat_of[player] : 0;
   const uint8_t *pl = g->at_seat;
   uint64_t h[5];
   unsigned out = 0, passed = 0;
@@ -260,23 +264,30 @@ void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
     passed |= (g->passed >> pl[s] & 1u) << s;
   }
   uint64_t played = g->played;
-  tk_daifugo_move top = g->top;
+  /* The play on the table as two integers, its fields read with shifts: a move struct copied
+   * whole right after its bytes were written stalls the store-to-load forwarding. */
+  const uint64_t pass_head = tk__df_head(&(tk_daifugo_move){.jcell = TK_DAIFUGO_NOCELL});
+  uint64_t top_cards = g->top.cards, top_head = tk__df_head(&g->top);
+#define TOP_KIND ((int)(top_head & 0xff))
   int owner = g->seat_of[g->owner];
   int rev = g->rev, lock = g->lock, npass = g->npass, nout = g->nout, senn = g->sennichite;
   int from = g->seat_of[g->turn] == 0 ? 4 : g->seat_of[g->turn] - 1; /* g->turn acts first */
+  tk_daifugo_move top;
   for (;;) {
     /* The players from the seat after `from` on who hold cards and have not passed either play
      * or pass; the first who can play acts. If none can, all pass and the table clears. */
     unsigned live = 31u & ~out & ~passed, can = live;
     uint64_t beat = 0;
-    int over_single = top.kind == TK_DAIFUGO_SINGLE || top.kind == TK_DAIFUGO_JOKER1;
+    int over_single = TOP_KIND == TK_DAIFUGO_SINGLE || TOP_KIND == TK_DAIFUGO_JOKER1;
     if (over_single) {
-      beat = tk__df_beaters(&top, rev, lock);
+      beat = tk__df_beaters_of(TOP_KIND, (int)(top_head >> 16 & 0xff), (int)(top_head >> 24 & 0xff),
+                               rev, lock);
       can = (unsigned)((h[0] & beat) != 0) | (unsigned)((h[1] & beat) != 0) << 1 |
             (unsigned)((h[2] & beat) != 0) << 2 | (unsigned)((h[3] & beat) != 0) << 3 |
             (unsigned)((h[4] & beat) != 0) << 4;
       can &= live;
-    } else if (top.kind != TK_DAIFUGO_PASS) {
+    } else if (TOP_KIND != TK_DAIFUGO_PASS) {
+      top = tk__df_unhead(top_cards, top_head);
       can = can_follow(h, &top, rev, lock, live);
     }
     unsigned rlive = rot_after(live, from), rcan = rot_after(can, from);
@@ -284,7 +295,8 @@ void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
     if (npass + POP5[rpass] >= senn) { /* sennichite within these passes */
       for (; rpass && npass < senn; rpass &= rpass - 1, npass++) passed |= unrot_after(rpass & -rpass, from);
       if (npass >= senn) {
-        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass);
+        top = tk__df_unhead(top_cards, top_head);
+        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass, 0);
         sennichite(g);
         return;
       }
@@ -296,7 +308,7 @@ void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
       t = from + 1 + tk__df_ctz(rcan);
       if (t >= 5) t -= 5;
     } else { /* everyone passed: the owner leads, or the next holder if it is out */
-      top = tk__df_pass();
+      top_cards = 0, top_head = pass_head;
       lock = 0;
       passed = 0;
       t = (out >> owner & 1u) ? seat_after(31u & ~out, owner) : owner;
@@ -307,35 +319,47 @@ void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
     if (over_single) {
       uint64_t cand = h[t] & beat;
       m = tk__df_single(tk__df_select(cand, tk__df_pick(r, tk__df_popcount(cand))));
-    } else if (top.kind == TK_DAIFUGO_PASS) {
+    } else if (TOP_KIND == TK_DAIFUGO_PASS) {
       m = tk__df_draw_lead(h[t], r);
     } else {
+      top = tk__df_unhead(top_cards, top_head);
       m = tk__df_draw(h[t], &top, rev, lock, r);
     }
-    h[t] &= ~m.cards;
-    played |= m.cards;
+    uint64_t m_cards = m.cards, m_head = tk__df_head(&m);
+    int kind = (int)(m_head & 0xff), n = (int)(m_head >> 8 & 0xff);
+    int rank = (int)(m_head >> 16 & 0xff), suits = (int)(m_head >> 24 & 0xff);
+    h[t] &= ~m_cards;
+    played |= m_cards;
     npass = 0;
     /* The lock: set by a play with the suit set of the single, group or sequence it covers;
      * removed by the single joker. */
-    int covers = (unsigned)(top.kind - TK_DAIFUGO_SINGLE) <= TK_DAIFUGO_SEQ - TK_DAIFUGO_SINGLE;
-    lock = (lock | (covers & (m.suits == top.suits))) & (m.kind != TK_DAIFUGO_JOKER1);
-    rev ^= tk__df_revolts(&m);
+    int covers = (unsigned)(TOP_KIND - TK_DAIFUGO_SINGLE) <= TK_DAIFUGO_SEQ - TK_DAIFUGO_SINGLE;
+    lock = (lock | (covers & (suits == (int)(top_head >> 24 & 0xff)))) & (kind != TK_DAIFUGO_JOKER1);
+    rev ^= tk__df_revolts_of(kind, n);
     /* Over the single joker the only play is the ♠3, which clears the table. */
-    int cut = tk__df_has8(&m) || top.kind == TK_DAIFUGO_JOKER1;
-    top = m;
+    int cut = tk__df_has8_of(kind, rank, n) || TOP_KIND == TK_DAIFUGO_JOKER1;
+    top_cards = m_cards, top_head = m_head;
     owner = t;
     if (!h[t]) {
       out |= 1u << t;
       g->order[nout++] = pl[t];
-      if (nout == 4) {
-        g->order[nout++] = pl[seat_after(31u & ~out, t)];
-        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass);
-        finish(g);
+      if (nout == 4 || (stop >> t & 1u)) {
+        /* Over, or stopped: the turn goes where play() leaves it, the next holder who has not
+         * passed (whether or not it can play), or the table clears (after a cut, or when
+         * everyone else has passed) and the next holder after t leads. */
+        unsigned rest = 31u & ~out & ~passed;
+        int clear = nout < 4 && (cut || !rest);
+        if (nout == 4) g->order[nout++] = pl[seat_after(31u & ~out, t)];
+        if (clear) top_cards = 0, top_head = pass_head, lock = 0, passed = 0;
+        top = tk__df_unhead(top_cards, top_head);
+        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass, clear);
+        if (nout == 5) finish(g);
+        else g->turn = pl[seat_after(clear ? 31u & ~out : rest, t)];
         return;
       }
     }
     if (cut) { /* t leads, or the next holder if it is out */
-      top = tk__df_pass();
+      top_cards = 0, top_head = pass_head;
       lock = 0;
       passed = 0;
       int lead = (out >> t & 1u) ? seat_after(31u & ~out, t) : t;
@@ -344,6 +368,7 @@ void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
       from = t;
     }
   }
+#undef TOP_KIND
 }
 
 int tk_daifugo_place_of(const tk_daifugo_game *g, int player) {

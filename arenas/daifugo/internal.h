@@ -135,6 +135,16 @@ static inline tk_daifugo_move tk__df_move(uint64_t cards, int kind, int n, int r
 #endif
   return m;
 }
+/* The eight bytes after `cards` as one integer (kind in the low byte, then n, rank, suits, jcell;
+ * reserved zero), and back: the playout loop keeps the table's move as two integers. */
+static inline uint64_t tk__df_head(const tk_daifugo_move *m) {
+  return (uint64_t)m->kind | (uint64_t)m->n << 8 | (uint64_t)m->rank << 16 |
+         (uint64_t)m->suits << 24 | (uint64_t)m->jcell << 32;
+}
+static inline tk_daifugo_move tk__df_unhead(uint64_t cards, uint64_t head) {
+  return tk__df_move(cards, (int)(head & 0xff), (int)(head >> 8 & 0xff), (int)(head >> 16 & 0xff),
+                     (int)(head >> 24 & 0xff), (int)(head >> 32 & 0xff));
+}
 static inline tk_daifugo_move tk__df_pass(void) {
   return tk__df_move(0, TK_DAIFUGO_PASS, 0, 0, 0, TK_DAIFUGO_NOCELL);
 }

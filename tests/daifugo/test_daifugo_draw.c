@@ -3,10 +3,10 @@
  *   draw a listed play with every field equal; every play drawn; chi-square per position and
  *   pooled over all positions), on positions of random games of every table kind and on
  *   hand-made hands with the longest lists (new tables with the joker, quads, long suits);
- * - tk_daifugo_playout leaves the game byte for byte as a loop of tk_daifugo_random_play and
- *   tk_daifugo_game_play does from the same stream (so its plays have the same distribution),
- *   on random positions with revolutions, locks, players out, passes pending and short
- *   sennichite counts;
+ * - tk_daifugo_playout (and tk_daifugo_playout_until, stopping when a player goes out) leaves
+ *   the game byte for byte as a loop of tk_daifugo_random_play and tk_daifugo_game_play does
+ *   from the same stream (so its plays have the same distribution), on random positions with
+ *   revolutions, locks, players out, passes pending and short sennichite counts;
  * - the engine's inline copy of the generator gives tk_rng_next's and tk_rng_below's stream. */
 #include <math.h>
 #include <stdio.h>
@@ -219,7 +219,7 @@ static const char *first_difference(const tk_daifugo_game *a, const tk_daifugo_g
 static void playout_equals_steps(void) {
   tk_rng pick;
   tk_rng_seed(&pick, 21);
-  long positions = 0, senn_games = 0, rev_games = 0, out_start = 0;
+  long positions = 0, senn_games = 0, rev_games = 0, out_start = 0, stopped = 0, stop_cleared = 0;
   for (uint64_t deal = 0; deal < 3000; deal++) {
     /* Short sennichite counts make the pass-skipping's exact stop matter. */
     int senn = deal % 3 == 0 ? 2 + (int)(deal / 3 % 6) : 20;
@@ -245,6 +245,27 @@ static void playout_equals_steps(void) {
       break;
     }
     if (memcmp(&ra, &rb, sizeof ra)) TK_FAILF("deal %llu: the streams end apart", (unsigned long long)deal);
+    /* Stopping when one player has gone out (each player in turn; one already out leaves the
+     * game as it is). */
+    int who = (int)(deal % 5);
+    a = g, b = g;
+    tk_rng_seed(&ra, deal + 1);
+    rb = ra;
+    tk_daifugo_playout_until(&a, &ra, who);
+    for (int guard = 0; !b.over && !(b.out >> who & 1) && guard < 10000; guard++) {
+      tk_daifugo_random_play(&b, &rb, &m);
+      tk_daifugo_game_play(&b, &m);
+    }
+    diff = first_difference(&a, &b);
+    if (diff) {
+      TK_FAILF("deal %llu (sennichite %d): the playout until player %d is out and the steps differ "
+               "in %s", (unsigned long long)deal, senn, who, diff);
+      break;
+    }
+    if (memcmp(&ra, &rb, sizeof ra))
+      TK_FAILF("deal %llu: the streams end apart (until %d)", (unsigned long long)deal, who);
+    stopped += !a.over;
+    stop_cleared += !a.over && a.cleared;
     char ctx[64];
     snprintf(ctx, sizeof ctx, "deal %llu after the playout", (unsigned long long)deal);
     dt_check_game(&a, ctx);
@@ -262,10 +283,12 @@ static void playout_equals_steps(void) {
   tk_daifugo_playout(&g, &r);
   if (memcmp(&copy, &g, sizeof g)) TK_FAILF("a playout changed a finished game");
   printf("\nplayouts: %ld positions (%ld with players out at the start), %ld ended by sennichite, "
-         "%ld in revolution at the end\n", positions, out_start, senn_games, rev_games);
-  if (senn_games < 100 || rev_games < 100 || out_start < 100)
-    TK_FAILF("too few games of a kind: %ld sennichite, %ld revolution, %ld with players out",
-             senn_games, rev_games, out_start);
+         "%ld in revolution at the end; stopped by a player going out: %ld (%ld with the table "
+         "cleared)\n", positions, out_start, senn_games, rev_games, stopped, stop_cleared);
+  if (senn_games < 100 || rev_games < 100 || out_start < 100 || stopped < 1000 || stop_cleared < 100)
+    TK_FAILF("too few games of a kind: %ld sennichite, %ld revolution, %ld with players out, %ld "
+             "stopped, %ld stopped on a cleared table", senn_games, rev_games, out_start, stopped,
+             stop_cleared);
 }
 
 static void inline_rng_matches(void) {
@@ -287,7 +310,7 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"the inline generator is tk_rng's stream", inline_rng_matches},
       {"random_play: listed plays, uniformly", random_play_is_uniform},
-      {"playout = random_play + game_play, byte for byte", playout_equals_steps},
+      {"playout(_until) = random_play + game_play, byte for byte", playout_equals_steps},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("daifugo_draw", tests);
