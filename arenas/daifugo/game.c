@@ -267,6 +267,10 @@ void tk_daifugo_playout_until(tk_daifugo_game *g, tk_rng *r, int player) {
   /* The play on the table as two integers, its fields read with shifts: a move struct copied
    * whole right after its bytes were written stalls the store-to-load forwarding. */
   const uint64_t pass_head = tk__df_head(&(tk_daifugo_move){.jcell = TK_DAIFUGO_NOCELL});
+  /* A single's head without its rank and suit, and the single joker's. */
+  const uint64_t single_head[2] = {
+      tk__df_head(&(tk_daifugo_move){.kind = TK_DAIFUGO_SINGLE, .n = 1, .jcell = TK_DAIFUGO_NOCELL}),
+      tk__df_head(&(tk_daifugo_move){.kind = TK_DAIFUGO_JOKER1, .n = 1, .jcell = TK_DAIFUGO_NOCELL})};
   uint64_t top_cards = g->top.cards, top_head = tk__df_head(&g->top);
 #define TOP_KIND ((int)(top_head & 0xff))
   int owner = g->seat_of[g->owner];
@@ -315,30 +319,44 @@ void tk_daifugo_playout_until(tk_daifugo_game *g, tk_rng *r, int player) {
       over_single = 0;
     }
     /* Seat t plays. */
-    tk_daifugo_move m;
-    if (over_single) {
+    int cut;
+    if (over_single) { /* a single (the commonest play): its fields straight from its bit */
       uint64_t cand = h[t] & beat;
-      m = tk__df_single(tk__df_select(cand, tk__df_pick(r, tk__df_popcount(cand))));
-    } else if (TOP_KIND == TK_DAIFUGO_PASS) {
-      m = tk__df_draw_lead(h[t], r);
+      int b = tk__df_select(cand, tk__df_pick(r, tk__df_popcount(cand)));
+      uint64_t card = UINT64_C(1) << b;
+      int joker = b == 15, col = b & 15;
+      h[t] &= ~card;
+      played |= card;
+      npass = 0;
+      /* Over the single joker the only play is the ♠3, which clears the table; the joker
+       * removes the lock; a single of the table's suit sets it. */
+      cut = TOP_KIND == TK_DAIFUGO_JOKER1 || (!joker && col == TK_DAIFUGO_COL_8);
+      unsigned suit = 1u << (b >> 4);
+      lock = !joker && (lock | (suit == (top_head >> 24 & 0xff)));
+      top_cards = card;
+      top_head = joker ? single_head[1] : single_head[0] | (uint64_t)col << 16 | (uint64_t)suit << 24;
     } else {
-      top = tk__df_unhead(top_cards, top_head);
-      m = tk__df_draw(h[t], &top, rev, lock, r);
+      tk_daifugo_move m;
+      if (TOP_KIND == TK_DAIFUGO_PASS) {
+        m = tk__df_draw_lead(h[t], r);
+      } else {
+        top = tk__df_unhead(top_cards, top_head);
+        m = tk__df_draw(h[t], &top, rev, lock, r);
+      }
+      uint64_t m_cards = m.cards, m_head = tk__df_head(&m);
+      int kind = (int)(m_head & 0xff), n = (int)(m_head >> 8 & 0xff);
+      int rank = (int)(m_head >> 16 & 0xff), suits = (int)(m_head >> 24 & 0xff);
+      h[t] &= ~m_cards;
+      played |= m_cards;
+      npass = 0;
+      /* The lock: set by a play with the suit set of the single, group or sequence it covers;
+       * removed by the single joker. */
+      int covers = (unsigned)(TOP_KIND - TK_DAIFUGO_SINGLE) <= TK_DAIFUGO_SEQ - TK_DAIFUGO_SINGLE;
+      lock = (lock | (covers & (suits == (int)(top_head >> 24 & 0xff)))) & (kind != TK_DAIFUGO_JOKER1);
+      rev ^= tk__df_revolts_of(kind, n);
+      cut = tk__df_has8_of(kind, rank, n);
+      top_cards = m_cards, top_head = m_head;
     }
-    uint64_t m_cards = m.cards, m_head = tk__df_head(&m);
-    int kind = (int)(m_head & 0xff), n = (int)(m_head >> 8 & 0xff);
-    int rank = (int)(m_head >> 16 & 0xff), suits = (int)(m_head >> 24 & 0xff);
-    h[t] &= ~m_cards;
-    played |= m_cards;
-    npass = 0;
-    /* The lock: set by a play with the suit set of the single, group or sequence it covers;
-     * removed by the single joker. */
-    int covers = (unsigned)(TOP_KIND - TK_DAIFUGO_SINGLE) <= TK_DAIFUGO_SEQ - TK_DAIFUGO_SINGLE;
-    lock = (lock | (covers & (suits == (int)(top_head >> 24 & 0xff)))) & (kind != TK_DAIFUGO_JOKER1);
-    rev ^= tk__df_revolts_of(kind, n);
-    /* Over the single joker the only play is the ♠3, which clears the table. */
-    int cut = tk__df_has8_of(kind, rank, n) || TOP_KIND == TK_DAIFUGO_JOKER1;
-    top_cards = m_cards, top_head = m_head;
     owner = t;
     if (!h[t]) {
       out |= 1u << t;
