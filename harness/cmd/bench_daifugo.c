@@ -96,8 +96,17 @@ static int bench_decisions(long decisions, tk_daifugo_legal *l, tk_daifugo_block
   return fails || places < 0 || keep < 0 ? 1 : 0; /* uses the results */
 }
 
+/* The options that take a count, and the index of `arg` among them (-1 if none). */
+static const char *const COUNT_OPTIONS[] = {"--playouts", "--positions", "--decisions"};
+static int count_option(const char *arg) {
+  for (int k = 0; k < (int)(sizeof COUNT_OPTIONS / sizeof *COUNT_OPTIONS); k++)
+    if (!strcmp(arg, COUNT_OPTIONS[k])) return k;
+  return -1;
+}
+
 int tk_bench_daifugo(int argc, char **argv) {
   long playouts = 1000000, positions = 100000, decisions = 200;
+  long *counts[] = {&playouts, &positions, &decisions}; /* in COUNT_OPTIONS' order */
   for (int i = 1; i < argc; i++) {
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -114,20 +123,20 @@ int tk_bench_daifugo(int argc, char **argv) {
              "  play a candidate (the legal plays in turn), play out (tk_daifugo_playout): time per\n"
              "  decision, against the goal of 5 ms.\n");
       return 0;
-    } else if (!strcmp(argv[i], "--playouts") && val) {
-      playouts = atol(val), i++;
-    } else if (!strcmp(argv[i], "--positions") && val) {
-      positions = atol(val), i++;
-    } else if (!strcmp(argv[i], "--decisions") && val) {
-      decisions = atol(val), i++;
+    } else if (count_option(argv[i]) >= 0) {
+      long *dst = counts[count_option(argv[i])];
+      char *end = NULL;
+      *dst = val ? strtol(val, &end, 10) : 0;
+      if (!val || end == val || *end || *dst < 1) {
+        fprintf(stderr, "taikai bench daifugo: %s wants a positive count, not '%s'\n", argv[i],
+                val ? val : "(nothing)");
+        return 2;
+      }
+      i++;
     } else {
       fprintf(stderr, "taikai bench daifugo: unknown argument '%s'\n", argv[i]);
       return 2;
     }
-  }
-  if (playouts < 1 || positions < 1 || decisions < 1) {
-    fprintf(stderr, "taikai bench daifugo: --playouts, --positions and --decisions must be positive\n");
-    return 2;
   }
   tk_daifugo_rules rules = tk_daifugo_default_rules();
   rules.block_games = 1;
