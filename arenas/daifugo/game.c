@@ -1,7 +1,8 @@
 /* arenas/daifugo/game.c — one game in play: turns in ascending seat order, sticky passes, the
  * table clearing only when every player still holding cards has passed, 8-cuts, the ♠3 over a
  * single joker, locks, revolutions, going out and the 20-pass sennichite. Also random playouts
- * and the determinisation of a view. Invariant: hands and `played` partition the deck. */
+ * (a loop of their own, by seat, equal to the step-by-step game) and the determinisation of a
+ * view. Invariant: hands and `played` partition the deck. */
 #include <string.h>
 
 #include "internal.h"

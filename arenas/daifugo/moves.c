@@ -2,7 +2,8 @@
  * each listed exactly once. A play is identified by the cards leaving the hand and the joker's
  * cell; the joker may stand in a cell whose card is also held (a distinct play: it keeps that
  * card). Plays are listed singles, groups (ascending column), sequences (row, length, column).
- * Playouts draw a new table's play uniformly from counts, listing only the part drawn. */
+ * The playouts' draws (below) count the plays of a hand from bit masks, all four rows at once, and
+ * decode only the play drawn; test_daifugo_draw checks them against these lists. */
 #include <string.h>
 
 #include "internal.h"
@@ -12,7 +13,6 @@ typedef struct gen_ctx {
   uint64_t hand;
   int joker;              /* the hand holds the joker */
   int rev, lock;
-  int col_lo, col_hi;     /* groups: the columns to list */
   const tk_daifugo_move *top;
 } gen_ctx;
 
@@ -78,7 +78,7 @@ static void groups(gen_ctx *c) {
   int want = 0; /* 0 = any size */
   if (t->kind == TK_DAIFUGO_GROUP) want = t->n;
   else if (t->kind != TK_DAIFUGO_PASS) return;
-  for (int col = c->col_lo; col <= c->col_hi; col++) {
+  for (int col = 1; col <= 13; col++) {
     if (want && !beats(col, t->rank, c->rev)) continue;
     unsigned nib = tk__df_nibble(c->hand, col);
     if (NIBBLE_COUNT[nib] + c->joker < 2) continue;
@@ -146,7 +146,7 @@ static void sequences(gen_ctx *c) {
 
 void tk__df_gen(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_daifugo_legal *l) {
   gen_ctx c = {.l = l, .hand = hand, .joker = (hand & TK_DAIFUGO_JOKER) != 0, .rev = rev,
-               .lock = lock, .col_lo = 1, .col_hi = 13, .top = top};
+               .lock = lock, .top = top};
   l->n = 0;
   push(&c, TK_DAIFUGO_PASS, 0, 0, 0, 0, TK_DAIFUGO_NOCELL);
   if (top->kind == TK_DAIFUGO_PASS || top->kind == TK_DAIFUGO_SINGLE ||

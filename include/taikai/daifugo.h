@@ -221,8 +221,9 @@ TK_API void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifu
  * (the players who must pass are passed in one step). */
 TK_API void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r);
 /* The same, stopping as soon as `player` has gone out (its place is then known) or the game is
- * over; -1 plays to the end. Stopped, the game is left as that loop leaves it right after the
- * play that took `player` out (g->turn the next player to act). */
+ * over; a `player` outside 0..4 (e.g. -1) plays to the end, one already out changes nothing.
+ * Stopped, the game is left as that loop leaves it right after the play that took `player` out
+ * (g->turn the next player to act). */
 TK_API void tk_daifugo_playout_until(tk_daifugo_game *g, tk_rng *r, int player);
 /* Points of a finishing place 0..4: server scale 5..1 and the paper's 2..-2. */
 static inline int tk_daifugo_points(int place) { return 5 - place; }
