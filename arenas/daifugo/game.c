@@ -1,7 +1,8 @@
 /* arenas/daifugo/game.c — one game in play: turns in ascending seat order, sticky passes, the
  * table clearing only when every player still holding cards has passed, 8-cuts, the ♠3 over a
  * single joker, locks, revolutions, going out and the 20-pass sennichite. Also random playouts
- * and the determinisation of a view. Invariant: hands and `played` partition the deck. */
+ * (a loop of their own, by seat, equal to the step-by-step game) and the determinisation of a
+ * view. Invariant: hands and `played` partition the deck. */
 #include <string.h>
 
 #include "internal.h"
@@ -173,80 +174,220 @@ int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifugo_move 
   return tk_error_set(err, TK_EILLEGAL, -1, "daifugo: player %d may not play '%s' now", player, buf);
 }
 
-/* Over a single, the plays are the stronger singles (of the locked suit) and the joker: drawn
- * uniformly without listing them, into *m (a pass if there is none). */
-/* The cards of g->turn that beat the single on the table (the ♠3 over the joker); *joker is
- * set if the joker may follow too. */
-static inline uint64_t over_single(const tk_daifugo_game *g, int *joker) {
-  uint64_t h = g->hand[g->turn];
-  if (g->top.kind == TK_DAIFUGO_JOKER1) {
-    *joker = 0;
-    return h & TK_DAIFUGO_CARD(0, 1);
-  }
-  *joker = (h & TK_DAIFUGO_JOKER) != 0;
-  int t = g->top.rank;
-  uint32_t cols = g->rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
-  uint64_t cand = h & (cols * UINT64_C(0x0001000100010001));
-  if (g->lock) cand &= UINT64_C(0xffff) << (16 * tk__df_ctz(g->top.suits));
-  return cand;
+void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
+  *m = tk__df_draw(g->hand[g->turn], &g->top, g->rev, g->lock, r);
 }
 
-static void draw_over_single(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
-  int joker;
-  uint64_t cand = over_single(g, &joker);
-  memset(m, 0, sizeof *m);
-  m->jcell = TK_DAIFUGO_NOCELL;
-  int n = tk__df_popcount(cand);
-  if (n + joker == 0) return; /* pass */
-  int k = (int)tk_rng_below(r, (uint32_t)(n + joker));
-  if (k == n) {
-    m->kind = TK_DAIFUGO_JOKER1;
-    m->cards = TK_DAIFUGO_JOKER;
-    m->n = 1;
-    return;
-  }
-  while (k--) cand &= cand - 1;
-  int b = tk__df_ctz(cand);
-  m->kind = TK_DAIFUGO_SINGLE;
-  m->cards = UINT64_C(1) << b;
-  m->n = 1;
-  m->rank = (uint8_t)(b & 15);
-  m->suits = (uint8_t)(1 << (b >> 4));
-}
+/* ------------------------------------------------------------ playouts */
 
-static inline void draw(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) {
-  if (g->top.kind == TK_DAIFUGO_SINGLE || g->top.kind == TK_DAIFUGO_JOKER1) {
-    draw_over_single(g, r, m);
-  } else if (g->top.kind == TK_DAIFUGO_PASS) {
-    tk__df_draw_lead(g->hand[g->turn], r, m);
-  } else if (g->top.kind == TK_DAIFUGO_GROUP) {
-    if (!tk__df_draw_group(g->hand[g->turn], &g->top, g->rev, g->lock, r, m)) {
-      memset(m, 0, sizeof *m);
-      m->jcell = TK_DAIFUGO_NOCELL;
+/* ------------------------------------------------------------ the playout loop
+ * The game by seat (bit s = seat s) rather than by player, so that the next player in turn
+ * order is a rotation and a count-trailing-zeros, and the players who must pass are found at
+ * once; the state in local variables (the compiler keeps most in registers), the move as two
+ * words (tk__df_move). The same transitions as play(): tk_daifugo_playout leaves the game byte
+ * for byte as tk_daifugo_random_play and tk_daifugo_game_play do from the same stream
+ * (test_daifugo_draw checks it). */
+
+/* `mask` (5 seat bits) rotated so that bit i is seat s + 1 + i (mod 5): seat s comes last. The
+ * mask doubled (mask * 33 = mask | mask << 5) makes the rotation one shift. */
+static inline unsigned rot_after(unsigned mask, int s) { return ((mask * 33u) >> (s + 1)) & 31u; }
+/* The inverse of rot_after. */
+static inline unsigned unrot_after(unsigned mask, int s) { return ((mask * 33u) >> (4 - s)) & 31u; }
+/* The first seat of `mask` after s (s itself last), or -1. */
+static inline int seat_after(unsigned mask, int s) {
+  unsigned m = rot_after(mask, s);
+  if (!m) return -1;
+  int q = s + 1 + tk__df_ctz(m);
+  return q >= 5 ? q - 5 : q;
+}
+static const uint8_t POP5[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
+
+/* The seats of `live` (hands by seat in h) that have a play over the group or sequence `top`. */
+static unsigned can_follow(const uint64_t h[5], const tk_daifugo_move *top, int rev, int lock,
+                           unsigned live) {
+  unsigned can = 0;
+  /* Over a group: no card in a stronger column, no play (the commonest answer); a pair and the
+   * joker, a play unless locked; else the columns counted. */
+  uint32_t over = rev ? ((1u << top->rank) - 1) & ~1u : 0x3ffeu & ~((2u << top->rank) - 1);
+  uint64_t stronger = tk__df_lanes(over);
+  for (unsigned l = live; l; l &= l - 1) {
+    int s = tk__df_ctz(l);
+    if (top->kind == TK_DAIFUGO_GROUP) {
+      if (!(h[s] & stronger)) continue;
+      if ((top->n == 2 && !lock && (h[s] & TK_DAIFUGO_JOKER)) || tk__df_group_cols(h[s], top, rev, lock))
+        can |= 1u << s;
+    } else {
+      tk_daifugo_legal list;
+      tk__df_gen(h[s], top, rev, lock, &list);
+      if (list.n > 1) can |= 1u << s;
     }
-  } else {
-    tk_daifugo_legal l;
-    tk__df_gen(g->hand[g->turn], &g->top, g->rev, g->lock, &l);
-    *m = l.a[l.n > 1 ? 1 + (int)tk_rng_below(r, (uint32_t)l.n - 1) : 0];
   }
+  return can;
 }
 
-void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m) { draw(g, r, m); }
-
-void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) {
-  static const tk_daifugo_move pass = {.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
-  tk_daifugo_move m;
-  while (!g->over) {
-    int joker;
-    /* The commonest action: a forced pass over a single, decided without drawing. */
-    if ((g->top.kind == TK_DAIFUGO_SINGLE || g->top.kind == TK_DAIFUGO_JOKER1) &&
-        !over_single(g, &joker) && !joker) {
-      play(g, &pass);
-      continue;
-    }
-    draw(g, r, &m);
-    play(g, &m);
+/* The playout's state, by seat, back into the game (by player); turn, over and order are the
+ * caller's. `cleared` is 0 when the game ended (by a play or by a pass, neither clearing). */
+static void po_store(tk_daifugo_game *g, const uint64_t h[5], uint64_t played,
+                     const tk_daifugo_move *top, int owner, unsigned out, unsigned passed, int nout,
+                     int rev, int lock, int npass, int cleared) {
+  unsigned pout = 0, ppassed = 0;
+  for (int s = 0; s < 5; s++) {
+    int p = g->at_seat[s];
+    g->hand[p] = h[s];
+    pout |= (out >> s & 1u) << p;
+    ppassed |= (passed >> s & 1u) << p;
   }
+  g->played = played;
+  g->top = *top;
+  g->owner = g->at_seat[owner];
+  g->out = (uint8_t)pout;
+  g->passed = (uint8_t)ppassed;
+  g->nout = (uint8_t)nout;
+  g->rev = (uint8_t)rev;
+  g->lock = (uint8_t)lock;
+  g->npass = (uint8_t)npass;
+  g->cleared = (uint8_t)cleared;
+}
+
+void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r) { tk_daifugo_playout_until(g, r, -1); }
+
+void tk_daifugo_playout_until(tk_daifugo_game *g, tk_rng *r, int player) {
+  if (g->over || (player >= 0 && player < 5 && (g->out >> player & 1u))) return;
+  /* The seat whose going out stops the playout (bit), 0 for none. */
+  unsigned stop = player >= 0 && player < 5 ? 1u << g->seat_of[player] : 0;
+  const uint8_t *pl = g->at_seat;
+  uint64_t h[5];
+  unsigned out = 0, passed = 0;
+  for (int s = 0; s < 5; s++) {
+    h[s] = g->hand[pl[s]];
+    out |= (g->out >> pl[s] & 1u) << s;
+    passed |= (g->passed >> pl[s] & 1u) << s;
+  }
+  uint64_t played = g->played;
+  /* The play on the table as two integers, its fields read with shifts: a move struct copied
+   * whole right after its bytes were written stalls the store-to-load forwarding. */
+  const uint64_t pass_head = tk__df_head(&(tk_daifugo_move){.jcell = TK_DAIFUGO_NOCELL});
+  /* A single's head without its rank and suit, and the single joker's. */
+  const uint64_t single_head[2] = {
+      tk__df_head(&(tk_daifugo_move){.kind = TK_DAIFUGO_SINGLE, .n = 1, .jcell = TK_DAIFUGO_NOCELL}),
+      tk__df_head(&(tk_daifugo_move){.kind = TK_DAIFUGO_JOKER1, .n = 1, .jcell = TK_DAIFUGO_NOCELL})};
+  uint64_t top_cards = g->top.cards, top_head = tk__df_head(&g->top);
+#define TOP_KIND ((int)(top_head & 0xff))
+  int owner = g->seat_of[g->owner];
+  int rev = g->rev, lock = g->lock, npass = g->npass, nout = g->nout, senn = g->sennichite;
+  int from = g->seat_of[g->turn] == 0 ? 4 : g->seat_of[g->turn] - 1; /* g->turn acts first */
+  tk_daifugo_move top;
+  for (;;) {
+    /* The players from the seat after `from` on who hold cards and have not passed either play
+     * or pass; the first who can play acts. If none can, all pass and the table clears. */
+    unsigned live = 31u & ~out & ~passed, can = live;
+    uint64_t beat = 0;
+    int over_single = TOP_KIND == TK_DAIFUGO_SINGLE || TOP_KIND == TK_DAIFUGO_JOKER1;
+    if (over_single) {
+      beat = tk__df_beaters_of(TOP_KIND, (int)(top_head >> 16 & 0xff), (int)(top_head >> 24 & 0xff),
+                               rev, lock);
+      can = (unsigned)((h[0] & beat) != 0) | (unsigned)((h[1] & beat) != 0) << 1 |
+            (unsigned)((h[2] & beat) != 0) << 2 | (unsigned)((h[3] & beat) != 0) << 3 |
+            (unsigned)((h[4] & beat) != 0) << 4;
+      can &= live;
+    } else if (TOP_KIND != TK_DAIFUGO_PASS) {
+      top = tk__df_unhead(top_cards, top_head);
+      can = can_follow(h, &top, rev, lock, live);
+    }
+    unsigned rlive = rot_after(live, from), rcan = rot_after(can, from);
+    unsigned rpass = rlive & ((rcan & -rcan) - 1); /* all of rlive when rcan is 0 */
+    if (npass + POP5[rpass] >= senn) { /* sennichite within these passes */
+      for (; rpass && npass < senn; rpass &= rpass - 1, npass++) passed |= unrot_after(rpass & -rpass, from);
+      if (npass >= senn) {
+        top = tk__df_unhead(top_cards, top_head);
+        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass, 0);
+        sennichite(g);
+        return;
+      }
+    }
+    npass += POP5[rpass];
+    passed |= unrot_after(rpass, from);
+    int t;
+    if (rcan) {
+      t = from + 1 + tk__df_ctz(rcan);
+      if (t >= 5) t -= 5;
+    } else { /* everyone passed: the owner leads, or the next holder if it is out */
+      top_cards = 0, top_head = pass_head;
+      lock = 0;
+      passed = 0;
+      t = (out >> owner & 1u) ? seat_after(31u & ~out, owner) : owner;
+      over_single = 0;
+    }
+    /* Seat t plays. */
+    int cut;
+    if (over_single) { /* a single (the commonest play): its fields straight from its bit */
+      uint64_t cand = h[t] & beat;
+      int b = tk__df_select(cand, tk__df_pick(r, tk__df_popcount(cand)));
+      uint64_t card = UINT64_C(1) << b;
+      int joker = b == 15, col = b & 15;
+      h[t] &= ~card;
+      played |= card;
+      npass = 0;
+      /* Over the single joker the only play is the ♠3, which clears the table; the joker
+       * removes the lock; a single of the table's suit sets it. */
+      cut = TOP_KIND == TK_DAIFUGO_JOKER1 || (!joker && col == TK_DAIFUGO_COL_8);
+      unsigned suit = 1u << (b >> 4);
+      lock = !joker && (lock | (suit == (top_head >> 24 & 0xff)));
+      top_cards = card;
+      top_head = joker ? single_head[1] : single_head[0] | (uint64_t)col << 16 | (uint64_t)suit << 24;
+    } else {
+      tk_daifugo_move m;
+      if (TOP_KIND == TK_DAIFUGO_PASS) {
+        m = tk__df_draw_lead(h[t], r);
+      } else {
+        top = tk__df_unhead(top_cards, top_head);
+        m = tk__df_draw(h[t], &top, rev, lock, r);
+      }
+      uint64_t m_cards = m.cards, m_head = tk__df_head(&m);
+      int kind = (int)(m_head & 0xff), n = (int)(m_head >> 8 & 0xff);
+      int rank = (int)(m_head >> 16 & 0xff), suits = (int)(m_head >> 24 & 0xff);
+      h[t] &= ~m_cards;
+      played |= m_cards;
+      npass = 0;
+      /* The lock: set by a play with the suit set of the single, group or sequence it covers;
+       * removed by the single joker. */
+      int covers = (unsigned)(TOP_KIND - TK_DAIFUGO_SINGLE) <= TK_DAIFUGO_SEQ - TK_DAIFUGO_SINGLE;
+      lock = (lock | (covers & (suits == (int)(top_head >> 24 & 0xff)))) & (kind != TK_DAIFUGO_JOKER1);
+      rev ^= tk__df_revolts_of(kind, n);
+      cut = tk__df_has8_of(kind, rank, n);
+      top_cards = m_cards, top_head = m_head;
+    }
+    owner = t;
+    if (!h[t]) {
+      out |= 1u << t;
+      g->order[nout++] = pl[t];
+      if (nout == 4 || (stop >> t & 1u)) {
+        /* Over, or stopped: the turn goes where play() leaves it, the next holder who has not
+         * passed (whether or not it can play), or the table clears (after a cut, or when
+         * everyone else has passed) and the next holder after t leads. */
+        unsigned rest = 31u & ~out & ~passed;
+        int clear = nout < 4 && (cut || !rest);
+        if (nout == 4) g->order[nout++] = pl[seat_after(31u & ~out, t)];
+        if (clear) top_cards = 0, top_head = pass_head, lock = 0, passed = 0;
+        top = tk__df_unhead(top_cards, top_head);
+        po_store(g, h, played, &top, owner, out, passed, nout, rev, lock, npass, clear);
+        if (nout == 5) finish(g);
+        else g->turn = pl[seat_after(clear ? 31u & ~out : rest, t)];
+        return;
+      }
+    }
+    if (cut) { /* t leads, or the next holder if it is out */
+      top_cards = 0, top_head = pass_head;
+      lock = 0;
+      passed = 0;
+      int lead = (out >> t & 1u) ? seat_after(31u & ~out, t) : t;
+      from = lead == 0 ? 4 : lead - 1;
+    } else {
+      from = t;
+    }
+  }
+#undef TOP_KIND
 }
 
 int tk_daifugo_place_of(const tk_daifugo_game *g, int player) {
@@ -289,7 +430,7 @@ int tk_daifugo_determinize(const tk_daifugo_view *v, tk_rng *r, int senn, tk_dai
   for (int p = 0; p < 5; p++) total += need[p];
   if (total != n) return TK_EINVAL;
   for (int i = n - 1; i > 0; i--) {
-    int j = (int)tk_rng_below(r, (uint32_t)i + 1);
+    int j = (int)tk__df_below(r, (uint32_t)i + 1);
     uint8_t t = cards[i];
     cards[i] = cards[j];
     cards[j] = t;

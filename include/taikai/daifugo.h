@@ -216,8 +216,15 @@ TK_API int tk_daifugo_game_apply(tk_daifugo_game *g, int player, const tk_daifug
  * tk_daifugo_game_legal's list, without listing every play. `g` must not be over. */
 TK_API void tk_daifugo_random_play(const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *m);
 /* Plays the game to its end with uniformly random non-pass plays (a pass only when nothing else
- * is legal), as the paper's playouts do. */
+ * is legal), as the paper's playouts do. The game is left byte for byte as a loop of
+ * tk_daifugo_random_play and tk_daifugo_game_play from the same `r` leaves it, only faster
+ * (the players who must pass are passed in one step). */
 TK_API void tk_daifugo_playout(tk_daifugo_game *g, tk_rng *r);
+/* The same, stopping as soon as `player` has gone out (its place is then known) or the game is
+ * over; a `player` outside 0..4 (e.g. -1) plays to the end, one already out changes nothing.
+ * Stopped, the game is left as that loop leaves it right after the play that took `player` out
+ * (g->turn the next player to act). */
+TK_API void tk_daifugo_playout_until(tk_daifugo_game *g, tk_rng *r, int player);
 /* Points of a finishing place 0..4: server scale 5..1 and the paper's 2..-2. */
 static inline int tk_daifugo_points(int place) { return 5 - place; }
 static inline int tk_daifugo_paper_points(int place) { return 2 - place; }
