@@ -212,9 +212,10 @@ static int playout(search *s, int j, tk_rng *r) {
   }
   const unsigned mine = BIT(s->me);
   tk_daifugo_move m;
+  if (!s->policy) /* the paper's plain playouts: the engine's loop, byte for byte the one below */
+    tk_daifugo_playout_until(&g, r, s->me);
   while (!g.over && !(g.out & mine)) {
-    if (s->policy) s->policy(s->ctx, &g, r, &m);
-    else tk_daifugo_random_play(&g, r, &m);
+    s->policy(s->ctx, &g, r, &m);
     tk_daifugo_game_play(&g, &m);
   }
   return tk_daifugo_paper_points(tk_daifugo_place_of(&g, s->me));
