@@ -348,8 +348,11 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   sc->progress_mode = prog.mode;
   sc->rule = o->rule;
   sc->rule_ctx = o->rule_ctx;
-  if (!sc->ruled)
-    rc = tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update, &prog, err);
+  if (!sc->ruled) /* `taikai serve` plays its units itself; every other command in workers */
+    rc = o->play ? o->play(o->play_ctx, r, first, units - first, sink, sc, tk_progress_update,
+                           &prog, err)
+                 : tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update,
+                               &prog, err);
   if (o->rate) *o->rate = tk_progress_rate(&prog);
   if (sc->ruled && !rc) rc = TK_ESTATE; /* decided on the kept units */
   if (rc && (sc->aborted || sc->ruled || tk_run_stop_signal)) {
