@@ -480,7 +480,8 @@ static int accept_clients(serve *sv, tk_error *err) {
                   host, (long)t.c[0][0]);
         else
           fprintf(stderr, "taikai serve: a client from %s sent %zu of the 480 bytes of its "
-                  "profile table%s: closed\n", host, got, errno == ETIMEDOUT ? " in time" : "");
+                  "profile table%s: closed\n", host, got,
+                  errno == ETIMEDOUT ? " within the time limit" : "");
         close(fd);
         continue;
       }
