@@ -629,6 +629,87 @@ static void test_refusals(void) {
   if (!strstr(err_buf, "--port expects a port from 0 to 65535, got '70000'")) TK_FAILF("%s", err_buf);
 }
 
+/* ------------------------------------------------------------------ taikai client */
+
+static pid_t bridge(int port, const char *plugin, const char *log) {
+  char p[16];
+  snprintf(p, sizeof p, "%d", port);
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    setenv("TAIKAI_PLUGIN_PATH", TK_PLUGIN_DIR, 1);
+    alarm(300);
+    execl(TK_TAIKAI_BIN, TK_TAIKAI_BIN, "client", plugin, "--port", p, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+/* Our greedy through `taikai client` plays exactly as the same greedy inside `taikai run`:
+ * the views and legal lists it rebuilds from the tables lead it to the same moves, so the two
+ * runs' games.jsonl are the same bytes. */
+static void test_bridge_same_games(void) {
+  static const char *fmt =
+      "{\"game\": \"daifugo\", \"seed\": 5, \"walls\": 2, \"format\": \"seated\",\n"
+      " \"rules\": {\"block_games\": 10},\n"
+      " \"agents\": [%s,\n"
+      "   {\"plugin\": \"daifugo_random\", \"label\": \"r1\"},\n"
+      "   {\"plugin\": \"daifugo_random\", \"label\": \"r2\"},\n"
+      "   {\"plugin\": \"daifugo_greedy\", \"label\": \"g3\"},\n"
+      "   {\"plugin\": \"daifugo_random\", \"label\": \"r4\"}]}\n";
+  char spec[2048];
+  snprintf(spec, sizeof spec, fmt, "{\"external\": true, \"label\": \"seat0\"}");
+  write_file(W("bridge.json"), spec);
+  snprintf(spec, sizeof spec, fmt, "{\"plugin\": \"daifugo_greedy\", \"label\": \"seat0\"}");
+  write_file(W("bridge-run.json"), spec);
+  int port;
+  pid_t server = serve_start(W("bridge.json"), W("bridge-serve"), NULL, &port);
+  if (!port) return;
+  pid_t c = bridge(port, "daifugo_greedy", W("bridge-client.txt"));
+  int st = wait_status(c);
+  char text[4096];
+  slurp(W("bridge-client.txt"), text, sizeof text);
+  if (st || !strstr(text, "player 0 (daifugo_greedy): 20 games"))
+    TK_FAILF("taikai client exited %d: %s", st, text);
+  if (strstr(text, "refused")) TK_FAILF("the server refused a play: %s", text);
+  TK_EQ(taikai_wait(server), 0, err_buf);
+  const char *run[] = {"run", W("bridge-run.json"), "--out", W("bridge-run"), "--quiet", NULL};
+  TK_EQ(taikai(run), 0, err_buf);
+  if (!same_bytes(W("bridge-serve/games.jsonl"), W("bridge-run/games.jsonl")))
+    TK_FAILF("greedy through taikai client played other games than in taikai run");
+}
+
+/* Five of our agents through `taikai client` fill the contest's five seats. */
+static void test_bridge_five(void) {
+  int port;
+  pid_t server = serve_start(TK_SOURCE_DIR "/arenas/daifugo/serve-5-external.json",
+                             W("bridge5"), "100", &port);
+  if (!port) return;
+  static const char *agents[5] = {"daifugo_greedy", "daifugo_random", "daifugo_pass",
+                                  "daifugo_greedy", "daifugo_random"};
+  pid_t c[5];
+  char log[5][64];
+  for (int i = 0; i < 5; i++) {
+    snprintf(log[i], sizeof log[i], "bridge5-%d.txt", i);
+    c[i] = bridge(port, agents[i], W(log[i]));
+  }
+  for (int i = 0; i < 5; i++) {
+    int st = wait_status(c[i]);
+    char text[4096];
+    slurp(W(log[i]), text, sizeof text);
+    if (st || !strstr(text, "100 games")) TK_FAILF("client %d exited %d: %s", i, st, text);
+    if (strstr(text, "refused")) TK_FAILF("client %d: the server refused a play: %s", i, text);
+  }
+  TK_EQ(taikai_wait(server), 0, err_buf);
+  char text[1 << 15];
+  slurp(W("bridge5/games.jsonl"), text, sizeof text);
+  if (!strstr(text, "\"games\":100") || strstr(text, "fault") || strstr(text, "illegal"))
+    TK_FAILF("bridge5: %s", text);
+}
+
 int main(void) {
   if (e2e_begin(WORK)) return 1;
   static CU_TestInfo tests[] = {
@@ -639,6 +720,8 @@ int main(void) {
       {"a capture parsed by the message sequence", test_capture},
       {"faults at every point (forfeit)", test_faults},
       {"faults under the abort policy", test_fault_abort},
+      {"taikai client: greedy plays as in taikai run", test_bridge_same_games},
+      {"taikai client: five agents fill the contest's seats", test_bridge_five},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("uecda", tests);
