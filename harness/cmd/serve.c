@@ -724,7 +724,8 @@ int tk_cmd_serve(int argc, char **argv) {
   fflush(stderr);
   tk_run_outcome outcome;
   tk_run_opts o = {.jobs = 1, .out_dir = run.spec.output, .progress = quiet ? 0 : -1,
-                   .outcome = &outcome, .play = serve_play, .play_ctx = sv};
+                   .outcome = &outcome, .play = serve_play, .play_ctx = sv,
+                   .cmd = "taikai serve"};
   json_t *sum = NULL;
   int rc = tk_run_execute(&run, &o, &sum, &err);
   for (int p = 0; p < 5; p++) close_seat(&sv->seats[p]);

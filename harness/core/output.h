@@ -38,6 +38,7 @@ typedef struct tk_run_opts {
   int (*play)(void *play_ctx, const tk_run *r, uint64_t first, uint64_t count, tk_sink_fn sink,
               void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err);
   void *play_ctx;
+  const char *cmd;     /* the command its notices on stderr name; NULL: "taikai run" */
 } tk_run_opts;
 
 /* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json

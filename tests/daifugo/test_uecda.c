@@ -624,6 +624,14 @@ static void test_refusals(void) {
   TK_EQ(taikai(bad), 2, "an external agent with a plugin");
   if (!strstr(err_buf, "agents[0].external': an external agent has no plugin"))
     TK_FAILF("%s", err_buf);
+  write_file(W("three.json"),
+             "{\"game\": \"daifugo\", \"format\": \"seated\", \"agents\": ["
+             "{\"plugin\": \"daifugo_pass\", \"label\": \"a\"}, {\"plugin\": \"daifugo_pass\", \"label\": \"b\"},"
+             "{\"plugin\": \"daifugo_pass\", \"label\": \"c\"}]}");
+  const char *three[] = {"run", W("three.json"), "--out", W("three"), NULL};
+  TK_EQ(taikai(three), 2, "seated needs one agent per seat");
+  if (!strstr(err_buf, "format 'seated' puts agents[i] in seat i: it needs exactly 5 agents, got 3"))
+    TK_FAILF("%s", err_buf);
   const char *port[] = {"serve", W("run-ext.json"), "--port", "70000", NULL};
   TK_EQ(taikai(port), 2, "--port out of range");
   if (!strstr(err_buf, "--port expects a port from 0 to 65535, got '70000'")) TK_FAILF("%s", err_buf);
