@@ -632,6 +632,12 @@ static void test_refusals(void) {
   TK_EQ(taikai(three), 2, "seated needs one agent per seat");
   if (!strstr(err_buf, "format 'seated' puts agents[i] in seat i: it needs exactly 5 agents, got 3"))
     TK_FAILF("%s", err_buf);
+  const char *solo[] = {"client", "greedy", "--port", "1", NULL};
+  TK_EQ(taikai(solo), 2, "taikai client refuses another game's plugin");
+  if (!strstr(err_buf, "refused") || !strstr(err_buf, "daifugo")) TK_FAILF("%s", err_buf);
+  const char *params[] = {"client", "daifugo_greedy", "--params", "[1]", NULL};
+  TK_EQ(taikai(params), 2, "--params not an object");
+  if (!strstr(err_buf, "--params expects a JSON object, got '[1]'")) TK_FAILF("%s", err_buf);
   const char *port[] = {"serve", W("run-ext.json"), "--port", "70000", NULL};
   TK_EQ(taikai(port), 2, "--port out of range");
   if (!strstr(err_buf, "--port expects a port from 0 to 65535, got '70000'")) TK_FAILF("%s", err_buf);
