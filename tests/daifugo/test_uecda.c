@@ -395,7 +395,7 @@ static void test_capture(void) {
 /* ------------------------------------------------------------------ misbehaving clients */
 
 enum at { AT_PROFILE, AT_START, AT_EXCHANGE, AT_MOVE, AT_NONMOVER };
-enum act { DO_CLOSE, DO_HALF, DO_GARBAGE, DO_STALL };
+enum act { DO_CLOSE, DO_HALF, DO_GARBAGE, DO_STALL, DO_HALF_STALL };
 
 /* A C client that leads its lowest card on a new table, passes otherwise, and gives its lowest
  * cards, until the `nth` event of
@@ -418,9 +418,10 @@ static int bad_client(int port, enum at at, int nth, enum act what, int stall_ms
     tk_uecda_table g_;                                                  \
     memset(&g_, 0, sizeof g_);                                          \
     uint8_t b_[TK_UECDA_TABLE_BYTES];                                   \
-    if (what == DO_HALF) {                                              \
+    if (what == DO_HALF || what == DO_HALF_STALL) {                     \
       tk_uecda_pack(&g_, b_);                                           \
       tk_uecda_send(fd, b_, 200);                                       \
+      if (what == DO_HALF_STALL) sleep_ms(stall_ms);                    \
     } else if (what == DO_GARBAGE) {                                    \
       g_.c[1][7] = 5;                                                   \
       tk_uecda_send_table(fd, &g_);                                     \
@@ -483,7 +484,7 @@ typedef struct fault_case {
   int nth;
   enum act what;
   const char *kind;    /* fault_info.kind */
-  const char *says;    /* in the fault's reason */
+  const char *says;    /* in the fault's reason or its fault_info.detail */
   int unit;            /* the unit it happens in (its block's games are 6) */
 } fault_case;
 
@@ -530,9 +531,10 @@ static void run_fault_case(const fault_case *fc, const char *policy) {
     if (!kind || strcmp(kind, fc->kind))
       TK_FAILF("%s: unit %d: fault kind %s, expected %s", fc->name, i, kind ? kind : "(none)",
                fc->kind);
-    if (!reason || !strstr(reason, fc->says))
-      TK_FAILF("%s: unit %d: the fault '%s' does not say '%s'", fc->name, i,
-               reason ? reason : "(none)", fc->says);
+    const char *detail = json_string_value(json_object_get(fi, "detail"));
+    if (!(reason && strstr(reason, fc->says)) && !(detail && strstr(detail, fc->says)))
+      TK_FAILF("%s: unit %d: the fault '%s' (detail '%s') does not say '%s'", fc->name, i,
+               reason ? reason : "(none)", detail ? detail : "(none)", fc->says);
     TK_EQ(json_integer_value(json_object_get(s0, "daihinmin")), 6, "forfeit: every game last");
   }
   if (first_fault < 0) TK_FAILF("%s (%s): no fault recorded: %s", fc->name, policy, err_buf);
@@ -556,6 +558,8 @@ static const fault_case CASES[] = {
     {"move-half", AT_MOVE, 3, DO_HALF, "error", "after 200 of the 480 bytes of submission", 0},
     {"move-garbage", AT_MOVE, 5, DO_GARBAGE, "error", "malformed submission table", 0},
     {"move-stall", AT_MOVE, 2, DO_STALL, "timeout", "no decision within 1000 ms", 0},
+    {"move-half-stall", AT_MOVE, 4, DO_HALF_STALL, "timeout",
+     "no whole submission table within the limit (200 of 480 bytes)", 0},
     {"nonmover-close", AT_NONMOVER, 4, DO_CLOSE, "error", "disconnected", 0},
 };
 
