@@ -80,7 +80,7 @@ typedef struct serve {
   int listen_fd;
   int accepted;            /* every external seat has its client */
   seat seats[TK_DAIFUGO_PLAYERS];
-  tk_daifugo_block *b;
+  tk_daifugo_block *b;      /* the game adapter's unit state, whose first member is the block */
   tk_daifugo_legal *legal, *agent_legal;
   tk_daifugo_view *view, *agent_view;
   tk_daifugo_info info;
@@ -693,7 +693,10 @@ int tk_cmd_serve(int argc, char **argv) {
     return 2;
   }
   serve *sv = calloc(1, sizeof *sv);
-  tk_daifugo_block *b = malloc(sizeof *b);
+  /* the adapter's unit state (harness/games/daifugo.c), which starts with the block */
+  size_t state_size = run.game->state_size > sizeof(tk_daifugo_block) ? run.game->state_size
+                                                                       : sizeof(tk_daifugo_block);
+  tk_daifugo_block *b = calloc(1, state_size);
   tk_daifugo_legal *l = malloc(2 * sizeof *l);
   tk_daifugo_view *vw = malloc(2 * sizeof *vw);
   if (!sv || !b || !l || !vw) {
