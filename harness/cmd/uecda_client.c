@@ -138,6 +138,11 @@ static int on_start(client *c, const tk_uecda_table *t) {
     int at = t->c[6][10 + p];
     if (at >= 0 && at < 5) v->seat_of[at] = (uint8_t)p;
   }
+  if (!reset) { /* the counts after the automatic transfers, as the engine's view has them */
+    static const int moved[5] = {2, 1, 0, -1, -2};
+    for (int p = 0; p < 5; p++)
+      if (v->cls[p] < 5) v->count[p] = (uint8_t)(v->count[p] + moved[v->cls[p]]);
+  }
   c->field = 0;
   c->field_jcell = -1;
   return 0;
@@ -172,6 +177,12 @@ static int exchange(client *c, int k) {
     give |= card;
     v->hand &= ~card;
     v->given |= card;
+    /* the card reaches its receiver at once (the daihinmin's from the daifugo, the hinmin's
+     * from the fugo), as in the engine's view */
+    int to = v->cls[c->me] == 0 ? 4 : 3;
+    v->count[c->me]--;
+    for (int p = 0; p < 5; p++)
+      if (v->cls[p] == to) v->count[p]++;
   }
   v->decision = TK_DAIFUGO_DECIDE_NONE;
   v->to_give = 0;
