@@ -27,6 +27,8 @@ const tk_command tk_commands[] = {
      tk_cmd_records},
     {"import", "convert Tenhou game records into mjai logs (taikai import --help)", tk_cmd_import},
     {"export", "write riichi mjai logs as tenhou.net/6 JSON (taikai export --help)", tk_cmd_export},
+    {"serve", "daifugo: a UECda server for external clients (taikai serve --help)", tk_cmd_serve},
+    {"client", "daifugo: one of our agents on a UECda server (taikai client --help)", tk_cmd_client},
     {NULL, NULL, NULL},
 };
 

@@ -21,6 +21,8 @@ int tk_cmd_records(int argc, char **argv); /* harness/cmd/records.c */
 int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c */
 int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c */
 int tk_cmd_gate(int argc, char **argv);    /* harness/cmd/gate.c */
+int tk_cmd_serve(int argc, char **argv);   /* harness/cmd/serve.c */
+int tk_cmd_client(int argc, char **argv);  /* harness/cmd/uecda_client.c */
 
 /* The command table, terminated by a NULL name (harness/cmd/cli.c). */
 extern const tk_command tk_commands[];

@@ -167,6 +167,17 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
     return 2;
   }
+  if (tk_run_has_external(&run)) {
+    for (int i = 0; i < run.spec.nagents; i++)
+      if (run.spec.agents[i].external) {
+        fprintf(stderr, "taikai %s: refused: %s: agent '%s' (agents[%d]) is external: only "
+                "`taikai serve` plays external seats\n", cmd, run.spec.path,
+                run.spec.agents[i].label, i);
+        break;
+      }
+    tk_run_free(&run);
+    return 2;
+  }
   run.records = a->records;
   if (a->logs && !run.game->logs) {
     fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (riichi and daifugo have)\n",

@@ -32,6 +32,13 @@ typedef struct tk_run_opts {
   void *rule_ctx;
   int extend;          /* with resume: the folder's run has fewer walls (tk_outdir_check said
                         * 2); spec.json is rewritten with this run's */
+  /* Who plays the units: NULL for the worker pool (tk_pool_run); `taikai serve` plays them in
+   * its own process, its clients on sockets. Same contract as tk_pool_run: every record to
+   * `sink` in unit order; stop when the sink returns non-zero or on tk_run_stop_signal. */
+  int (*play)(void *play_ctx, const tk_run *r, uint64_t first, uint64_t count, tk_sink_fn sink,
+              void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err);
+  void *play_ctx;
+  const char *cmd;     /* the command its notices on stderr name; NULL: "taikai run" */
 } tk_run_opts;
 
 /* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json

@@ -498,6 +498,9 @@ static void shutdown_workers(pool *p, int spawned, int failed) {
 int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
                 void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err) {
   if (count == 0) return 0;
+  if (tk_run_has_external(r)) /* no plugin to call: only `taikai serve` plays these seats */
+    return tk_error_set(err, TK_EINVAL, -1, "the spec has external agents: only `taikai serve` "
+                        "plays them");
   if (jobs < 1) jobs = 1;
   if ((uint64_t)jobs > count) jobs = (int)count;
   pool p;

@@ -49,10 +49,14 @@ typedef struct tk_run {
 
 /* Takes ownership of `spec` (even on failure), finds the driver, parses the rules, loads every
  * plugin (relative paths also tried against `spec_dir`, may be NULL), resolves parameters and
- * trial-creates each agent, and builds the schedule. Returns 0 or a negative TK_E code with the
+ * trial-creates each agent, and builds the schedule. An external agent gets no plugin: its
+ * plugins[] entry holds only a placeholder descriptor (name "external"). Returns 0 or a negative TK_E code with the
  * reason in `err`. */
 int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err);
 void tk_run_free(tk_run *r);
+/* 1 if an agent of the spec is external (a client of `taikai serve`; its plugin descriptor is a
+ * placeholder whose entry points are NULL: never hand such a run to the worker pool). */
+int tk_run_has_external(const tk_run *r);
 
 /* Makes the file at `path` part of agent `agent`'s identity under `role` (e.g. the weights a
  * plugin loads): hashes it now, and the resolved spec lists it beside the plugin file, so that

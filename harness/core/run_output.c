@@ -26,6 +26,7 @@ typedef struct sink_ctx {
   tk_tally *tally;
   tk_error *err;
   int progress_mode;  /* 2: a bar on stderr to clear before a notice */
+  const char *cmd;    /* the command named in notices ("taikai run") */
   int *notices;       /* fault notices printed per agent */
   int aborted;        /* the abort policy stopped the run */
   int ruled;          /* the stopping rule stopped the run */
@@ -76,11 +77,11 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
                         (unsigned long long)rec->unit, c->line);
   if (faulted) {
     if (c->notices[agent] < NOTICES_PER_AGENT || r->spec.fault_policy == TK_POLICY_ABORT) {
-      fprintf(stderr, "%staikai run: %s%s\n", c->progress_mode == 2 ? "\r\033[K" : "", why,
+      fprintf(stderr, "%s%s: %s%s\n", c->progress_mode == 2 ? "\r\033[K" : "", c->cmd, why,
               rec->skipped ? " [unit skipped]" : "");
     } else if (c->notices[agent] == NOTICES_PER_AGENT) {
-      fprintf(stderr, "%staikai run: agent '%s': further faults are not shown here (they are in "
-              "games.jsonl and summary.json)\n", c->progress_mode == 2 ? "\r\033[K" : "",
+      fprintf(stderr, "%s%s: agent '%s': further faults are not shown here (they are in "
+              "games.jsonl and summary.json)\n", c->progress_mode == 2 ? "\r\033[K" : "", c->cmd,
               r->spec.agents[agent].label);
     }
     c->notices[agent]++;
@@ -346,10 +347,14 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   tk_progress prog;
   tk_progress_init(&prog, o->progress);
   sc->progress_mode = prog.mode;
+  sc->cmd = o->cmd ? o->cmd : "taikai run";
   sc->rule = o->rule;
   sc->rule_ctx = o->rule_ctx;
-  if (!sc->ruled)
-    rc = tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update, &prog, err);
+  if (!sc->ruled) /* `taikai serve` plays its units itself; every other command in workers */
+    rc = o->play ? o->play(o->play_ctx, r, first, units - first, sink, sc, tk_progress_update,
+                           &prog, err)
+                 : tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update,
+                               &prog, err);
   if (o->rate) *o->rate = tk_progress_rate(&prog);
   if (sc->ruled && !rc) rc = TK_ESTATE; /* decided on the kept units */
   if (rc && (sc->aborted || sc->ruled || tk_run_stop_signal)) {

@@ -61,6 +61,24 @@ static int resolve_weights(tk_run *r, int i, const char *spec_dir, tk_error *err
   return 0;
 }
 
+/* What an external agent's seat (spec.h, "external": true) shows where a plugin's descriptor is
+ * read (summary.json's "plugin" and "version"): the seat is a client of `taikai serve` speaking
+ * the UECda protocol (number 20070); no entry point is ever called. */
+static const tk_agent_descriptor external_desc = {
+    .abi_version = TK_AGENT_ABI_VERSION,
+    .struct_size = sizeof(tk_agent_descriptor),
+    .name = "external",
+    .version = "uecda-20070",
+    .description = "a client of taikai serve (UECda protocol 20070)",
+    .params_json = "{}",
+};
+
+int tk_run_has_external(const tk_run *r) {
+  for (int i = 0; i < r->spec.nagents; i++)
+    if (r->spec.agents[i].external) return 1;
+  return 0;
+}
+
 int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err) {
   memset(r, 0, sizeof *r);
   r->spec = *spec;
@@ -96,6 +114,16 @@ int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err
     char path[TK_PATH_MAX];
     tk_error e;
     tk_error_clear(&e);
+    if (a->external) { /* nothing to load or try: `taikai serve` connects a client here */
+      r->plugins[i].desc = &external_desc;
+      r->params[i] = json_object();
+      r->params_text[i] = r->params[i] ? strdup("{}") : NULL;
+      if (!r->params_text[i]) {
+        rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+        goto fail;
+      }
+      continue;
+    }
     if ((rc = tk_plugin_find(a->plugin, spec_dir, path, sizeof path, &e)) ||
         (rc = tk_plugin_open(&r->plugins[i], path, s->game, &e)) ||
         (rc = tk_plugin_params(&r->plugins[i], a->label, a->params, &r->params[i], &e))) {
@@ -181,9 +209,10 @@ json_t *tk_run_resolved_spec(const tk_run *r) {
   for (int i = 0; i < r->spec.nagents; i++) {
     json_t *a = json_array_get(agents, (size_t)i);
     const tk_agent_descriptor *d = r->plugins[i].desc;
-    json_object_set(a, "params", r->params[i]);
     json_object_set_new(a, "name", json_string(d->name));
     json_object_set_new(a, "version", json_string(d->version));
+    if (r->spec.agents[i].external) continue; /* no params, no files */
+    json_object_set(a, "params", r->params[i]);
     json_t *files = json_array();
     json_array_append_new(files, file_json("plugin", r->plugins[i].path, r->plugins[i].sha256));
     for (int k = 0; k < r->nfiles; k++)

@@ -80,6 +80,13 @@ int tk_schedule_build(tk_schedule *s, tk_format format, int nagents, int nseats,
                             (unsigned long long)orders, (unsigned long long)s->per_wall,
                             TK_SCHEDULE_MAX_PER_WALL);
       break;
+    case TK_FORMAT_SEATED:
+      if (nagents != nseats)
+        return tk_error_set(err, TK_EINVAL, -1,
+                            "format 'seated' puts agents[i] in seat i: it needs exactly %d "
+                            "agents, got %d", nseats, nagents);
+      s->per_wall = 1;
+      break;
   }
   if (s->per_wall == 0 || s->per_wall > TK_SCHEDULE_MAX_PER_WALL)
     return tk_error_set(err, TK_ERANGE, -1, "schedule: %llu seatings per wall is more than the "
@@ -87,7 +94,7 @@ int tk_schedule_build(tk_schedule *s, tk_format format, int nagents, int nseats,
   s->seatings = malloc(s->per_wall * (uint64_t)nseats * sizeof *s->seatings);
   if (!s->seatings) return tk_error_set(err, TK_ENOMEM, -1, "schedule: out of memory");
   int *row = s->seatings;
-  if (format == TK_FORMAT_FIELD) {
+  if (format == TK_FORMAT_FIELD || format == TK_FORMAT_SEATED) {
     for (int a = 0; a < nagents; a++) *row++ = a;
   } else if (format == TK_FORMAT_DUPLICATE) {
     for (int c = 1; c < nagents; c++)

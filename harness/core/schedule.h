@@ -10,7 +10,8 @@
  *                agents in spec order from seat 0), so seating k is combination k / nseats!,
  *                permutation k % nseats!. E.g. agents 0-3: 0123, 0132, 0213, ..., 3210.
  *   duplicate    agents[0] is the baseline; each other agent in turn sits in each seat with
- *                baseline copies in the others (per_wall = (agents - 1) * nseats) */
+ *                baseline copies in the others (per_wall = (agents - 1) * nseats)
+ *   seated       agents[i] in seat i of every wall (agents = nseats; per_wall = 1) */
 #ifndef TAIKAI_HARNESS_SCHEDULE_H
 #define TAIKAI_HARNESS_SCHEDULE_H
 

@@ -12,6 +12,7 @@ const char *tk_format_name(tk_format f) {
     case TK_FORMAT_FIELD: return "field";
     case TK_FORMAT_ROUND_ROBIN: return "round-robin";
     case TK_FORMAT_DUPLICATE: return "duplicate";
+    case TK_FORMAT_SEATED: return "seated";
   }
   return "?";
 }
@@ -106,16 +107,31 @@ static int parse_agents(json_t *arr, tk_spec *s, tk_error *err) {
     const char *key;
     json_t *v;
     json_object_foreach(a, key, v) {
-      if (strcmp(key, "plugin") && strcmp(key, "label") && strcmp(key, "params")) {
+      if (strcmp(key, "plugin") && strcmp(key, "label") && strcmp(key, "params") &&
+          strcmp(key, "external")) {
         snprintf(field, sizeof field, "agents[%d].%s", i, key);
-        return bad(err, path, field, v, "unknown field (expected plugin, label, params)");
+        return bad(err, path, field, v,
+                   "unknown field (expected plugin, label, params, external)");
       }
     }
-    v = json_object_get(a, "plugin");
-    snprintf(field, sizeof field, "agents[%d].plugin", i);
-    if (!json_is_string(v) || !json_string_length(v))
-      return bad(err, path, field, v, "expected a plugin name or path");
-    ag->plugin = dupstr(json_string_value(v));
+    v = json_object_get(a, "external");
+    snprintf(field, sizeof field, "agents[%d].external", i);
+    if (v && !json_is_boolean(v)) return bad(err, path, field, v, "expected true or false");
+    ag->external = json_is_true(v);
+    if (ag->external) {
+      /* a client of `taikai serve` plays this seat: nothing to load, a label to name it */
+      if (json_object_get(a, "plugin") || json_object_get(a, "params"))
+        return bad(err, path, field, v, "an external agent has no plugin and no params");
+      v = json_object_get(a, "label");
+      snprintf(field, sizeof field, "agents[%d].label", i);
+      if (!v) return bad(err, path, field, v, "required for an external agent");
+    } else {
+      v = json_object_get(a, "plugin");
+      snprintf(field, sizeof field, "agents[%d].plugin", i);
+      if (!json_is_string(v) || !json_string_length(v))
+        return bad(err, path, field, v, "expected a plugin name or path");
+      ag->plugin = dupstr(json_string_value(v));
+    }
     v = json_object_get(a, "label");
     snprintf(field, sizeof field, "agents[%d].label", i);
     if (v) {
@@ -212,7 +228,9 @@ static int parse_root(json_t *root, tk_spec *s, tk_error *err) {
     if (f && !strcmp(f, "field")) s->format = TK_FORMAT_FIELD;
     else if (f && !strcmp(f, "round-robin")) s->format = TK_FORMAT_ROUND_ROBIN;
     else if (f && !strcmp(f, "duplicate")) s->format = TK_FORMAT_DUPLICATE;
-    else return bad(err, path, "format", v, "expected \"field\", \"round-robin\" or \"duplicate\"");
+    else if (f && !strcmp(f, "seated")) s->format = TK_FORMAT_SEATED;
+    else return bad(err, path, "format", v,
+                    "expected \"field\", \"round-robin\", \"duplicate\" or \"seated\"");
   }
   v = json_object_get(root, "confidence");
   if (v) {
@@ -330,9 +348,14 @@ json_t *tk_spec_to_json(const tk_spec *s) {
   json_t *arr = json_array();
   for (int i = 0; i < s->nagents; i++) {
     json_t *a = json_object();
-    json_object_set_new(a, "plugin", json_string(s->agents[i].plugin));
-    json_object_set_new(a, "label", json_string(s->agents[i].label));
-    json_object_set(a, "params", s->agents[i].params);
+    if (s->agents[i].external) {
+      json_object_set_new(a, "external", json_true());
+      json_object_set_new(a, "label", json_string(s->agents[i].label));
+    } else {
+      json_object_set_new(a, "plugin", json_string(s->agents[i].plugin));
+      json_object_set_new(a, "label", json_string(s->agents[i].label));
+      json_object_set(a, "params", s->agents[i].params);
+    }
     json_array_append_new(arr, a);
   }
   json_object_set_new(o, "agents", arr);

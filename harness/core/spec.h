@@ -8,7 +8,14 @@
 
 #include "taikai/common.h"
 
-typedef enum tk_format { TK_FORMAT_FIELD = 0, TK_FORMAT_ROUND_ROBIN, TK_FORMAT_DUPLICATE } tk_format;
+/* seated: agents[i] plays seat i of every wall (exactly as many agents as seats), as the UECda
+ * contest seats its five clients. */
+typedef enum tk_format {
+  TK_FORMAT_FIELD = 0,
+  TK_FORMAT_ROUND_ROBIN,
+  TK_FORMAT_DUPLICATE,
+  TK_FORMAT_SEATED
+} tk_format;
 typedef enum tk_interval { TK_INTERVAL_WILSON = 0, TK_INTERVAL_CLOPPER_PEARSON } tk_interval;
 /* What a fault (crash, exit, time-out, memory, error return, illegal action under
  * TK_ILLEGAL_FORFEIT) does to its unit; docs/referee.md, "Faults". */
@@ -35,6 +42,8 @@ typedef struct tk_spec_agent {
                               escaping in a table, a file name or JSON; defaults to the
                               plugin's file name without .so */
   json_t *params;          /* owned: the spec's params object ({} if absent) */
+  int external;            /* 1: {"external": true}: a client of `taikai serve` plays it (no
+                              plugin; `plugin` is NULL); `taikai run` refuses such a spec */
 } tk_spec_agent;
 
 typedef struct tk_spec {

@@ -1,0 +1,755 @@
+/* harness/cmd/serve.c — `taikai serve SPEC [--port P] [--host H] [--games N] ...`: a UECda
+ * server (protocol 20070, docs/uecda.md). Clients connect for the spec's external seats, plugins
+ * play the others, and the blocks of the tournament are played through the daifugo engine, the
+ * same deals as `taikai run` for the same seed, into the same outputs (games.jsonl, summary.json,
+ * report.md, through tk_run_execute).
+ *
+ * One process: the clients' sockets live here, so units are played in order here (the play hook
+ * of tk_run_opts) instead of in forked workers, and the plugins of the other seats run in this
+ * process. A client that disconnects, passes the time limit or sends a table that is no set of
+ * cards is a fault of its seat: its connection is closed and the fallback plays the seat from
+ * that decision to the end of the run (no replay: the other clients have seen the games); every
+ * unit it misses carries the fault. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <libgen.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "output.h"
+#include "taikai/daifugo.h"
+#include "uecda.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: taikai serve SPEC [--port P] [--host H] [--games N] [--seed S] [--out DIR]\n"
+          "                         [--quiet]\n"
+          "\n"
+          "A UECda server (protocol 20070, as the contest's reference server speaks it; see\n"
+          "docs/uecda.md). SPEC is a daifugo tournament with format \"seated\": agents[i] is\n"
+          "player id i. Agents written {\"external\": true, \"label\": ...} are clients: the k-th\n"
+          "connection takes the k-th external seat and is told its player id. The other seats\n"
+          "are plugins. The games are the spec's blocks, dealt as `taikai run` deals them, and\n"
+          "the outputs are those of `taikai run`: spec.json, games.jsonl, summary.json and\n"
+          "report.md in the output folder.\n"
+          "\n"
+          "  --port P    TCP port (default 42485; 0: any free port)\n"
+          "  --host H    address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)\n"
+          "  --games N   games to play: a multiple of the block (rules.block_games, 100), or\n"
+          "              fewer than one block (then one block of N games)\n"
+          "  --seed S    tournament seed (overrides \"seed\")\n"
+          "  --out DIR   output folder (overrides \"output\"); it must not hold a run\n"
+          "  --quiet     no progress on stderr\n"
+          "\n"
+          "Once listening, it prints \"taikai serve: listening on HOST:PORT\" on stderr (the port\n"
+          "bound, also with --port 0). A client that disconnects, sends no whole table within the\n"
+          "spec's time_limit_ms, or sends a table that is no set of cards (a cell of rows 0-4\n"
+          "other than 0, 1, 2; a 1 where no card is; two jokers) is a fault of its seat (in\n"
+          "games.jsonl and summary.json); its connection is closed and the referee's fallback\n"
+          "plays the seat to the end. An illegal play is answered 8 and counted as a pass, as the\n"
+          "server does (illegal_policy \"forfeit\" makes it a fault instead). fault_policy\n"
+          "\"abort\" ends the run after the block of the first fault. Plugins run inside this\n"
+          "process: a plugin that crashes ends the server.\n"
+          "\n"
+          "Exit status: 0 done; 1 the run failed; 2 bad usage, or a spec, plugin, port or output\n"
+          "folder refused; 3 stopped by the fault policy \"abort\"; 130 / 143 stopped by SIGINT /\n"
+          "SIGTERM (partial results saved).\n");
+}
+
+/* ------------------------------------------------------------------ the server's state */
+
+typedef struct seat {
+  int external;        /* a client plays it */
+  int fd;              /* its connection, -1 when closed (or a plugin seat) */
+  char name[TK_UECDA_NAME_MAX + 1]; /* the profile's name */
+  int dead;            /* faulted earlier: the fallback plays it for the rest of the run */
+  tk_fault dead_fault; /* that fault, with the unit it happened in */
+  uint64_t dead_unit;
+  tk_agent_instance *inst; /* a plugin seat's instance */
+} seat;
+
+typedef struct serve {
+  const tk_run *r;
+  int listen_fd;
+  int accepted;            /* every external seat has its client */
+  seat seats[TK_DAIFUGO_PLAYERS];
+  tk_daifugo_block *b;      /* the game adapter's unit state, whose first member is the block */
+  tk_daifugo_legal *legal, *agent_legal;
+  tk_daifugo_view *view, *agent_view;
+  tk_daifugo_info info;
+  uint64_t units;          /* the run's units */
+  int quiet;
+  /* the unit in play */
+  unsigned fallback;       /* seats played by the fallback in this unit */
+  tk_fault fault[TK_DAIFUGO_PLAYERS];
+  int illegal[TK_DAIFUGO_PLAYERS];
+  char illegal_first[TK_DAIFUGO_PLAYERS][192];
+  uint64_t pending[TK_DAIFUGO_PLAYERS]; /* the daifugo's second card to give */
+  int last_unit;           /* this unit ends the run: its last game's int is 2 */
+} serve;
+
+static void close_seat(seat *st) {
+  if (st->fd >= 0) close(st->fd);
+  st->fd = -1;
+}
+
+/* Seat p faults now: the fallback plays it from here; a client's connection is closed (the
+ * stream cannot be trusted after a stall or garbage) and the seat stays the fallback's. */
+static void seat_fault(serve *sv, int p, int kind, int entry, const char *detail) {
+  if (sv->fallback >> p & 1) return;
+  tk_fault *f = &sv->fault[p];
+  memset(f, 0, sizeof *f);
+  f->kind = kind;
+  f->entry = entry;
+  f->seat = p;
+  if (kind == TK_FAULT_TIMEOUT) f->limit_ms = sv->r->spec.time_limit_ms;
+  snprintf(f->detail, sizeof f->detail, "%s", detail);
+  if (sv->b && tk_daifugo_to_act(sv->b) == p && !tk_daifugo_view_of(sv->b, p, sv->view))
+    sv->r->game->describe(sv->view, f->decision, sizeof f->decision);
+  else if (sv->b)
+    snprintf(f->decision, sizeof f->decision, "game %u, player %d", sv->b->game, p);
+  sv->fallback |= 1u << p;
+  seat *st = &sv->seats[p];
+  if (st->external) {
+    close_seat(st);
+    st->dead = 1;
+    st->dead_fault = *f;
+    st->dead_unit = sv->b ? sv->b->block : 0;
+  }
+}
+
+/* A failed read or write of seat p's connection: its fault. `what` names the message. */
+static void io_fault(serve *sv, int p, int entry, const char *what, int reading, size_t got,
+                     size_t len) {
+  char detail[160];
+  int e = errno;
+  if (reading && e == ETIMEDOUT) {
+    snprintf(detail, sizeof detail, "no whole %s within the limit (%zu of %zu bytes)", what, got,
+             len);
+    seat_fault(sv, p, TK_FAULT_TIMEOUT, entry, detail);
+    return;
+  }
+  if (reading && e == ECONNRESET)
+    snprintf(detail, sizeof detail, "disconnected: the connection closed after %zu of the %zu "
+             "bytes of %s", got, len, what);
+  else
+    snprintf(detail, sizeof detail, "disconnected: %s %s failed: %s", reading ? "reading" :
+             "sending", what, strerror(e));
+  seat_fault(sv, p, TK_FAULT_ERROR, entry, detail);
+}
+
+static int send_table(serve *sv, int p, const tk_uecda_table *t, int entry, const char *what) {
+  seat *st = &sv->seats[p];
+  if (st->fd < 0) return -1;
+  if (tk_uecda_send_table(st->fd, t)) {
+    io_fault(sv, p, entry, what, 0, 0, TK_UECDA_TABLE_BYTES);
+    return -1;
+  }
+  return 0;
+}
+
+static int send_int(serve *sv, int p, int32_t v, const char *what) {
+  seat *st = &sv->seats[p];
+  if (st->fd < 0) return -1;
+  if (tk_uecda_send_int(st->fd, v)) {
+    io_fault(sv, p, TK_ENTRY_ACT, what, 0, 0, TK_UECDA_INT_BYTES);
+    return -1;
+  }
+  return 0;
+}
+
+/* Reads a submission table from seat p's client and decodes it; -1 after a fault. */
+static int recv_sub(serve *sv, int p, const char *what, tk_uecda_sub *s) {
+  seat *st = &sv->seats[p];
+  tk_uecda_table t;
+  size_t got = 0;
+  if (tk_uecda_recv_table(st->fd, &t, sv->r->spec.time_limit_ms, &got)) {
+    io_fault(sv, p, TK_ENTRY_ACT, what, 1, got, TK_UECDA_TABLE_BYTES);
+    return -1;
+  }
+  tk_error e;
+  tk_error_clear(&e);
+  if (tk_uecda_decode(&t, s, &e)) {
+    char detail[160];
+    snprintf(detail, sizeof detail, "sent a malformed %s: %.100s", what, e.msg);
+    seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_ACT, detail);
+    return -1;
+  }
+  return 0;
+}
+
+/* An illegal action of seat p: counted (the first described); a fault under illegal_policy
+ * forfeit. Returns 1 if the seat faulted. */
+static int illegal(serve *sv, int p, const char *what) {
+  char where[192];
+  where[0] = '\0';
+  if (!tk_daifugo_view_of(sv->b, p, sv->view))
+    sv->r->game->describe(sv->view, where, sizeof where);
+  if (!sv->illegal[p]++)
+    snprintf(sv->illegal_first[p], sizeof sv->illegal_first[p], "%.100s: %.78s, not legal",
+             where, what);
+  if (sv->r->spec.illegal_policy == TK_ILLEGAL_SUBSTITUTE) return 0;
+  char detail[160];
+  snprintf(detail, sizeof detail, "%.140s, not legal", what);
+  seat_fault(sv, p, TK_FAULT_ILLEGAL, TK_ENTRY_ACT, detail);
+  return 1;
+}
+
+/* The game-start tables, to each client in class order (player order in a block's first
+ * game). */
+static void send_start(serve *sv) {
+  int order[5];
+  for (int p = 0; p < 5; p++) order[p] = p;
+  if (sv->b->cls[0] != TK_DAIFUGO_NOBODY)
+    for (int p = 0; p < 5; p++) order[sv->b->cls[p]] = p;
+  for (int k = 0; k < 5; k++) {
+    int p = order[k];
+    if (sv->seats[p].fd < 0) continue;
+    tk_uecda_table t;
+    tk_uecda_start_table(sv->b, p, &t);
+    send_table(sv, p, &t, TK_ENTRY_BEGIN, "game-start table");
+  }
+}
+
+/* ------------------------------------------------------------------ decisions */
+
+static int64_t now_ms(void) { return tk_now_ns() / 1000000; }
+
+/* A plugin seat's decision: a copy of the view and legal list, the action checked against the
+ * list. Returns 0 with *mv set; -1 after a fault. */
+static int plugin_act(serve *sv, int p, tk_daifugo_move *mv) {
+  const tk_run *r = sv->r;
+  const tk_agent_descriptor *d = r->plugins[p].desc;
+  tk_daifugo_view_of(sv->b, p, sv->view);
+  *sv->agent_view = *sv->view;
+  memcpy(sv->agent_legal, sv->legal, sizeof *sv->legal);
+  memset(mv, 0xff, sizeof *mv); /* an action the agent does not write is illegal */
+  int64_t t0 = now_ms();
+  int rc = d->act(sv->seats[p].inst, sv->agent_view, sv->agent_legal, mv);
+  int64_t took = now_ms() - t0;
+  char detail[160];
+  if (rc < 0) {
+    snprintf(detail, sizeof detail, "returned %d (%s)", rc, tk_strerror(rc));
+    seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_ACT, detail);
+    return -1;
+  }
+  if (r->spec.time_limit_ms && took > r->spec.time_limit_ms) {
+    snprintf(detail, sizeof detail, "took %lld ms", (long long)took);
+    seat_fault(sv, p, TK_FAULT_TIMEOUT, TK_ENTRY_ACT, detail);
+    return -1;
+  }
+  for (int i = 0; i < sv->legal->n; i++) {
+    const tk_daifugo_move *m = &sv->legal->a[i];
+    if (m->kind == mv->kind && m->cards == mv->cards && m->jcell == mv->jcell) {
+      *mv = *m;
+      return 0;
+    }
+  }
+  char what[96];
+  r->game->describe_action(mv, what, sizeof what);
+  if (illegal(sv, p, what)) return -1;
+  *mv = tk_daifugo_fallback(sv->legal);
+  return 0;
+}
+
+/* The GIVE of `card` in the exchange list. */
+static int give_of(const tk_daifugo_legal *l, uint64_t card, tk_daifugo_move *mv) {
+  for (int i = 0; i < l->n; i++)
+    if (l->a[i].cards == card) {
+      *mv = l->a[i];
+      return 0;
+    }
+  return -1;
+}
+
+/* A client's exchange: the daifugo's table gives two cards (applied one at a time: the second
+ * waits in sv->pending), the fugo's one. Cards not held or the wrong count are replaced by the
+ * strongest, as the server does (an illegal action, counted). */
+static int remote_exchange(serve *sv, int p, tk_daifugo_move *mv) {
+  if (sv->pending[p]) {
+    uint64_t c = sv->pending[p];
+    sv->pending[p] = 0;
+    return give_of(sv->legal, c, mv);
+  }
+  tk_daifugo_view_of(sv->b, p, sv->view);
+  int k = sv->view->to_give;
+  tk_uecda_sub s;
+  if (recv_sub(sv, p, "exchange table", &s)) return -1;
+  uint64_t hand = sv->b->g.hand[p], cards = s.cards;
+  if (s.n != k || (cards & ~hand)) {
+    char what[160], text[120];
+    tk_daifugo_cards_str(cards, text, sizeof text);
+    snprintf(what, sizeof what, "give %s (%d of %d cards%s)", s.n ? text : "nothing", s.n, k,
+             cards & ~hand ? ", not all held" : "");
+    if (illegal(sv, p, what)) return -1;
+    cards = tk_daifugo_strongest(hand, k);
+  }
+  uint64_t first = cards & -cards;
+  if (k == 2) sv->pending[p] = cards & ~first;
+  return give_of(sv->legal, first, mv);
+}
+
+/* A client's play: its submission matched against the legal list; answers 9 or 8. */
+static int remote_play(serve *sv, int p, tk_daifugo_move *mv) {
+  tk_uecda_sub s;
+  if (recv_sub(sv, p, "submission table", &s)) return -1;
+  int i = tk_uecda_match(&s, sv->legal);
+  if (i < 0) {
+    tk_daifugo_move m = {.cards = s.cards, .kind = TK_DAIFUGO_SINGLE};
+    char what[160], text[120];
+    tk_daifugo_cards_str(m.cards, text, sizeof text);
+    snprintf(what, sizeof what, "%s%s", text, s.jcell >= 0 ? " (a joker placed)" : "");
+    if (illegal(sv, p, what)) return -1;
+    *mv = sv->legal->a[0]; /* the server counts it as a pass */
+    send_int(sv, p, TK_UECDA_REJECTED, "answer");
+    return 0;
+  }
+  *mv = sv->legal->a[i];
+  int accepted = mv->kind != TK_DAIFUGO_PASS || sv->legal->lead;
+  send_int(sv, p, accepted ? TK_UECDA_ACCEPTED : TK_UECDA_REJECTED, "answer");
+  return 0;
+}
+
+/* ------------------------------------------------------------------ a unit: one block */
+
+static void fill_info(serve *sv, uint64_t wall, int p) {
+  const tk_game *g = sv->r->game;
+  memset(&sv->info, 0, sizeof sv->info);
+  g->info(sv->b, p, &sv->info);
+  tk_game_head *h = &sv->info.head;
+  h->abi_version = TK_AGENT_ABI_VERSION;
+  h->struct_size = (uint32_t)g->info_size;
+  h->seed = tk_game_seed(sv->r->spec.seed, wall, p, p);
+  h->wall = wall;
+  h->seat = p;
+  h->nseats = g->nseats;
+}
+
+static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_error *err) {
+  const tk_run *r = sv->r;
+  const tk_game *g = r->game;
+  uint64_t wall;
+  const int *seating = tk_schedule_unit(&r->sched, unit, &wall);
+  tk_daifugo_block *b = sv->b;
+  sv->fallback = 0;
+  memset(sv->fault, 0, sizeof sv->fault);
+  memset(sv->illegal, 0, sizeof sv->illegal);
+  memset(sv->illegal_first, 0, sizeof sv->illegal_first);
+  memset(sv->pending, 0, sizeof sv->pending);
+  tk_unit_start us = {.rules = r->rules, .seed = r->spec.seed, .wall = wall, .nseats = 5};
+  int rc = g->start(b, &us, err);
+  if (rc) return rc;
+  for (int p = 0; p < 5; p++) {
+    seat *st = &sv->seats[p];
+    if (st->dead) { /* gone in an earlier unit: the fallback plays it, the fault stands */
+      sv->fault[p] = st->dead_fault;
+      snprintf(sv->fault[p].detail, sizeof sv->fault[p].detail, "unit %llu: %.140s",
+               (unsigned long long)st->dead_unit, st->dead_fault.detail);
+      sv->fallback |= 1u << p;
+      continue;
+    }
+    if (st->external) continue;
+    const tk_agent_descriptor *d = r->plugins[p].desc;
+    if (!st->inst) {
+      tk_error e;
+      tk_error_clear(&e);
+      st->inst = d->create(r->params_text[p], tk_game_seed(r->spec.seed, UINT64_MAX, -1, p), &e);
+      if (!st->inst) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "returned NULL: %.130s", e.msg[0] ? e.msg : "(no reason)");
+        seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_CREATE, detail);
+        continue;
+      }
+    }
+    if (d->begin_game) {
+      fill_info(sv, wall, p);
+      int r2 = d->begin_game(st->inst, &sv->info);
+      if (r2 < 0) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "returned %d (%s)", r2, tk_strerror(r2));
+        seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_BEGIN, detail);
+      }
+    }
+  }
+  uint32_t announced = UINT32_MAX;
+  int abort_policy = r->spec.fault_policy == TK_POLICY_ABORT;
+  while (!tk_daifugo_is_over(b)) {
+    if (tk_run_stop_signal)
+      return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d", (int)tk_run_stop_signal);
+    if (b->game != announced) {
+      send_start(sv);
+      announced = b->game;
+    }
+    int p = tk_daifugo_to_act(b);
+    if (p < 0 || p >= 5) return tk_error_set(err, TK_ESTATE, -1, "daifugo: player %d to act", p);
+    tk_daifugo_legal_of(b, p, sv->legal);
+    seat *st = &sv->seats[p];
+    tk_daifugo_move mv;
+    int play = sv->legal->decision == TK_DAIFUGO_DECIDE_PLAY;
+    if (play)
+      for (int q = 0; q < 5; q++) {
+        if (sv->seats[q].fd < 0) continue;
+        tk_uecda_table t;
+        tk_uecda_hand_table(b, q, &t);
+        send_table(sv, q, &t, TK_ENTRY_ACT, "hand table");
+      }
+    int decided = -1;
+    if (!(sv->fallback >> p & 1)) {
+      if (st->external) decided = play ? remote_play(sv, p, &mv) : remote_exchange(sv, p, &mv);
+      else decided = plugin_act(sv, p, &mv);
+    }
+    if (decided) mv = tk_daifugo_fallback(sv->legal);
+    tk_daifugo_game before = b->g;
+    uint8_t cls[5];
+    memcpy(cls, b->cls, sizeof cls);
+    uint32_t game = b->game;
+    if ((rc = tk_daifugo_apply(b, p, &mv, err))) return rc;
+    if (!play) continue;
+    int over = b->game != game || tk_daifugo_is_over(b);
+    int last = over && tk_daifugo_is_over(b) && (sv->last_unit || (abort_policy && sv->fallback));
+    tk_uecda_table field;
+    tk_uecda_field_table(&before, cls, p, &mv, &field);
+    for (int q = 0; q < 5; q++) {
+      if (sv->seats[q].fd < 0) continue;
+      if (!send_table(sv, q, &field, TK_ENTRY_ACT, "field table"))
+        send_int(sv, q, last ? TK_UECDA_ALL_OVER : over ? TK_UECDA_GAME_OVER : TK_UECDA_GO_ON,
+                 "end-of-turn int");
+    }
+  }
+  for (int p = 0; p < 5; p++) {
+    seat *st = &sv->seats[p];
+    const tk_agent_descriptor *d = r->plugins[p].desc;
+    if (st->external || (sv->fallback >> p & 1) || !st->inst || !d->end_game) continue;
+    tk_daifugo_totals totals;
+    g->result(b, &totals);
+    d->end_game(st->inst, &totals);
+  }
+  memset(rec, 0, tk_unit_rec_size(5));
+  rec->unit = unit;
+  rec->wall = wall;
+  rec->nseats = 5;
+  g->fields(b, rec);
+  for (int p = 0; p < 5; p++) {
+    tk_seat_rec *x = &rec->seat[p];
+    x->agent = seating[p];
+    x->illegal = sv->illegal[p];
+    memcpy(x->illegal_first, sv->illegal_first[p], sizeof x->illegal_first);
+    if (sv->fallback >> p & 1) x->fault = sv->fault[p];
+  }
+  if (sv->fallback) g->forfeit(r->rules, sv->fallback, rec);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ connections */
+
+/* Accepts a client for each external seat, in seat order: reads its profile (protocol 20070
+ * and a name), answers its player id. A connection whose profile is wrong or late is closed and
+ * the seat waits for the next one. */
+static int accept_clients(serve *sv, tk_error *err) {
+  const tk_run *r = sv->r;
+  for (int p = 0; p < 5; p++) {
+    seat *st = &sv->seats[p];
+    while (st->external && st->fd < 0) {
+      struct sockaddr_storage ss;
+      socklen_t sl = sizeof ss;
+      int fd = accept(sv->listen_fd, (struct sockaddr *)&ss, &sl);
+      if (fd < 0) {
+        if (errno == EINTR && tk_run_stop_signal)
+          return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d while waiting for "
+                              "clients", (int)tk_run_stop_signal);
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        return tk_error_set(err, TK_EIO, -1, "accept: %s", strerror(errno));
+      }
+      tk_uecda_nodelay(fd);
+      char host[64] = "?";
+      if (ss.ss_family == AF_INET)
+        inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof host);
+      tk_uecda_table t;
+      size_t got = 0;
+      int limit = r->spec.time_limit_ms;
+      if (tk_uecda_recv_table(fd, &t, limit, &got) || t.c[0][0] != TK_UECDA_PROTOCOL) {
+        if (got == TK_UECDA_TABLE_BYTES)
+          fprintf(stderr, "taikai serve: a client from %s sent protocol %ld, not 20070: closed\n",
+                  host, (long)t.c[0][0]);
+        else
+          fprintf(stderr, "taikai serve: a client from %s sent %zu of the 480 bytes of its "
+                  "profile table%s: closed\n", host, got,
+                  errno == ETIMEDOUT ? " within the time limit" : "");
+        close(fd);
+        continue;
+      }
+      for (int i = 0; i < TK_UECDA_NAME_MAX; i++) {
+        int32_t c = t.c[1][i];
+        if (!c) break;
+        st->name[i] = c > 32 && c < 127 ? (char)c : '?';
+      }
+      if (tk_uecda_send_int(fd, p)) {
+        fprintf(stderr, "taikai serve: a client from %s closed before its player id: %s\n", host,
+                strerror(errno));
+        close(fd);
+        memset(st->name, 0, sizeof st->name);
+        continue;
+      }
+      st->fd = fd;
+      if (!sv->quiet)
+        fprintf(stderr, "taikai serve: player %d (agent '%s'): client \"%s\" from %s\n", p,
+                r->spec.agents[p].label, st->name, host);
+    }
+  }
+  sv->accepted = 1;
+  return 0;
+}
+
+/* The play hook of tk_run_execute: units in order, each handed to the sink. */
+static int serve_play(void *ctx, const tk_run *r, uint64_t first, uint64_t count, tk_sink_fn sink,
+                      void *sink_ctx, tk_progress_fn progress, void *progress_ctx,
+                      tk_error *err) {
+  serve *sv = ctx;
+  int rc;
+  if (!sv->accepted && (rc = accept_clients(sv, err))) return rc;
+  tk_unit_rec *rec = malloc(sizeof *rec);
+  if (!rec) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  for (uint64_t u = first; u < first + count; u++) {
+    sv->last_unit = u + 1 == sv->units;
+    if ((rc = play_unit(sv, u, rec, err))) break;
+    if ((rc = sink(sink_ctx, rec, NULL, 0))) break;
+    if (progress) progress(progress_ctx, u + 1 - first, count);
+  }
+  free(rec);
+  return rc;
+}
+
+static int listen_on(const char *host, uint64_t port, int *fd_out, int *bound, tk_error *err) {
+  struct addrinfo hints, *res = NULL;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  char ps[16];
+  snprintf(ps, sizeof ps, "%llu", (unsigned long long)port);
+  int g = getaddrinfo(host, ps, &hints, &res);
+  if (g) return tk_error_set(err, TK_EINVAL, -1, "--host %s: %s", host, gai_strerror(g));
+  int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
+  int one = 1;
+  if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 8)) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    freeaddrinfo(res);
+    return tk_error_set(err, TK_EIO, -1, "cannot listen on %s port %llu: %s", host,
+                        (unsigned long long)port, strerror(e));
+  }
+  freeaddrinfo(res);
+  struct sockaddr_storage ss;
+  socklen_t sl = sizeof ss;
+  getsockname(fd, (struct sockaddr *)&ss, &sl);
+  *bound = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                          : ((struct sockaddr_in *)&ss)->sin_port);
+  *fd_out = fd;
+  return 0;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (!s || !*s || *s == '-') return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v > max) return -1;
+  *out = v;
+  return 0;
+}
+
+/* --games N: N / block_games blocks, or one block of N games when N is smaller. */
+static int apply_games(tk_spec *spec, uint64_t games, tk_error *err) {
+  json_t *bg = json_object_get(spec->rules, "block_games");
+  uint64_t block = bg && json_is_integer(bg) && json_integer_value(bg) > 0
+                       ? (uint64_t)json_integer_value(bg)
+                       : tk_daifugo_default_rules().block_games;
+  if (games < block) {
+    json_object_set_new(spec->rules, "block_games", json_integer((json_int_t)games));
+    spec->walls = 1;
+    return 0;
+  }
+  if (games % block)
+    return tk_error_set(err, TK_EINVAL, -1, "--games %llu is not a multiple of the block's %llu "
+                        "games (rules.block_games)", (unsigned long long)games,
+                        (unsigned long long)block);
+  spec->walls = games / block;
+  return 0;
+}
+
+int tk_cmd_serve(int argc, char **argv) {
+  const char *spec_path = NULL, *out = NULL, *host = "127.0.0.1";
+  uint64_t port = TK_UECDA_PORT, games = 0, seed = 0;
+  int have_seed = 0, quiet = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--port")) {
+      if (parse_u64(v, 65535, &port)) {
+        fprintf(stderr, "taikai serve: --port expects a port from 0 to 65535, got '%s'\n",
+                v ? v : "(nothing)");
+        return 2;
+      }
+      i++;
+    } else if (!strcmp(a, "--host")) {
+      if (!v || !*v) {
+        fprintf(stderr, "taikai serve: --host expects an address, got '%s'\n", v ? v : "(nothing)");
+        return 2;
+      }
+      host = v;
+      i++;
+    } else if (!strcmp(a, "--games")) {
+      if (parse_u64(v, 1000000000, &games) || !games) {
+        fprintf(stderr, "taikai serve: --games expects a number from 1 to 1000000000, got '%s'\n",
+                v ? v : "(nothing)");
+        return 2;
+      }
+      i++;
+    } else if (!strcmp(a, "--seed")) {
+      if (parse_u64(v, INT64_MAX, &seed)) {
+        fprintf(stderr, "taikai serve: --seed expects an integer from 0 to 2^63-1, got '%s'\n",
+                v ? v : "(nothing)");
+        return 2;
+      }
+      have_seed = 1;
+      i++;
+    } else if (!strcmp(a, "--out")) {
+      if (!v || !*v) {
+        fprintf(stderr, "taikai serve: --out expects a folder name, got '%s'\n",
+                v ? v : "(nothing)");
+        return 2;
+      }
+      out = v;
+      i++;
+    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+      quiet = 1;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "taikai serve: unknown option '%s' (see taikai serve --help)\n", a);
+      return 2;
+    } else if (!spec_path) {
+      spec_path = a;
+    } else {
+      fprintf(stderr, "taikai serve: one spec at a time (got '%s' and '%s')\n", spec_path, a);
+      return 2;
+    }
+  }
+  if (!spec_path) {
+    usage(stderr);
+    return 2;
+  }
+  tk_error err;
+  tk_error_clear(&err);
+  tk_spec spec;
+  if (tk_spec_load(spec_path, &spec, &err)) {
+    fprintf(stderr, "taikai serve: %s\n", err.msg);
+    return 2;
+  }
+  if (strcmp(spec.game, "daifugo") || spec.format != TK_FORMAT_SEATED) {
+    fprintf(stderr, "taikai serve: refused: %s: the UECda protocol plays game \"daifugo\" with "
+            "format \"seated\" (agents[i] is player id i), got game \"%s\", format \"%s\"\n",
+            spec.path, spec.game, tk_format_name(spec.format));
+    tk_spec_free(&spec);
+    return 2;
+  }
+  if (games && apply_games(&spec, games, &err)) {
+    fprintf(stderr, "taikai serve: %s\n", err.msg);
+    tk_spec_free(&spec);
+    return 2;
+  }
+  if (have_seed) spec.seed = seed;
+  if (out) {
+    free(spec.output);
+    spec.output = strdup(out);
+  }
+  char dirbuf[TK_PATH_MAX];
+  snprintf(dirbuf, sizeof dirbuf, "%s", spec_path);
+  tk_run run;
+  if (tk_run_prepare(&run, &spec, dirname(dirbuf), &err)) {
+    fprintf(stderr, "taikai serve: refused: %s\n", err.msg);
+    return 2;
+  }
+  char held[TK_PATH_MAX + 16];
+  snprintf(held, sizeof held, "%s/spec.json", run.spec.output);
+  if (!access(held, F_OK)) {
+    fprintf(stderr, "taikai serve: refused: %s holds a run already; taikai serve plays into a new "
+            "folder (--out)\n", run.spec.output);
+    tk_run_free(&run);
+    return 2;
+  }
+  int lock = -1;
+  if (tk_mkdirs(run.spec.output, &err) || (lock = tk_outdir_lock(run.spec.output, &err)) < 0) {
+    fprintf(stderr, "taikai serve: refused: %s\n", err.msg);
+    tk_run_free(&run);
+    return 2;
+  }
+  serve *sv = calloc(1, sizeof *sv);
+  /* the adapter's unit state (harness/games/daifugo.c), which starts with the block */
+  size_t state_size = run.game->state_size > sizeof(tk_daifugo_block) ? run.game->state_size
+                                                                       : sizeof(tk_daifugo_block);
+  tk_daifugo_block *b = calloc(1, state_size);
+  tk_daifugo_legal *l = malloc(2 * sizeof *l);
+  tk_daifugo_view *vw = malloc(2 * sizeof *vw);
+  if (!sv || !b || !l || !vw) {
+    fprintf(stderr, "taikai serve: out of memory\n");
+    free(sv), free(b), free(l), free(vw);
+    tk_run_free(&run);
+    return 1;
+  }
+  sv->r = &run;
+  sv->b = b;
+  sv->legal = l;
+  sv->agent_legal = l + 1;
+  sv->view = vw;
+  sv->agent_view = vw + 1;
+  sv->quiet = quiet;
+  sv->units = tk_schedule_units(&run.sched);
+  for (int p = 0; p < 5; p++) {
+    sv->seats[p].fd = -1;
+    sv->seats[p].external = run.spec.agents[p].external;
+  }
+  int bound = 0, status = 0;
+  if (listen_on(host, port, &sv->listen_fd, &bound, &err)) {
+    fprintf(stderr, "taikai serve: %s\n", err.msg);
+    status = 2;
+    goto done;
+  }
+  fprintf(stderr, "taikai serve: listening on %s:%d\n", host, bound);
+  fflush(stderr);
+  tk_run_outcome outcome;
+  tk_run_opts o = {.jobs = 1, .out_dir = run.spec.output, .progress = quiet ? 0 : -1,
+                   .outcome = &outcome, .play = serve_play, .play_ctx = sv,
+                   .cmd = "taikai serve"};
+  json_t *sum = NULL;
+  int rc = tk_run_execute(&run, &o, &sum, &err);
+  for (int p = 0; p < 5; p++) close_seat(&sv->seats[p]);
+  close(sv->listen_fd);
+  if (rc) {
+    fprintf(stderr, "taikai serve: %s\n", err.msg);
+    status = 1;
+    goto done;
+  }
+  tk_summary_table(&run, sum, stdout);
+  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md}\n", run.spec.output);
+  json_decref(sum);
+  if (outcome.stopped) {
+    fprintf(stderr, "taikai serve: stopped: %s; the results so far are saved (summary.json says "
+            "\"complete\": false)\n", outcome.why);
+    status = outcome.stopped == TK_STOP_ABORT ? 3 : 128 + outcome.stopped;
+  }
+done:
+  for (int p = 0; p < 5; p++)
+    if (sv->seats[p].inst) run.plugins[p].desc->destroy(sv->seats[p].inst);
+  free(sv), free(b), free(l), free(vw);
+  tk_run_free(&run);
+  return status;
+}
