@@ -186,7 +186,10 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     tk_run_free(&run);
     return 2;
   }
-  tk_run_opts o = {.jobs = run.spec.jobs, .out_dir = run.spec.output, .progress = a->quiet ? 0 : -1};
+  char who[64];
+  snprintf(who, sizeof who, "taikai %s", cmd);
+  tk_run_opts o = {.jobs = run.spec.jobs, .out_dir = run.spec.output,
+                   .progress = a->quiet ? 0 : -1, .cmd = who};
   /* the caller's stopping rule, set up on the prepared run before the folder is touched */
   if (hook && hook(hook_ctx, &run, NULL, &o)) {
     tk_run_free(&run);
