@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""tests/riichi/mjai_bot.py -- a small mjai bot for the riichi_mjai bridge's tests (Python 3
+standard library only).
+
+Protocol (as mjai-compatible bot runners speak it): each input line is a JSON array of mjai
+events; the bot answers each line with one JSON action object. It follows the events only (it
+never sees the referee's legal actions): its own hand from start_kyoku and its own tsumo/dahai,
+its own river, and what the others discard.
+
+Play:
+  - on its own tsumo: "hora" when the 14 tiles are complete (four sets and a pair, seven
+    distinct pairs, or thirteen orphans) and wins are on; its hand is always closed, so menzen
+    tsumo is a yaku and such a tsumo is always legal; else it discards the drawn tile
+    (tsumogiri);
+  - on another player's dahai or kakan: "hora" when wins are on, the tile completes the hand,
+    the hand is not furiten and it has a yaku the bot can verify: chankan (on a kakan),
+    tanyao, chiitoitsu, kokushi, or a yakuhai triplet (a dragon, the round wind or its seat
+    wind) in some reading. Furiten as the referee applies it: any winning kind in its own river,
+    or any winning tile let pass since its own last discard (whether or not a ron was legal).
+    A ron it cannot prove legal is passed, so the bot never sends an illegal hora (it may pass
+    a legal ron whose only yaku is one it does not check);
+  - else "none".
+Options:
+  --wins all|tsumo|none   which wins it declares (default all); "none" is exact tsumogiri
+  --misbehave KIND        at its Nth decision (--after N, default 5; counted per process):
+                          garbage (a line that is not JSON), illegal (a dahai of a tile it does
+                          not hold), sleep (sleeps 60 s), exit (exits)
+"""
+import json
+import sys
+import time
+
+ORDER = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["E", "S", "W", "N", "P", "F", "C"]
+KIND = {name: i for i, name in enumerate(ORDER)}
+YAOCHU = {0, 8, 9, 17, 18, 26} | set(range(27, 34))
+
+
+def kind(pai):
+    return KIND[pai[:-1] if pai.endswith("r") else pai]
+
+
+def standard(c, sets):
+    """Do the counts c (a list of 34) form `sets` sets and one pair?"""
+    def sets_only(c, i):
+        while i < 34 and c[i] == 0:
+            i += 1
+        if i == 34:
+            return True
+        if c[i] >= 3:
+            c[i] -= 3
+            ok = sets_only(c, i)
+            c[i] += 3
+            if ok:
+                return True
+        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            ok = sets_only(c, i)
+            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+            if ok:
+                return True
+        return False
+    if sum(c) != 3 * sets + 2:
+        return False
+    for p in range(34):
+        if c[p] >= 2:
+            c[p] -= 2
+            ok = sets_only(c, 0)
+            c[p] += 2
+            if ok:
+                return True
+    return False
+
+
+def chiitoi(c):
+    return sum(c) == 14 and sum(1 for x in c if x == 2) == 7
+
+
+def kokushi(c):
+    return sum(c) == 14 and all(c[k] >= 1 for k in YAOCHU) and all(
+        c[k] == 0 for k in range(34) if k not in YAOCHU)
+
+
+def complete(c):
+    return standard(c, 4) or chiitoi(c) or kokushi(c)
+
+
+def counts(hand):
+    c = [0] * 34
+    for p in hand:
+        c[kind(p)] += 1
+    return c
+
+
+class Bot:
+    def __init__(self, wins, misbehave, after):
+        self.wins, self.misbehave, self.after = wins, misbehave, after
+        self.decisions = 0
+        self.id = 0
+        self.hand, self.river = [], set()
+        self.bakaze, self.jikaze = 27, 27
+        self.passed = False  # a winning tile let pass since the own last discard
+
+    def waits(self):
+        c = counts(self.hand)
+        out = set()
+        for k in range(34):
+            if c[k] < 4:
+                c[k] += 1
+                if complete(c):
+                    out.add(k)
+                c[k] -= 1
+        return out
+
+    def yaku_for_ron(self, c, chankan):
+        if chankan or chiitoi(c) or kokushi(c):
+            return True
+        if all(c[k] == 0 for k in YAOCHU):
+            return True  # tanyao
+        for k in {31, 32, 33, self.bakaze, self.jikaze}:
+            if c[k] >= 3:
+                c[k] -= 3
+                ok = standard(c, 3)
+                c[k] += 3
+                if ok:
+                    return True
+        return False
+
+    def can_ron(self, pai, chankan):
+        if self.wins != "all":
+            return False
+        w = self.waits()
+        k = kind(pai)
+        if k not in w:
+            return False
+        if self.passed or (w & self.river):
+            self.passed = True
+            return False
+        c = counts(self.hand + [pai])
+        if self.yaku_for_ron(c, chankan):
+            return True
+        self.passed = True
+        return False
+
+    def react(self, events):
+        answer = {"type": "none"}
+        for n, e in enumerate(events):
+            t = e["type"]
+            answer = {"type": "none"}
+            if t == "start_game":
+                self.id = e["id"]
+            elif t == "start_kyoku":
+                self.hand = list(e["tehais"][self.id])
+                self.river, self.passed = set(), False
+                self.bakaze = KIND[e["bakaze"]]
+                self.jikaze = 27 + (self.id - e["oya"]) % 4
+            elif t == "tsumo" and e["actor"] == self.id:
+                self.hand.append(e["pai"])
+                if self.wins != "none" and complete(counts(self.hand)):
+                    answer = {"type": "hora", "actor": self.id, "target": self.id, "pai": e["pai"]}
+                else:
+                    answer = {"type": "dahai", "actor": self.id, "pai": e["pai"], "tsumogiri": True}
+            elif t == "dahai" and e["actor"] == self.id:
+                self.hand.remove(e["pai"])
+                self.river.add(kind(e["pai"]))
+                self.passed = False
+            elif t in ("dahai", "kakan") and e["actor"] != self.id:
+                # a tile that is not the last event was not offered: let pass
+                if self.can_ron(e["pai"], t == "kakan") and n == len(events) - 1:
+                    answer = {"type": "hora", "actor": self.id, "target": e["actor"], "pai": e["pai"]}
+                elif kind(e["pai"]) in self.waits():
+                    self.passed = True
+            elif t == "ankan" and e["actor"] != self.id:
+                if kind(e["consumed"][0]) in self.waits():
+                    self.passed = True  # only thirteen orphans may rob a closed kan: let pass
+        return answer
+
+    def answer(self, line):
+        events = json.loads(line)
+        a = self.react(events)
+        if events and events[-1]["type"] in ("end_game",):
+            return json.dumps({"type": "none"})
+        self.decisions += 1
+        if self.misbehave and self.decisions == self.after:
+            if self.misbehave == "garbage":
+                return "this is not json"
+            if self.misbehave == "illegal":
+                held = {kind(p) for p in self.hand}
+                other = next(ORDER[k] for k in range(34) if k not in held)
+                return json.dumps({"type": "dahai", "actor": self.id, "pai": other, "tsumogiri": False})
+            if self.misbehave == "sleep":
+                time.sleep(60)
+            if self.misbehave == "exit":
+                sys.exit(3)
+        return json.dumps(a)
+
+
+def main(argv):
+    wins, misbehave, after = "all", None, 5
+    i = 1
+    while i < len(argv):
+        if argv[i] == "--wins" and i + 1 < len(argv):
+            wins = argv[i + 1]
+        elif argv[i] == "--misbehave" and i + 1 < len(argv):
+            misbehave = argv[i + 1]
+        elif argv[i] == "--after" and i + 1 < len(argv):
+            after = int(argv[i + 1])
+        else:
+            sys.stderr.write(f"mjai_bot.py: unknown argument {argv[i]}\n")
+            return 2
+        i += 2
+    if wins not in ("all", "tsumo", "none"):
+        sys.stderr.write(f"mjai_bot.py: --wins {wins}: expected all, tsumo or none\n")
+        return 2
+    bot = Bot(wins, misbehave, after)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        sys.stdout.write(bot.answer(line) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
