@@ -21,7 +21,11 @@ Play:
     a legal ron whose only yaku is one it does not check);
   - else "none".
 Options:
-  --wins all|tsumo|none   which wins it declares (default all); "none" is exact tsumogiri
+  --wins all|tsumo|none   which wins it declares (default all); with the default discards,
+                          "none" is exactly riichi_tsumogiri
+  --discard tsumogiri|efficient
+                          tsumogiri (default), or the discard leaving the least shanten (so
+                          that wins, rare for a pure tsumogiri hand, are common in tests)
   --misbehave KIND        at its Nth decision (--after N, default 5; counted per process):
                           garbage (a line that is not JSON), illegal (a dahai of a tile it does
                           not hold), sleep (sleeps 60 s), exit (exits)
@@ -84,6 +88,67 @@ def complete(c):
     return standard(c, 4) or chiitoi(c) or kokushi(c)
 
 
+_suit_memo = {}
+
+
+def _suit(c, honors):
+    """The (sets, partial sets) pairs the tiles of one suit can be read as (pairs and two-tile
+    runs or gaps count as partial sets; leftover tiles are dropped)."""
+    key = (c, honors)
+    if key in _suit_memo:
+        return _suit_memo[key]
+    i = 0
+    while i < len(c) and c[i] == 0:
+        i += 1
+    if i == len(c):
+        out = {(0, 0)}
+    else:
+        out = set()
+        def sub(*idx):
+            d = list(c)
+            for j in idx:
+                d[j] -= 1
+            return tuple(d)
+        if c[i] >= 3:
+            out |= {(m + 1, t) for m, t in _suit(sub(i, i, i), honors)}
+        if c[i] >= 2:
+            out |= {(m, t + 1) for m, t in _suit(sub(i, i), honors)}
+        if not honors:
+            if i + 2 < 9 and c[i + 1] and c[i + 2]:
+                out |= {(m + 1, t) for m, t in _suit(sub(i, i + 1, i + 2), honors)}
+            if i + 1 < 9 and c[i + 1]:
+                out |= {(m, t + 1) for m, t in _suit(sub(i, i + 1), honors)}
+            if i + 2 < 9 and c[i + 2]:
+                out |= {(m, t + 1) for m, t in _suit(sub(i, i + 2), honors)}
+        out |= _suit(sub(i), honors)
+    _suit_memo[key] = out
+    return out
+
+
+def shanten(c):
+    """Shanten of 13 (or 14) concealed tiles: the least over four sets and a pair, seven
+    distinct pairs and thirteen orphans (-1: complete)."""
+    best = 8
+    for pair in [None] + [k for k in range(34) if c[k] >= 2]:
+        d = list(c)
+        if pair is not None:
+            d[pair] -= 2
+        combos = {(0, 0)}
+        for lo, hi, honors in ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)):
+            opts = _suit(tuple(d[lo:hi]), honors)
+            combos = {(m1 + m2, t1 + t2) for m1, t1 in combos for m2, t2 in opts}
+        for m, t in combos:
+            if m > 4:
+                continue
+            best = min(best, 8 - 2 * m - min(t, 4 - m) - (pair is not None))
+    pairs = sum(1 for x in c if x >= 2)
+    kinds = sum(1 for x in c if x >= 1)
+    best = min(best, 6 - pairs + max(0, 7 - kinds))
+    y = sum(1 for k in YAOCHU if c[k])
+    best = min(best, 13 - y - (1 if any(c[k] >= 2 for k in YAOCHU) else 0))
+    return best
+
+
 def counts(hand):
     c = [0] * 34
     for p in hand:
@@ -92,13 +157,34 @@ def counts(hand):
 
 
 class Bot:
-    def __init__(self, wins, misbehave, after):
-        self.wins, self.misbehave, self.after = wins, misbehave, after
+    def __init__(self, wins, efficient, misbehave, after):
+        self.wins, self.efficient = wins, efficient
+        self.misbehave, self.after = misbehave, after
         self.decisions = 0
         self.id = 0
         self.hand, self.river = [], set()
         self.bakaze, self.jikaze = 27, 27
         self.passed = False  # a winning tile let pass since the own last discard
+
+    def discard(self, drawn):
+        """The drawn tile, or with --discard efficient the tile leaving the least shanten (the
+        drawn tile on a tie, else the first in hand order 1m..9s, E S W N P F C; of a plain and
+        a red five the plain one)."""
+        pick = drawn
+        if self.efficient:
+            c = counts(self.hand)
+            def after(p):
+                c[kind(p)] -= 1
+                v = shanten(c)
+                c[kind(p)] += 1
+                return v
+            best = after(drawn)
+            for p in sorted(set(self.hand), key=lambda p: (kind(p), p.endswith("r"))):
+                v = after(p)
+                if v < best:
+                    best, pick = v, p
+        tsumogiri = pick == drawn
+        return {"type": "dahai", "actor": self.id, "pai": pick, "tsumogiri": tsumogiri}
 
     def waits(self):
         c = counts(self.hand)
@@ -158,7 +244,7 @@ class Bot:
                 if self.wins != "none" and complete(counts(self.hand)):
                     answer = {"type": "hora", "actor": self.id, "target": self.id, "pai": e["pai"]}
                 else:
-                    answer = {"type": "dahai", "actor": self.id, "pai": e["pai"], "tsumogiri": True}
+                    answer = self.discard(e["pai"])
             elif t == "dahai" and e["actor"] == self.id:
                 self.hand.remove(e["pai"])
                 self.river.add(kind(e["pai"]))
@@ -195,11 +281,13 @@ class Bot:
 
 
 def main(argv):
-    wins, misbehave, after = "all", None, 5
+    wins, efficient, misbehave, after = "all", False, None, 5
     i = 1
     while i < len(argv):
         if argv[i] == "--wins" and i + 1 < len(argv):
             wins = argv[i + 1]
+        elif argv[i] == "--discard" and i + 1 < len(argv) and argv[i + 1] in ("tsumogiri", "efficient"):
+            efficient = argv[i + 1] == "efficient"
         elif argv[i] == "--misbehave" and i + 1 < len(argv):
             misbehave = argv[i + 1]
         elif argv[i] == "--after" and i + 1 < len(argv):
@@ -211,7 +299,7 @@ def main(argv):
     if wins not in ("all", "tsumo", "none"):
         sys.stderr.write(f"mjai_bot.py: --wins {wins}: expected all, tsumo or none\n")
         return 2
-    bot = Bot(wins, misbehave, after)
+    bot = Bot(wins, efficient, misbehave, after)
     for line in sys.stdin:
         if not line.strip():
             continue
