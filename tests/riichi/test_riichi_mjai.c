@@ -194,7 +194,12 @@ static void garbage(void) {
 }
 static void illegal(void) { misbehave("illegal", "error", "an illegal action; the bot sent: {", ""); }
 static void exits(void) { misbehave("exit", "error", "the bot exited or closed its output", ""); }
-static void sleeps(void) { misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,"); }
+static void sleeps(void) {
+  misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,");
+  /* the bot sleeps 60 s: one still running now outlived its killed worker */
+  if (have_python && system("pgrep -f 'mjai_bot[.]py --misbehave sleep' > /dev/null") == 0)
+    TK_FAILF("a bot outlived the worker killed for its time-out");
+}
 
 static void bad_command(void) {
   write_file(W("nocmd.json"),
