@@ -392,6 +392,7 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
       json_decref(o);
       if (!any) return fault(a, b, s, TK_EILLEGAL, "reach when it is not legal");
       reach = 1;
+      b->st.reach_sent = 1;
       tk_mjai_buf_clear(&a->buf);
       tk_mjai_buf_printf(&a->buf, "[{\"type\":\"reach\",\"actor\":%d}]", s);
       continue;
@@ -400,6 +401,7 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
     json_decref(o);
     if (i == -2) return fault(a, b, s, TK_EPARSE, "a malformed mjai action");
     if (i < 0) return fault(a, b, s, TK_EILLEGAL, "an illegal action");
+    if (l->a[i].type != TK_RIICHI_RIICHI) b->st.reach_sent = 0;
     *(tk_riichi_action *)action = l->a[i];
     return 0;
   }

@@ -210,7 +210,7 @@ static void start_hand(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf 
   st->ndora = 1;
   st->pending = 0;
   st->caller = TK_RIICHI_NOBODY;
-  st->accepted = st->kan_now = st->no_kan = 0;
+  st->accepted = st->kan_now = st->no_kan = st->reach_sent = 0;
 }
 
 /* The index of a sent pon of `s` that the view shows as an added kan, or -1. */
@@ -351,7 +351,10 @@ static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int
         }
         if (st->nriver[t] < v->nriver[t]) {
           const tk_riichi_discard *d = &v->river[t][st->nriver[t]++];
-          if (d->flags & TK_RIICHI_DECLARED) simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
+          if ((d->flags & TK_RIICHI_DECLARED) && t == me && st->reach_sent)
+            st->reach_sent = 0; /* the bot had its own reach in the exchange that declared it */
+          else if (d->flags & TK_RIICHI_DECLARED)
+            simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
           ev0(&ev, TK_RIICHI_EV_DAHAI, t);
           ev.tile = d->tile;
           ev.tsumogiri = (d->flags & TK_RIICHI_TSUMOGIRI) != 0;

@@ -56,6 +56,8 @@ typedef struct tk_mjai_stream {
   uint8_t ndora;          /* indicators sent */
   uint8_t pending;        /* open or added kans whose indicator turns at the next discard */
   int32_t scores[4];      /* points as last sent */
+  uint8_t reach_sent;     /* the seat's own reach event was already sent (in the exchange
+                             where it declared): not sent again before its dahai */
   /* choices of the branch being tried (stream.c, settle) */
   uint8_t caller;         /* AFTER_DISCARD: the seat that called it, or TK_RIICHI_NOBODY: find it */
   uint8_t accepted;       /* AFTER_DISCARD: its reach_accepted was sent */

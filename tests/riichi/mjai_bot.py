@@ -26,6 +26,11 @@ Options:
   --discard tsumogiri|efficient
                           tsumogiri (default), or the discard leaving the least shanten (so
                           that wins, rare for a pure tsumogiri hand, are common in tests)
+  --riichi                declares riichi (then the declaring dahai when the bridge answers with
+                          the reach event) when its discard leaves a closed tenpai hand, it has
+                          1000 points and 4 live tiles are left (70 minus the tsumo events of
+                          the hand); in riichi it discards the drawn tile and rons on any
+                          complete hand (riichi is a yaku) that is not furiten
   --misbehave KIND        at its Nth decision (--after N, default 5; counted per process):
                           garbage (a line that is not JSON), illegal (a dahai of a tile it does
                           not hold), sleep (sleeps 60 s), exit (exits)
@@ -121,6 +126,11 @@ def _suit(c, honors):
             if i + 2 < 9 and c[i + 2]:
                 out |= {(m, t + 1) for m, t in _suit(sub(i, i + 2), honors)}
         out |= _suit(sub(i), honors)
+        # for a number of sets only the most partial sets matter (more never hurts)
+        most = {}
+        for m, t in out:
+            most[m] = max(t, most.get(m, 0))
+        out = set(most.items())
     _suit_memo[key] = out
     return out
 
@@ -156,9 +166,23 @@ def counts(hand):
     return c
 
 
+def waits_of(hand):
+    """The kinds completing `hand` (13 tiles), a kind it holds four of excepted."""
+    c = counts(hand)
+    out = set()
+    for k in range(34):
+        if c[k] < 4:
+            c[k] += 1
+            if complete(c):
+                out.add(k)
+            c[k] -= 1
+    return out
+
+
 class Bot:
-    def __init__(self, wins, efficient, misbehave, after):
-        self.wins, self.efficient = wins, efficient
+    def __init__(self, wins, efficient, riichi, misbehave, after):
+        self.wins, self.efficient, self.use_riichi = wins, efficient, riichi
+        self.riichi, self.draws, self.scores, self.declare = False, 0, [0] * 4, None
         self.misbehave, self.after = misbehave, after
         self.decisions = 0
         self.id = 0
@@ -187,18 +211,10 @@ class Bot:
         return {"type": "dahai", "actor": self.id, "pai": pick, "tsumogiri": tsumogiri}
 
     def waits(self):
-        c = counts(self.hand)
-        out = set()
-        for k in range(34):
-            if c[k] < 4:
-                c[k] += 1
-                if complete(c):
-                    out.add(k)
-                c[k] -= 1
-        return out
+        return waits_of(self.hand)
 
     def yaku_for_ron(self, c, chankan):
-        if chankan or chiitoi(c) or kokushi(c):
+        if self.riichi or chankan or chiitoi(c) or kokushi(c):
             return True
         if all(c[k] == 0 for k in YAOCHU):
             return True  # tanyao
@@ -237,18 +253,38 @@ class Bot:
             elif t == "start_kyoku":
                 self.hand = list(e["tehais"][self.id])
                 self.river, self.passed = set(), False
+                self.riichi, self.draws, self.declare = False, 0, None
+                self.scores = list(e["scores"])
                 self.bakaze = KIND[e["bakaze"]]
                 self.jikaze = 27 + (self.id - e["oya"]) % 4
-            elif t == "tsumo" and e["actor"] == self.id:
+            elif t == "tsumo":
+                self.draws += 1  # live tiles left = 70 - tsumo events (a kan's replacement
+                                 # draw is balanced by the live tile it moves to the dead wall)
+                if e["actor"] != self.id:
+                    continue
                 self.hand.append(e["pai"])
                 if self.wins != "none" and complete(counts(self.hand)):
                     answer = {"type": "hora", "actor": self.id, "target": self.id, "pai": e["pai"]}
+                elif self.riichi:
+                    answer = {"type": "dahai", "actor": self.id, "pai": e["pai"], "tsumogiri": True}
                 else:
                     answer = self.discard(e["pai"])
+                    if self.use_riichi and 70 - self.draws >= 4 and self.scores[self.id] >= 1000:
+                        rest = list(self.hand)
+                        rest.remove(answer["pai"])
+                        if waits_of(rest):  # tenpai as the referee counts it
+                            self.declare = answer
+                            answer = {"type": "reach", "actor": self.id}
+            elif t == "reach" and e["actor"] == self.id and self.declare:
+                answer, self.declare = self.declare, None
+                self.riichi = True
+            elif t == "reach_accepted":
+                self.scores = list(e["scores"])
             elif t == "dahai" and e["actor"] == self.id:
                 self.hand.remove(e["pai"])
                 self.river.add(kind(e["pai"]))
-                self.passed = False
+                if not self.riichi:
+                    self.passed = False  # furiten after a passed win lasts in riichi
             elif t in ("dahai", "kakan") and e["actor"] != self.id:
                 # a tile that is not the last event was not offered: let pass
                 if self.can_ron(e["pai"], t == "kakan") and n == len(events) - 1:
@@ -281,13 +317,17 @@ class Bot:
 
 
 def main(argv):
-    wins, efficient, misbehave, after = "all", False, None, 5
+    wins, efficient, riichi, misbehave, after = "all", False, False, None, 5
     i = 1
     while i < len(argv):
         if argv[i] == "--wins" and i + 1 < len(argv):
             wins = argv[i + 1]
         elif argv[i] == "--discard" and i + 1 < len(argv) and argv[i + 1] in ("tsumogiri", "efficient"):
             efficient = argv[i + 1] == "efficient"
+        elif argv[i] == "--riichi":
+            riichi = True
+            i += 1
+            continue
         elif argv[i] == "--misbehave" and i + 1 < len(argv):
             misbehave = argv[i + 1]
         elif argv[i] == "--after" and i + 1 < len(argv):
@@ -299,7 +339,7 @@ def main(argv):
     if wins not in ("all", "tsumo", "none"):
         sys.stderr.write(f"mjai_bot.py: --wins {wins}: expected all, tsumo or none\n")
         return 2
-    bot = Bot(wins, efficient, misbehave, after)
+    bot = Bot(wins, efficient, riichi, misbehave, after)
     for line in sys.stdin:
         if not line.strip():
             continue

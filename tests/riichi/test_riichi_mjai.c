@@ -7,8 +7,9 @@
  *     -j 2, no fault and no illegal action, and every game the bot did not win is the pure
  *     tsumogiri game's line (a game changes only from the bot's first win). A tsumogiri hand
  *     never changes, so its wins are rare (0 in 3,200 hands of seed 7):
- *   - `--discard efficient --wins all` (least-shanten discards) wins often: its tsumo and ron
- *     answers are all accepted (wins and baseline deal-ins > 0, no fault), any -j;
+ *   - `--discard efficient --riichi --wins all` (least-shanten discards, riichi at tenpai) wins
+ *     often: its tsumo, ron and reach answers are all accepted (wins, baseline deal-ins and
+ *     riichi > 0, no fault), any -j;
  *   - a bot that answers garbage, an illegal discard, exits or sleeps past time_limit_ms: a
  *     fault of its seat (kind "error", or "timeout"), the line it sent named on stderr, every
  *     unit still played and written.
@@ -115,11 +116,12 @@ static void with_wins(void) {
   free_lines(p, np);
 }
 
-/* `--discard efficient --wins all`: wins are common, so tsumo and ron answers are exercised;
- * every one must be legal (no fault, no illegal action); -j independence. */
+/* `--discard efficient --riichi --wins all`: wins and riichi are common, so tsumo, ron and the
+ * two-line reach answers are exercised; every one must be legal (no fault, no illegal action);
+ * -j independence. */
 static void efficient(void) {
   if (!have_python) return;
-  spec("eff.json", "--discard efficient --wins all", "riichi_mjai", 10, "");
+  spec("eff.json", "--discard efficient --riichi --wins all", "riichi_mjai", 10, "");
   if (run("eff.json", "eff1", "1") || run("eff.json", "eff2", "2")) return;
   char a[1200], b[1200];
   games_path(a, sizeof a, "eff1");
@@ -129,23 +131,26 @@ static void efficient(void) {
   static json_t *l[N];
   int n = load_lines(a, l, N);
   TK_EQ(n, N, "units");
-  long wins = 0, base_deal_ins = 0;
+  long wins = 0, base_deal_ins = 0, riichi = 0;
   for (int u = 0; u < n; u++) {
     json_t *seats = json_object_get(l[u], "seats");
     for (size_t s = 0; s < json_array_size(seats); s++) {
       json_t *x = json_array_get(seats, s);
       if (json_object_get(x, "fault") || json_object_get(x, "illegal"))
         TK_FAILF("unit %d seat %zu: a fault or an illegal action", u, s);
-      if (json_integer_value(json_object_get(x, "agent")) == 1)
+      if (json_integer_value(json_object_get(x, "agent")) == 1) {
         wins += (long)json_integer_value(json_object_get(x, "wins"));
-      else
+        riichi += (long)json_integer_value(json_object_get(x, "riichi"));
+      } else {
         base_deal_ins += (long)json_integer_value(json_object_get(x, "deal_ins"));
+      }
     }
   }
-  printf("\n  bot wins %ld in %d games, of which by ron %ld (the baseline's deal-ins)\n", wins,
-         n, base_deal_ins);
+  printf("\n  bot wins %ld in %d games, of which by ron %ld (the baseline's deal-ins); riichi %ld\n",
+         wins, n, base_deal_ins, riichi);
   TK_EQ(wins > 0, 1, "tsumo or ron answers accepted");
   TK_EQ(base_deal_ins > 0, 1, "ron answers accepted");
+  TK_EQ(riichi > 0, 1, "reach answers (reach, then the declaring dahai) accepted");
   free_lines(l, n);
 }
 
@@ -224,7 +229,7 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"--wins none: riichi_tsumogiri's games byte for byte, any -j", exact_tsumogiri},
       {"--wins all: no fault, games without a bot win unchanged, any -j", with_wins},
-      {"--discard efficient: tsumo and ron accepted, no fault, any -j", efficient},
+      {"--discard efficient --riichi: tsumo, ron, reach accepted, no fault, any -j", efficient},
       {"garbage answer: a fault of the seat, its line on stderr", garbage},
       {"illegal discard: a fault of the seat", illegal},
       {"the bot exits: a fault of the seat", exits},
