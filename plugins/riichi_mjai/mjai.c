@@ -137,6 +137,10 @@ static int start(agent *a, bot *b) {
     if (getppid() != parent) _exit(127);
     dup2(sv[1], 0);
     dup2(sv[1], 1);
+    /* the bot holds none of the worker's descriptors (its result pipe among them) */
+    long maxfd = sysconf(_SC_OPEN_MAX);
+    if (maxfd < 0 || maxfd > 4096) maxfd = 4096;
+    for (int fd = 3; fd < maxfd; fd++) close(fd);
     signal(SIGPIPE, SIG_DFL);
     execvp(a->argv[0], a->argv);
     fprintf(stderr, "riichi_mjai: cannot run %s: %s\n", a->argv[0], strerror(errno));
