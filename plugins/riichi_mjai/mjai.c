@@ -348,7 +348,8 @@ static int match(json_t *o, const tk_riichi_view *v, const tk_riichi_legal *l, i
 /* A fault of seat `s`: printed with the line the program sent; the program is stopped. */
 static int fault(agent *a, bot *b, int s, int rc, const char *what) {
   fprintf(stderr, "riichi_mjai: seat %d: %s; the bot sent: %.300s%s\n", s, what,
-          a->line ? a->line : "(nothing)", a->line && strlen(a->line) > 300 ? "..." : "");
+          a->line && a->line[0] ? a->line : "(nothing)",
+          a->line && strlen(a->line) > 300 ? "..." : "");
   free(a->line);
   a->line = NULL;
   stop(b);

@@ -31,6 +31,7 @@ Options:
                           1000 points and 4 live tiles are left (70 minus the tsumo events of
                           the hand); in riichi it discards the drawn tile and rons on any
                           complete hand (riichi is a yaku) that is not furiten
+  --tag WORD              no effect (lets a test find its own bot processes)
   --misbehave KIND        at its Nth decision (--after N, default 5; counted per process):
                           garbage (a line that is not JSON), illegal (a dahai of a tile it does
                           not hold), sleep (sleeps 60 s), exit (exits)
@@ -328,6 +329,8 @@ def main(argv):
             riichi = True
             i += 1
             continue
+        elif argv[i] == "--tag" and i + 1 < len(argv):
+            pass  # names the process for a test's pgrep; no effect
         elif argv[i] == "--misbehave" and i + 1 < len(argv):
             misbehave = argv[i + 1]
         elif argv[i] == "--after" and i + 1 < len(argv):

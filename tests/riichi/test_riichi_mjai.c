@@ -158,7 +158,7 @@ static void efficient(void) {
 static void misbehave(const char *how, const char *kind, const char *stderr_has, const char *extra) {
   if (!have_python) return;
   char args[200], name[64], out[64];
-  snprintf(args, sizeof args, "--misbehave %s --after 3", how);
+  snprintf(args, sizeof args, "--misbehave %s --after 3 --tag t%ld", how, (long)getpid());
   snprintf(name, sizeof name, "%s.json", how);
   snprintf(out, sizeof out, "out-%s", how);
   spec(name, args, "riichi_mjai", 2, extra);
@@ -198,12 +198,16 @@ static void garbage(void) {
     TK_FAILF("stderr does not name the line: %.600s", err_buf);
 }
 static void illegal(void) { misbehave("illegal", "error", "an illegal action; the bot sent: {", ""); }
-static void exits(void) { misbehave("exit", "error", "the bot exited or closed its output", ""); }
+static void exits(void) {
+  misbehave("exit", "error", "the bot exited or closed its output; the bot sent: (nothing)", "");
+}
 static void sleeps(void) {
   misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,");
   /* the bot sleeps 60 s: one still running now outlived its killed worker */
-  if (have_python && system("pgrep -f 'mjai_bot[.]py --misbehave sleep' > /dev/null") == 0)
-    TK_FAILF("a bot outlived the worker killed for its time-out");
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "pgrep -f 'mjai_bot[.]py --misbehave sleep --after 3 --tag t%ld$' > /dev/null",
+           (long)getpid());
+  if (have_python && system(cmd) == 0) TK_FAILF("a bot outlived the worker killed for its time-out");
 }
 
 static void bad_command(void) {
