@@ -1,0 +1,471 @@
+/* plugins/riichi_mjai/stream.c — one seat's mjai event stream rebuilt from its views
+ * (stream.h). The play is replayed from the hand's start in the engine's order: the turn seat
+ * draws, may make a closed or added kan (then a replacement draw), discards; a discard is then
+ * called (the caller's next meld names it as `from`) or passes to the next seat. Indicators turn
+ * where the engine turns them: a closed kan's at once, an open or added kan's after the next
+ * discard or kan. */
+#include "stream.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tk_mjai_buf_clear(tk_mjai_buf *b) {
+  b->n = 0;
+  b->oom = 0;
+  if (b->s) b->s[0] = '\0';
+}
+
+void tk_mjai_buf_free(tk_mjai_buf *b) {
+  free(b->s);
+  memset(b, 0, sizeof *b);
+}
+
+void tk_mjai_buf_printf(tk_mjai_buf *b, const char *fmt, ...) {
+  for (;;) {
+    size_t room = b->cap - b->n;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = room ? vsnprintf(b->s + b->n, room, fmt, ap) : -1;
+    va_end(ap);
+    if (w >= 0 && (size_t)w < room) {
+      b->n += (size_t)w;
+      return;
+    }
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    while (w >= 0 && cap < b->n + (size_t)w + 1) cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+      b->oom = 1;
+      return;
+    }
+    b->s = s;
+    b->cap = cap;
+  }
+}
+
+static const char *tile(int t) { return t == TK_TILE_NONE ? "?" : tk_tile_mjai((tk_tile)t); }
+
+static void tiles(tk_mjai_buf *b, const uint8_t *t, int n) {
+  tk_mjai_buf_printf(b, "[");
+  for (int i = 0; i < n; i++) tk_mjai_buf_printf(b, "%s\"%s\"", i ? "," : "", tile(t[i]));
+  tk_mjai_buf_printf(b, "]");
+}
+
+static void ints(tk_mjai_buf *b, const char *key, const int32_t *v) {
+  tk_mjai_buf_printf(b, ",\"%s\":[%d,%d,%d,%d]", key, (int)v[0], (int)v[1], (int)v[2], (int)v[3]);
+}
+
+int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer) {
+  static const char *const type[TK_RIICHI_EV_COUNT] = {
+      "start_game", "start_kyoku", "tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan",
+      "dora", "reach", "reach_accepted", "hora", "ryukyoku", "end_kyoku", "end_game"};
+  if (ev->type >= TK_RIICHI_EV_COUNT || ev->type == TK_RIICHI_EV_HORA ||
+      ev->type == TK_RIICHI_EV_RYUKYOKU)
+    return -1;
+  tk_mjai_buf_printf(b, "%s{\"type\":\"%s\"", b->n ? "," : "", type[ev->type]);
+  switch (ev->type) {
+    case TK_RIICHI_EV_START_GAME:
+      tk_mjai_buf_printf(b, ",\"id\":%d,\"names\":[\"player0\",\"player1\",\"player2\",\"player3\"]",
+                         viewer);
+      break;
+    case TK_RIICHI_EV_START_KYOKU: {
+      static const char *const wind[4] = {"E", "S", "W", "N"};
+      tk_mjai_buf_printf(b,
+                         ",\"bakaze\":\"%s\",\"dora_marker\":\"%s\",\"kyoku\":%d,\"honba\":%d,"
+                         "\"kyotaku\":%d,\"oya\":%d",
+                         wind[ev->round / 4 % 4], tile(ev->tile), ev->round % 4 + 1, ev->honba,
+                         ev->sticks, ev->dealer);
+      ints(b, "scores", ev->scores);
+      tk_mjai_buf_printf(b, ",\"tehais\":[");
+      for (int s = 0; s < 4; s++) {
+        static const uint8_t hidden[13] = {TK_TILE_NONE, TK_TILE_NONE, TK_TILE_NONE, TK_TILE_NONE,
+                                           TK_TILE_NONE, TK_TILE_NONE, TK_TILE_NONE, TK_TILE_NONE,
+                                           TK_TILE_NONE, TK_TILE_NONE, TK_TILE_NONE, TK_TILE_NONE,
+                                           TK_TILE_NONE};
+        if (s) tk_mjai_buf_printf(b, ",");
+        tiles(b, s == viewer ? ev->tehais[s] : hidden, 13);
+      }
+      tk_mjai_buf_printf(b, "]");
+      break;
+    }
+    case TK_RIICHI_EV_TSUMO:
+      tk_mjai_buf_printf(b, ",\"actor\":%d,\"pai\":\"%s\"", ev->actor,
+                         ev->actor == viewer ? tile(ev->tile) : "?");
+      break;
+    case TK_RIICHI_EV_DAHAI:
+      tk_mjai_buf_printf(b, ",\"actor\":%d,\"pai\":\"%s\",\"tsumogiri\":%s", ev->actor,
+                         tile(ev->tile), ev->tsumogiri ? "true" : "false");
+      break;
+    case TK_RIICHI_EV_CHI:
+    case TK_RIICHI_EV_PON:
+    case TK_RIICHI_EV_DAIMINKAN:
+      tk_mjai_buf_printf(b, ",\"actor\":%d,\"target\":%d,\"pai\":\"%s\",\"consumed\":", ev->actor,
+                         ev->target, tile(ev->tile));
+      tiles(b, ev->consumed, ev->nconsumed);
+      break;
+    case TK_RIICHI_EV_KAKAN:
+      tk_mjai_buf_printf(b, ",\"actor\":%d,\"pai\":\"%s\",\"consumed\":", ev->actor,
+                         tile(ev->tile));
+      tiles(b, ev->consumed, ev->nconsumed);
+      break;
+    case TK_RIICHI_EV_ANKAN:
+      tk_mjai_buf_printf(b, ",\"actor\":%d,\"consumed\":", ev->actor);
+      tiles(b, ev->consumed, ev->nconsumed);
+      break;
+    case TK_RIICHI_EV_DORA:
+      tk_mjai_buf_printf(b, ",\"dora_marker\":\"%s\"", tile(ev->tile));
+      break;
+    case TK_RIICHI_EV_REACH:
+      tk_mjai_buf_printf(b, ",\"actor\":%d", ev->actor);
+      break;
+    case TK_RIICHI_EV_REACH_ACCEPTED:
+      tk_mjai_buf_printf(b, ",\"actor\":%d", ev->actor);
+      ints(b, "deltas", ev->deltas);
+      ints(b, "scores", ev->scores);
+      break;
+    case TK_RIICHI_EV_END_GAME:
+      ints(b, "scores", ev->scores);
+      break;
+    default:
+      break;
+  }
+  tk_mjai_buf_printf(b, "}");
+  return 0;
+}
+
+/* ------------------------------------------------------------ the rebuilt play */
+
+static void ev0(tk_riichi_event *ev, int type, int actor) {
+  memset(ev, 0, sizeof *ev);
+  ev->type = (uint8_t)type;
+  ev->actor = (int8_t)actor;
+  ev->target = -1;
+  ev->tile = TK_TILE_NONE;
+}
+
+static void simple(tk_mjai_stream *st, tk_mjai_buf *b, int type, int actor, int t) {
+  tk_riichi_event ev;
+  ev0(&ev, type, actor);
+  ev.tile = (uint8_t)t;
+  tk_mjai_event(b, &ev, st->seat);
+}
+
+static void dora(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b) {
+  if (st->ndora < v->ndora && st->ndora < 5) simple(st, b, TK_RIICHI_EV_DORA, -1, v->dora[st->ndora++]);
+}
+
+static void flip_pending(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b) {
+  for (; st->pending; st->pending--) dora(st, v, b);
+}
+
+void tk_mjai_stream_begin(tk_mjai_stream *st, int seat) {
+  memset(st, 0, sizeof *st);
+  st->seat = seat;
+  st->caller = TK_RIICHI_NOBODY;
+}
+
+/* Is the last discard of `s` a riichi declaration still waiting for its reactions? */
+static int riichi_pending(const tk_riichi_view *v, int s) {
+  return v->phase == TK_RIICHI_PHASE_REACT && v->actor == s &&
+         v->last_from == TK_RIICHI_FROM_DISCARD && v->nriver[s] > 0 &&
+         (v->river[s][v->nriver[s] - 1].flags & TK_RIICHI_DECLARED);
+}
+
+static void start_hand(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b) {
+  tk_riichi_event ev;
+  ev0(&ev, TK_RIICHI_EV_START_KYOKU, -1);
+  int accepted = 0;
+  for (int s = 0; s < 4; s++) {
+    int paid = v->riichi[s] && !riichi_pending(v, s);
+    accepted += paid;
+    ev.scores[s] = v->scores[s] + 1000 * paid;
+  }
+  ev.round = v->round;
+  ev.honba = v->honba;
+  ev.sticks = (uint8_t)(v->sticks - accepted);
+  ev.dealer = v->dealer;
+  ev.tile = v->dora[0];
+  /* the seat has not acted yet this hand: its tiles are its starting 13 and the drawn tile */
+  int n = 0, skip = v->phase == TK_RIICHI_PHASE_SELF && v->drawn != TK_TILE_NONE;
+  memset(ev.tehais, TK_TILE_NONE, sizeof ev.tehais);
+  for (int i = 0; i < v->nhand && n < 13; i++) {
+    if (skip && v->tiles[i] == v->drawn) {
+      skip = 0;
+      continue;
+    }
+    ev.tehais[st->seat][n++] = v->tiles[i];
+  }
+  tk_mjai_event(b, &ev, st->seat);
+  memcpy(st->scores, ev.scores, sizeof st->scores);
+  st->in_hand = 1;
+  st->round = v->round;
+  st->honba = v->honba;
+  st->turn = v->dealer;
+  st->stage = TK_MJAI_DRAW;
+  memset(st->nriver, 0, sizeof st->nriver);
+  memset(st->nmelds, 0, sizeof st->nmelds);
+  memset(st->mtype, 0, sizeof st->mtype);
+  st->ndora = 1;
+  st->pending = 0;
+  st->caller = TK_RIICHI_NOBODY;
+  st->accepted = st->kan_now = st->no_kan = st->reach_sent = 0;
+}
+
+/* The index of a sent pon of `s` that the view shows as an added kan, or -1. */
+static int new_kakan(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
+  for (int i = 0; i < st->nmelds[s]; i++)
+    if (st->mtype[s][i] == TK_CALL_PON && v->melds[s][i].type == TK_CALL_KAKAN) return i;
+  return -1;
+}
+
+static int new_ankan(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
+  return st->nmelds[s] < v->nmelds[s] && v->melds[s][st->nmelds[s]].type == TK_CALL_ANKAN;
+}
+
+/* Has `s` an own action (discard, closed or added kan) the stream has not sent? */
+static int has_own_action(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
+  return st->nriver[s] < v->nriver[s] || new_ankan(st, v, s) || new_kakan(st, v, s) >= 0;
+}
+
+/* The meld's tiles other than one copy of `skip`. */
+static int others(const tk_riichi_meld *m, int ntiles, int skip, uint8_t *out) {
+  int n = 0;
+  for (int i = 0; i < ntiles; i++) {
+    if (skip != TK_TILE_NONE && m->tiles[i] == skip) {
+      skip = TK_TILE_NONE;
+      continue;
+    }
+    out[n++] = m->tiles[i];
+  }
+  return n;
+}
+
+/* Has every action the view shows been sent? (Checked where the rebuilt play reaches the
+ * decision: a play that stops there with actions left over took a wrong branch.) */
+static int all_sent(const tk_mjai_stream *st, const tk_riichi_view *v) {
+  for (int s = 0; s < 4; s++)
+    if (st->nriver[s] != v->nriver[s] || st->nmelds[s] != v->nmelds[s] || new_kakan(st, v, s) >= 0)
+      return 0;
+  return 1;
+}
+
+static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous);
+
+/* At a point where the view allows several plays (which seat called a discard; whether a kan
+ * came in this turn or a later one), each is tried on a copy, in order; the first that reaches
+ * the decision with everything sent is kept. Two that do make the decision ambiguous. */
+static int settle(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous,
+                  const tk_mjai_stream *tries, int ntries, size_t n0) {
+  tk_mjai_stream kept;
+  int ok = 0;
+  size_t kept_n = 0;
+  char *kept_s = NULL;
+  for (int i = 0; i < ntries; i++) {
+    tk_mjai_stream c = tries[i];
+    b->n = n0;
+    if (b->s) b->s[n0] = '\0';
+    int amb = 0;
+    if (play(&c, v, b, &amb)) continue;
+    if (ok++) {
+      *ambiguous = 1;
+      break;
+    }
+    *ambiguous |= amb;
+    kept = c;
+    kept_n = b->n;
+    kept_s = malloc(b->n - n0 + 1);
+    if (!kept_s) return -1;
+    memcpy(kept_s, b->s + n0, b->n - n0 + 1);
+  }
+  if (!ok) return -1;
+  b->n = n0;
+  if (b->s) b->s[n0] = '\0';
+  tk_mjai_buf_printf(b, "%s", kept_s);
+  free(kept_s);
+  if (b->n != kept_n) return -1;
+  *st = kept;
+  return 0;
+}
+
+/* Plays on from st's point to the decision `v`, appending the events. */
+static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous) {
+  const int me = st->seat;
+  for (int guard = 0; guard < 1000; guard++) {
+    int t = st->turn;
+    tk_riichi_event ev;
+    switch (st->stage) {
+      case TK_MJAI_DRAW:
+        if (t == me) {
+          if (v->phase != TK_RIICHI_PHASE_SELF || has_own_action(st, v, t)) return -1;
+          simple(st, b, TK_RIICHI_EV_TSUMO, t, v->drawn);
+          st->stage = TK_MJAI_ACT;
+          return all_sent(st, v) ? 0 : -1;
+        }
+        if (!has_own_action(st, v, t)) return -1;
+        simple(st, b, TK_RIICHI_EV_TSUMO, t, TK_TILE_NONE);
+        st->stage = TK_MJAI_ACT;
+        break;
+      case TK_MJAI_ACT: {
+        int i = new_kakan(st, v, t), ankan = new_ankan(st, v, t);
+        if ((i >= 0 || ankan) && st->nriver[t] < v->nriver[t] && !st->no_kan && !st->kan_now) {
+          /* the kan now, or a discard first and the kan in a later turn */
+          tk_mjai_stream tries[2] = {*st, *st};
+          tries[0].no_kan = 0;
+          tries[0].kan_now = 1;
+          tries[1].no_kan = 1;
+          return settle(st, v, b, ambiguous, tries, 2, b->n);
+        }
+        st->no_kan = 0;
+        if (st->kan_now || !(st->nriver[t] < v->nriver[t])) {
+          st->kan_now = 0;
+          if (i >= 0) {
+            const tk_riichi_meld *m = &v->melds[t][i];
+            ev0(&ev, TK_RIICHI_EV_KAKAN, t);
+            ev.tile = m->added;
+            ev.nconsumed = (uint8_t)others(m, 4, m->added, ev.consumed);
+            tk_mjai_event(b, &ev, me);
+            st->mtype[t][i] = TK_CALL_KAKAN;
+            flip_pending(st, v, b);
+            st->pending++;
+          } else if (ankan) {
+            const tk_riichi_meld *m = &v->melds[t][st->nmelds[t]];
+            ev0(&ev, TK_RIICHI_EV_ANKAN, t);
+            ev.nconsumed = 4;
+            memcpy(ev.consumed, m->tiles, 4);
+            tk_mjai_event(b, &ev, me);
+            st->mtype[t][st->nmelds[t]++] = TK_CALL_ANKAN;
+            flip_pending(st, v, b);
+            dora(st, v, b);
+          }
+          if (i >= 0 || ankan) {
+            if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
+                v->last_from != TK_RIICHI_FROM_DISCARD && all_sent(st, v)) {
+              st->stage = TK_MJAI_AFTER_KAN;
+              return 0;
+            }
+            st->stage = TK_MJAI_DRAW; /* the replacement draw */
+            break;
+          }
+        }
+        if (st->nriver[t] < v->nriver[t]) {
+          const tk_riichi_discard *d = &v->river[t][st->nriver[t]++];
+          if ((d->flags & TK_RIICHI_DECLARED) && t == me && st->reach_sent)
+            st->reach_sent = 0; /* the bot had its own reach in the exchange that declared it */
+          else if (d->flags & TK_RIICHI_DECLARED)
+            simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
+          ev0(&ev, TK_RIICHI_EV_DAHAI, t);
+          ev.tile = d->tile;
+          ev.tsumogiri = (d->flags & TK_RIICHI_TSUMOGIRI) != 0;
+          tk_mjai_event(b, &ev, me);
+          flip_pending(st, v, b);
+          st->stage = TK_MJAI_AFTER_DISCARD;
+          if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
+              v->last_from == TK_RIICHI_FROM_DISCARD && all_sent(st, v))
+            return 0;
+          break;
+        }
+        /* after its own chi or pon the viewer decides with nothing new to send */
+        return t == me && v->phase == TK_RIICHI_PHASE_SELF && all_sent(st, v) ? 0 : -1;
+      }
+      case TK_MJAI_AFTER_DISCARD: {
+        const tk_riichi_discard *d = &v->river[t][st->nriver[t] - 1];
+        if ((d->flags & TK_RIICHI_DECLARED) && !st->accepted) {
+          ev0(&ev, TK_RIICHI_EV_REACH_ACCEPTED, t);
+          st->scores[t] -= 1000;
+          ev.deltas[t] = -1000;
+          memcpy(ev.scores, st->scores, sizeof ev.scores);
+          tk_mjai_event(b, &ev, me);
+          st->accepted = 1;
+        }
+        if (!(d->flags & TK_RIICHI_CALLED)) {
+          st->turn = (uint8_t)((t + 1) % 4);
+          st->stage = TK_MJAI_DRAW;
+          st->accepted = 0;
+          break;
+        }
+        int caller = st->caller, candidates = 0;
+        if (caller == TK_RIICHI_NOBODY) {
+          tk_mjai_stream tries[3];
+          for (int k = 1; k < 4; k++) {
+            int c = (t + k) % 4;
+            if (st->nmelds[c] >= v->nmelds[c]) continue;
+            const tk_riichi_meld *m = &v->melds[c][st->nmelds[c]];
+            if (m->from != t || m->called != d->tile ||
+                (m->type != TK_CALL_CHI && m->type != TK_CALL_PON && m->type != TK_CALL_MINKAN))
+              continue;
+            tries[candidates] = *st;
+            tries[candidates++].caller = (uint8_t)c;
+          }
+          if (!candidates) return -1;
+          if (candidates > 1) return settle(st, v, b, ambiguous, tries, candidates, b->n);
+          caller = tries[0].caller;
+        }
+        st->caller = TK_RIICHI_NOBODY;
+        st->accepted = 0;
+        const tk_riichi_meld *m = &v->melds[caller][st->nmelds[caller]];
+        int minkan = m->type == TK_CALL_MINKAN;
+        ev0(&ev, m->type == TK_CALL_CHI ? TK_RIICHI_EV_CHI
+                 : minkan              ? TK_RIICHI_EV_DAIMINKAN
+                                       : TK_RIICHI_EV_PON,
+            caller);
+        ev.target = (int8_t)t;
+        ev.tile = d->tile;
+        ev.nconsumed = (uint8_t)others(m, minkan ? 4 : 3, d->tile, ev.consumed);
+        /* chi and pon name their tiles as the action does (by kind, of a plain and a red five
+           the plain first); a daiminkan as its meld (a red five first) */
+        int k0 = tk_tile_kind(ev.consumed[0]), k1 = tk_tile_kind(ev.consumed[1]);
+        if (!minkan && (k0 > k1 || (k0 == k1 && tk_tile_is_red(ev.consumed[0])))) {
+          uint8_t x = ev.consumed[0];
+          ev.consumed[0] = ev.consumed[1];
+          ev.consumed[1] = x;
+        }
+        tk_mjai_event(b, &ev, me);
+        st->mtype[caller][st->nmelds[caller]++] = m->type;
+        st->turn = (uint8_t)caller;
+        if (minkan) {
+          st->pending++;
+          st->stage = TK_MJAI_DRAW;
+        } else {
+          st->stage = TK_MJAI_ACT;
+        }
+        break;
+      }
+      case TK_MJAI_AFTER_KAN: /* nobody robbed the kan: the replacement draw */
+        st->stage = TK_MJAI_DRAW;
+        break;
+      default:
+        return -1;
+    }
+  }
+  return -1;
+}
+
+int tk_mjai_stream_update(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b,
+                          int *ambiguous) {
+  *ambiguous = 0;
+  if (v->seat != st->seat) return -1;
+  if (!st->in_game) {
+    simple(st, b, TK_RIICHI_EV_START_GAME, -1, TK_TILE_NONE);
+    st->in_game = 1;
+  }
+  if (!st->in_hand || v->round != st->round || v->honba != st->honba) {
+    if (st->in_hand) simple(st, b, TK_RIICHI_EV_END_KYOKU, -1, TK_TILE_NONE);
+    start_hand(st, v, b);
+  }
+  tk_mjai_stream c = *st;
+  if (play(&c, v, b, ambiguous)) return -1;
+  *st = c;
+  return b->oom ? -1 : 0;
+}
+
+void tk_mjai_stream_end(tk_mjai_stream *st, const int32_t points[4], tk_mjai_buf *b) {
+  if (st->in_hand) simple(st, b, TK_RIICHI_EV_END_KYOKU, -1, TK_TILE_NONE);
+  tk_riichi_event ev;
+  ev0(&ev, TK_RIICHI_EV_END_GAME, -1);
+  memcpy(ev.scores, points, sizeof ev.scores);
+  tk_mjai_event(b, &ev, st->seat);
+  st->in_hand = 0;
+  st->in_game = 0;
+}

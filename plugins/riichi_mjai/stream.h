@@ -1,0 +1,81 @@
+/* plugins/riichi_mjai/stream.h — the mjai event stream of one seat, rebuilt from the views the
+ * referee gives at that seat's decisions (the plugin ABI passes no events to an agent).
+ *
+ * At each decision, tk_mjai_stream_update() appends the events since the seat's previous
+ * decision as mjai JSON objects separated by commas (the caller wraps them in [ ]). What a seat
+ * cannot see is masked as mjai masks it: other players' draws and starting hands are "?".
+ * What the views do not hold is not sent (docs/riichi.md, "External mjai bots"):
+ *   - the end of a hand (hora, ryukyoku and the discards after the seat's last decision in that
+ *     hand): the next start_kyoku follows an end_kyoku, and its scores carry the outcome;
+ *   - a hand in which the seat had no decision at all;
+ *   - the order of some plays, when several orders explain the view (another seat's closed or
+ *     added kan made in one of two turns of that seat since the viewer's last decision; one of
+ *     two seats called the same tile from the same discarder): the plays consistent with the
+ *     view are tried in turn order (a kan as early as possible), the first kept, and the update
+ *     reports the decision as `ambiguous`.
+ * Everything else (draws, discards with their tsumogiri flag, calls with their consumed tiles,
+ * riichi and its acceptance, every dora indicator at the engine's point) is exact. */
+#ifndef TK_MJAI_STREAM_H
+#define TK_MJAI_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "taikai/riichi.h"
+
+/* A growable text buffer. */
+typedef struct tk_mjai_buf {
+  char *s;
+  size_t n, cap;
+  int oom; /* an allocation failed: the text is cut short */
+} tk_mjai_buf;
+
+void tk_mjai_buf_clear(tk_mjai_buf *b);
+void tk_mjai_buf_free(tk_mjai_buf *b);
+void tk_mjai_buf_printf(tk_mjai_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Appends `ev` as one mjai JSON object as seat `viewer` receives it (a comma first unless `b` is
+ * empty): other seats' tsumo tiles and start_kyoku hands as "?", start_game with "id": viewer.
+ * Returns 0, or -1 for an event type not sent to bots (hora, ryukyoku). */
+int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer);
+
+enum { TK_MJAI_DRAW = 0, TK_MJAI_ACT, TK_MJAI_AFTER_DISCARD, TK_MJAI_AFTER_KAN };
+
+typedef struct tk_mjai_stream {
+  int seat;
+  int in_game, in_hand;   /* start_game / this hand's start_kyoku were sent */
+  uint8_t round, honba;   /* the hand being sent */
+  uint8_t turn, stage;    /* where the rebuilt play stands: TK_MJAI_* of seat `turn` */
+  uint8_t nriver[4];      /* discards sent, per seat */
+  uint8_t nmelds[4];      /* melds sent, per seat */
+  uint8_t mtype[4][4];    /* the type each sent meld had (a pon later made a kakan) */
+  uint8_t ndora;          /* indicators sent */
+  uint8_t pending;        /* open or added kans whose indicator turns at the next discard */
+  int32_t scores[4];      /* points as last sent */
+  uint8_t reach_sent;     /* the seat's own reach event was already sent (in the exchange
+                             where it declared): not sent again before its dahai */
+  /* choices of the branch being tried (stream.c, settle) */
+  uint8_t caller;         /* AFTER_DISCARD: the seat that called it, or TK_RIICHI_NOBODY: find it */
+  uint8_t accepted;       /* AFTER_DISCARD: its reach_accepted was sent */
+  uint8_t kan_now;        /* ACT: make the kan the view shows in this turn */
+  uint8_t no_kan;         /* ACT: discard first (the kan comes in a later turn) */
+} tk_mjai_stream;
+
+/* A new game for `seat`. */
+void tk_mjai_stream_begin(tk_mjai_stream *st, int seat);
+
+/* Appends the events between the previous decision and `v` (a view of st->seat). Sets
+ * *ambiguous to 1 when a kan's turn had to be guessed (see above), else 0. Returns 0, or -1
+ * when the view cannot follow the events sent (a view of another game or seat). */
+int tk_mjai_stream_update(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b,
+                          int *ambiguous);
+
+/* Appends the end of the game: end_kyoku if a hand was sent, then end_game with the final
+ * points. */
+void tk_mjai_stream_end(tk_mjai_stream *st, const int32_t points[4], tk_mjai_buf *b);
+
+#endif

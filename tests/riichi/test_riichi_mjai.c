@@ -1,0 +1,245 @@
+/* tests/riichi/test_riichi_mjai.c — end to end: the riichi_mjai bridge playing the Python bot
+ * tests/riichi/mjai_bot.py in `taikai run` duplicates against riichi_tsumogiri.
+ *
+ *   - `--wins none` (exact tsumogiri): games.jsonl is byte for byte that of riichi_tsumogiri
+ *     in the bot's seats (same labels), with -j 1 and -j 2;
+ *   - `--wins all` (tsumogiri plus tsumo and provably legal ron): the same bytes with -j 1 and
+ *     -j 2, no fault and no illegal action, and every game the bot did not win is the pure
+ *     tsumogiri game's line (a game changes only from the bot's first win). A tsumogiri hand
+ *     never changes, so its wins are rare (0 in 3,200 hands of seed 7):
+ *   - `--discard efficient --riichi --wins all` (least-shanten discards, riichi at tenpai) wins
+ *     often: its tsumo, ron and reach answers are all accepted (wins, baseline deal-ins and
+ *     riichi > 0, no fault), any -j;
+ *   - a bot that answers garbage, an illegal discard, exits or sleeps past time_limit_ms: a
+ *     fault of its seat (kind "error", or "timeout"), the line it sent named on stderr, every
+ *     unit still played and written.
+ * Skips (passing, with a message) when python3 is not on PATH. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "referee/e2e_util.h"
+
+#define BOT "python3 " TK_BOT
+
+static int have_python;
+
+static void spec(const char *name, const char *bot_args, const char *cand_plugin, int walls,
+                 const char *extra) {
+  char text[2048];
+  if (!strcmp(cand_plugin, "riichi_mjai"))
+    snprintf(text, sizeof text,
+             "{\"game\": \"riichi\", \"seed\": 5, \"walls\": %d, \"format\": \"duplicate\",%s"
+             " \"agents\": [{\"plugin\": \"riichi_tsumogiri\", \"label\": \"base\"},"
+             " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\": \"%s %s\"}}],"
+             " \"rules\": {\"length\": \"east\"}}\n",
+             walls, extra, BOT, bot_args);
+  else
+    snprintf(text, sizeof text,
+             "{\"game\": \"riichi\", \"seed\": 5, \"walls\": %d, \"format\": \"duplicate\",%s"
+             " \"agents\": [{\"plugin\": \"riichi_tsumogiri\", \"label\": \"base\"},"
+             " {\"plugin\": \"%s\", \"label\": \"bot\"}], \"rules\": {\"length\": \"east\"}}\n",
+             walls, extra, cand_plugin);
+  write_file(W(name), text);
+}
+
+static int run(const char *spec_name, const char *out, const char *j) {
+  const char *args[] = {"run", W(spec_name), "--out", W(out), "-j", j, "--quiet", NULL};
+  int rc = taikai(args);
+  if (rc) TK_FAILF("taikai run %s -j %s: exit %d; stderr: %.600s", spec_name, j, rc, err_buf);
+  return rc;
+}
+
+static void games_path(char *buf, size_t cap, const char *out) {
+  snprintf(buf, cap, "%s/games.jsonl", W(out));
+}
+
+static void exact_tsumogiri(void) {
+  if (!have_python) return;
+  spec("none.json", "--wins none", "riichi_mjai", 6, "");
+  spec("pure.json", "", "riichi_tsumogiri", 6, "");
+  if (run("none.json", "none1", "1") || run("none.json", "none2", "2") ||
+      run("pure.json", "pure", "2"))
+    return;
+  char a[1200], b[1200], c[1200];
+  games_path(a, sizeof a, "none1");
+  games_path(b, sizeof b, "none2");
+  games_path(c, sizeof c, "pure");
+  TK_EQ(same_bytes(a, b), 1, "games.jsonl of -j 1 and -j 2");
+  TK_EQ(same_bytes(a, c), 1, "the bot's games are riichi_tsumogiri's, byte for byte");
+}
+
+static void with_wins(void) {
+  if (!have_python) return;
+  spec("wins.json", "--wins all", "riichi_mjai", 20, "");
+  spec("pure40.json", "", "riichi_tsumogiri", 20, "");
+  if (run("wins.json", "wins1", "1") || run("wins.json", "wins2", "2") ||
+      run("pure40.json", "pure40", "2"))
+    return;
+  char a[1200], b[1200], c[1200];
+  games_path(a, sizeof a, "wins1");
+  games_path(b, sizeof b, "wins2");
+  games_path(c, sizeof c, "pure40");
+  TK_EQ(same_bytes(a, b), 1, "games.jsonl of -j 1 and -j 2");
+  enum { N = 80 };
+  static json_t *w[N], *p[N];
+  int nw = load_lines(a, w, N), np = load_lines(c, p, N);
+  TK_EQ(nw, N, "units of the run with wins");
+  TK_EQ(np, N, "units of the pure tsumogiri run");
+  long wins = 0, won_games = 0, same = 0;
+  for (int u = 0; u < nw && u < np; u++) {
+    json_t *seats = json_object_get(w[u], "seats");
+    int bot_won = 0;
+    for (size_t s = 0; s < json_array_size(seats); s++) {
+      json_t *x = json_array_get(seats, s);
+      if (json_object_get(x, "fault") || json_object_get(x, "illegal"))
+        TK_FAILF("unit %d seat %zu: a fault or an illegal action: %s", u, s,
+                 json_dumps(x, JSON_COMPACT));
+      if (json_integer_value(json_object_get(x, "agent")) == 1) {
+        long n = (long)json_integer_value(json_object_get(x, "wins"));
+        wins += n;
+        bot_won = n > 0;
+      }
+    }
+    if (bot_won) {
+      won_games++;
+    } else {
+      int eq = json_equal(w[u], p[u]);
+      same += eq;
+      if (!eq) TK_FAILF("unit %d: the bot did not win but the game differs from tsumogiri's", u);
+    }
+  }
+  printf("\n  bot wins %ld in %ld of %d games; %ld other games identical to tsumogiri's\n", wins,
+         won_games, nw, same);
+  TK_EQ(same + won_games, nw, "every game accounted for");
+  free_lines(w, nw);
+  free_lines(p, np);
+}
+
+/* `--discard efficient --riichi --wins all`: wins and riichi are common, so tsumo, ron and the
+ * two-line reach answers are exercised; every one must be legal (no fault, no illegal action);
+ * -j independence. */
+static void efficient(void) {
+  if (!have_python) return;
+  spec("eff.json", "--discard efficient --riichi --wins all", "riichi_mjai", 10, "");
+  if (run("eff.json", "eff1", "1") || run("eff.json", "eff2", "2")) return;
+  char a[1200], b[1200];
+  games_path(a, sizeof a, "eff1");
+  games_path(b, sizeof b, "eff2");
+  TK_EQ(same_bytes(a, b), 1, "games.jsonl of -j 1 and -j 2");
+  enum { N = 40 };
+  static json_t *l[N];
+  int n = load_lines(a, l, N);
+  TK_EQ(n, N, "units");
+  long wins = 0, base_deal_ins = 0, riichi = 0;
+  for (int u = 0; u < n; u++) {
+    json_t *seats = json_object_get(l[u], "seats");
+    for (size_t s = 0; s < json_array_size(seats); s++) {
+      json_t *x = json_array_get(seats, s);
+      if (json_object_get(x, "fault") || json_object_get(x, "illegal"))
+        TK_FAILF("unit %d seat %zu: a fault or an illegal action", u, s);
+      if (json_integer_value(json_object_get(x, "agent")) == 1) {
+        wins += (long)json_integer_value(json_object_get(x, "wins"));
+        riichi += (long)json_integer_value(json_object_get(x, "riichi"));
+      } else {
+        base_deal_ins += (long)json_integer_value(json_object_get(x, "deal_ins"));
+      }
+    }
+  }
+  printf("\n  bot wins %ld in %d games, of which by ron %ld (the baseline's deal-ins); riichi %ld\n",
+         wins, n, base_deal_ins, riichi);
+  TK_EQ(wins > 0, 1, "tsumo or ron answers accepted");
+  TK_EQ(base_deal_ins > 0, 1, "ron answers accepted");
+  TK_EQ(riichi > 0, 1, "reach answers (reach, then the declaring dahai) accepted");
+  free_lines(l, n);
+}
+
+/* A misbehaving bot: each unit in which it misbehaves is a fault of its seat with `kind`. */
+static void misbehave(const char *how, const char *kind, const char *stderr_has, const char *extra) {
+  if (!have_python) return;
+  char args[200], name[64], out[64];
+  snprintf(args, sizeof args, "--misbehave %s --after 3 --tag t%ld", how, (long)getpid());
+  snprintf(name, sizeof name, "%s.json", how);
+  snprintf(out, sizeof out, "out-%s", how);
+  spec(name, args, "riichi_mjai", 2, extra);
+  if (run(name, out, "2")) return;
+  char g[1200];
+  games_path(g, sizeof g, out);
+  json_t *l[8];
+  int n = load_lines(g, l, 8);
+  TK_EQ(n, 8, "every unit written");
+  int faults = 0;
+  for (int u = 0; u < n; u++) {
+    json_t *seats = json_object_get(l[u], "seats");
+    for (size_t s = 0; s < json_array_size(seats); s++) {
+      json_t *x = json_array_get(seats, s);
+      const char *f = json_string_value(json_object_get(x, "fault"));
+      int bot = json_integer_value(json_object_get(x, "agent")) == 1;
+      if (f && !bot) TK_FAILF("unit %d: a fault of the baseline: %s", u, f);
+      if (!bot) continue;
+      if (!f) {
+        TK_FAILF("%s: unit %d: the bot's seat has no fault", how, u);
+        continue;
+      }
+      faults++;
+      if (strncmp(f, kind, strlen(kind)))
+        TK_FAILF("%s: unit %d: fault \"%s\", expected kind %s", how, u, f, kind);
+    }
+  }
+  TK_EQ(faults, 8, "one fault of the bot's seat per unit");
+  if (stderr_has && !strstr(err_buf, stderr_has))
+    TK_FAILF("%s: stderr lacks \"%s\": %.600s", how, stderr_has, err_buf);
+  free_lines(l, n);
+}
+
+static void garbage(void) {
+  misbehave("garbage", "error", "riichi_mjai: seat", "");
+  if (have_python && !strstr(err_buf, "the bot sent: this is not json"))
+    TK_FAILF("stderr does not name the line: %.600s", err_buf);
+}
+static void illegal(void) { misbehave("illegal", "error", "an illegal action; the bot sent: {", ""); }
+static void exits(void) {
+  misbehave("exit", "error", "the bot exited or closed its output; the bot sent: (nothing)", "");
+}
+static void sleeps(void) {
+  misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,");
+  /* the bot sleeps 60 s: one still running now outlived its killed worker */
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "pgrep -f 'mjai_bot[.]py --misbehave sleep --after 3 --tag t%ld$' > /dev/null",
+           (long)getpid());
+  if (have_python && system(cmd) == 0) TK_FAILF("a bot outlived the worker killed for its time-out");
+}
+
+static void bad_command(void) {
+  write_file(W("nocmd.json"),
+             "{\"game\": \"riichi\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\","
+             " \"agents\": [{\"plugin\": \"riichi_tsumogiri\"},"
+             " {\"plugin\": \"riichi_mjai\", \"params\": {\"command\": \"/nonexistent/bot --x\"}}],"
+             " \"rules\": {\"length\": \"east\"}}\n");
+  const char *args[] = {"run", W("nocmd.json"), "--out", W("nocmd"), "--quiet", NULL};
+  int rc = taikai(args);
+  TK_EQ(rc != 0, 1, "a command that does not exist is refused");
+  if (!strstr(err_buf, "/nonexistent/bot"))
+    TK_FAILF("the message does not name the program: %.600s", err_buf);
+}
+
+int main(void) {
+  if (e2e_begin(TK_WORK_DIR "-mjai")) {
+    fprintf(stderr, "cannot create the work folder\n");
+    return 1;
+  }
+  have_python = system("python3 -c 'import json' > /dev/null 2>&1") == 0;
+  if (!have_python) printf("SKIP: python3 not found: the mjai bot tests do not run\n");
+  CU_TestInfo tests[] = {
+      {"--wins none: riichi_tsumogiri's games byte for byte, any -j", exact_tsumogiri},
+      {"--wins all: no fault, games without a bot win unchanged, any -j", with_wins},
+      {"--discard efficient --riichi: tsumo, ron, reach accepted, no fault, any -j", efficient},
+      {"garbage answer: a fault of the seat, its line on stderr", garbage},
+      {"illegal discard: a fault of the seat", illegal},
+      {"the bot exits: a fault of the seat", exits},
+      {"the bot sleeps past time_limit_ms: a timeout of the seat", sleeps},
+      {"a command that does not exist is refused", bad_command},
+      CU_TEST_INFO_NULL,
+  };
+  return tk_unit_run("riichi_mjai", tests);
+}
