@@ -17,8 +17,8 @@ const tk_command tk_commands[] = {
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
      tk_cmd_rescore},
-    {"gate", "decide whether an agent is stronger or not weaker than another by a sequential test "
-             "on paired walls (taikai gate --help)", tk_cmd_gate},
+    {"gate", "is a candidate stronger, or not weaker? a sequential test (taikai gate --help)",
+     tk_cmd_gate},
     {"replay",
      "check game logs of `taikai run --logs` (riichi, daifugo) against the engine (taikai "
      "replay --help)",
