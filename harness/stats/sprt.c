@@ -76,9 +76,16 @@ void tk_sprt_eval(const tk_sprt_params *p, const double *x, size_t n, tk_sprt_lo
   tk_sprt_interval(p, n, mean, sd, &out->lo, &out->hi);
   double nn = (double)n;
   if (p->normalised) {
-    if (!(sd > 0)) return; /* nothing to normalise by: no decision */
-    double t = mean / sd;
-    out->llr = nn * ((t - p->d0) * (t - p->d0) - (t - p->d1) * (t - p->d1)) / 2;
+    if (sd > 0) {
+      double t = mean / sd;
+      out->llr = nn * ((t - p->d0) * (t - p->d0) - (t - p->d1) * (t - p->d1)) / 2;
+    } else if (mean != 0) {
+      /* no spread and a difference: the effect size is infinite, on the difference's side */
+      out->llr = mean > 0 ? INFINITY : -INFINITY;
+    } else {
+      /* no spread and no difference (identical deterministic agents): the effect size is 0 */
+      out->llr = nn * (p->d0 * p->d0 - p->d1 * p->d1) / 2;
+    }
   } else if (sd > 0) {
     out->llr = nn * ((mean - p->d0) * (mean - p->d0) - (mean - p->d1) * (mean - p->d1)) /
                (2 * var);

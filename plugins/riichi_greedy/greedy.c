@@ -7,18 +7,56 @@
  *   - declares riichi with that discard as soon as it is legal (closed tenpai);
  *   - pons only yakuhai (dragons, its seat wind, the round wind); no chi, no kan, never the
  *     nine-terminals draw. In riichi it discards the drawn tile.
- * Deterministic: it keeps no state. */
+ * Parameter: {"ukeire": false} drops the effective-tile count (among the minimum-shanten
+ * discards the lowest kind goes): the deliberately weakened copy the CI strength gate must tell
+ * apart (tests/riichi, test_riichi_gate).
+ * Deterministic: it keeps no state beyond its parameter. */
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "taikai/agent.h"
 #include "taikai/mahjong.h"
 #include "taikai/riichi.h"
 
+typedef struct agent {
+  int ukeire; /* 1: break shanten ties by unseen effective tiles; 0: by the lowest kind */
+} agent;
+
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
-  static char instance; /* stateless: one shared non-NULL handle */
-  return &instance;
+  json_error_t jerr;
+  json_t *p = json_loads(params_json ? params_json : "{}", 0, &jerr);
+  if (!p || !json_is_object(p)) {
+    tk_error_set(err, TK_EPARSE, -1, "riichi_greedy: params: %s",
+                 p ? "expected an object" : jerr.text);
+    json_decref(p);
+    return NULL;
+  }
+  int ukeire = 1;
+  const char *key;
+  json_t *v;
+  json_object_foreach(p, key, v) {
+    if (!strcmp(key, "ukeire") && json_is_boolean(v)) {
+      ukeire = json_is_true(v);
+      continue;
+    }
+    tk_error_set(err, TK_EINVAL, -1,
+                 strcmp(key, "ukeire") ? "riichi_greedy: params: unknown field \"%s\" (known: ukeire)"
+                                       : "riichi_greedy: params: \"%s\" must be true or false",
+                 key);
+    json_decref(p);
+    return NULL;
+  }
+  json_decref(p);
+  agent *a = malloc(sizeof *a);
+  if (!a) {
+    tk_error_set(err, TK_ENOMEM, -1, "riichi_greedy: out of memory");
+    return NULL;
+  }
+  a->ukeire = ukeire;
+  return a;
 }
-static void destroy(tk_agent_instance *self) {}
+static void destroy(tk_agent_instance *self) { free(self); }
 static int begin_game(tk_agent_instance *self, const void *info) { return 0; }
 
 static int find(const tk_riichi_legal *l, int type) {
@@ -43,7 +81,7 @@ static int react(const tk_riichi_view *v, const tk_riichi_legal *l) {
   return find(l, TK_RIICHI_PASS);
 }
 
-static int self_turn(const tk_riichi_view *v, const tk_riichi_legal *l) {
+static int self_turn(const tk_riichi_view *v, const tk_riichi_legal *l, int use_ukeire) {
   int i = find(l, TK_RIICHI_TSUMO);
   if (i >= 0) return i;
   if (v->riichi[v->seat]) return find(l, TK_RIICHI_DISCARD);
@@ -67,11 +105,13 @@ static int self_turn(const tk_riichi_view *v, const tk_riichi_legal *l) {
   for (int k = 0; k < TK_KINDS; k++) {
     if (sh[k] != best_sh) continue;
     int n = 0;
-    c[k]--;
-    seen[k]++;
-    tk_ukeire(c, seen, TK_FORM_ALL, &n, NULL);
-    seen[k]--;
-    c[k]++;
+    if (use_ukeire) {
+      c[k]--;
+      seen[k]++;
+      tk_ukeire(c, seen, TK_FORM_ALL, &n, NULL);
+      seen[k]--;
+      c[k]++;
+    }
     if (n > best_n) {
       best_n = n;
       best_kind = k;
@@ -95,7 +135,7 @@ static int self_turn(const tk_riichi_view *v, const tk_riichi_legal *l) {
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
   const tk_riichi_view *v = view;
   const tk_riichi_legal *l = legal;
-  int i = v->phase == TK_RIICHI_PHASE_REACT ? react(v, l) : self_turn(v, l);
+  int i = v->phase == TK_RIICHI_PHASE_REACT ? react(v, l) : self_turn(v, l, ((const agent *)self)->ukeire);
   if (i < 0) return TK_ESTATE;
   *(tk_riichi_action *)action = l->a[i];
   return 0;
@@ -106,12 +146,12 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "riichi_greedy",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .game = "riichi",
     .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "riichi: min-shanten discards with most unseen effective tiles; riichi at "
                    "tenpai; wins when it can; pons yakuhai only",
-    .params_json = "{}",
+    .params_json = "{\"ukeire\": true}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,

@@ -69,10 +69,24 @@ static void test_degenerate(void) {
   TK_EQ(l.decision, TK_SPRT_H0, "no spread below the midpoint");
   tk_sprt_eval(&p, mid, 2, &l);
   TK_EQ(l.decision, TK_SPRT_NONE, "no spread at the midpoint");
+  /* normalised bounds: a constant nonzero difference is an infinite effect size on its side;
+   * a constant zero (identical deterministic agents) is an effect size of exactly 0 */
   p = params(-0.1, 0.1, 1);
   tk_sprt_eval(&p, above, 3, &l);
-  TK_EQ(l.decision, TK_SPRT_NONE, "normalised bounds cannot normalise without spread");
-  NEAR(l.llr, 0, 0);
+  TK_EQ(l.decision, TK_SPRT_H1, "normalised, no spread, difference +0.75");
+  double neg[] = {-2, -2, -2}, zero[600] = {0};
+  tk_sprt_eval(&p, neg, 3, &l);
+  TK_EQ(l.decision, TK_SPRT_H0, "normalised, no spread, difference -2");
+  p = params(0, 0.1, 1);
+  tk_sprt_eval(&p, zero, 588, &l);
+  NEAR(l.llr, 588 * (0 - 0.01) / 2, 1e-12);
+  TK_EQ(l.decision, TK_SPRT_NONE, "effect 0 against bounds 0, 0.1: LLR -2.94 not yet crossed");
+  tk_sprt_eval(&p, zero, 590, &l);
+  TK_EQ(l.decision, TK_SPRT_H0, "effect 0 against bounds 0, 0.1: H0 after 589 walls");
+  p = params(-0.1, 0.05, 1);
+  tk_sprt_eval(&p, zero, 600, &l);
+  TK_EQ(l.decision, TK_SPRT_NONE, "non-regression bounds: effect 0 needs 786 walls");
+  p = params(-0.1, 0.1, 1);
   tk_sprt_eval(&p, above, 1, &l);
   TK_EQ(l.decision, TK_SPRT_NONE, "one wall decides nothing");
   char why[128];

@@ -96,6 +96,40 @@ static void efficiency(void) {
   EXPECT(0, TK_RIICHI_DISCARD, "1p", "a 3p seen: keep 46s, break 12p");
 }
 
+/* {"ukeire": false}, the weakened copy of the CI gate: among the minimum-shanten discards the
+ * lowest kind goes whatever the effective tiles. The hand of `efficiency` with indicator 5s: the
+ * full agent breaks 46s (4s), the weakened one breaks 12p (1p, the lowest of 1p 2p 6p 7p 4s 6s). */
+static void without_ukeire(void) {
+  tk_error err;
+  tk_error_clear(&err);
+  tk_agent_instance *full = I;
+  I = D->create("{\"ukeire\": false}", 7, &err);
+  if (!I) TK_FAILF("create {\"ukeire\": false}: %s", err.msg);
+  else {
+    deal("123m456m12p67p46s1z", N1, N2, N3, "1z", "5s");
+    EXPECT(0, TK_RIICHI_DISCARD, "1p", "no effective-tile count: the lowest minimum-shanten kind");
+    D->end_game(I, NULL);
+    D->destroy(I);
+  }
+  I = full;
+  static const struct {
+    const char *params, *msg;
+  } bad[] = {
+      {"{\"ukeire\": 1}", "\"ukeire\" must be true or false"},
+      {"{\"ukiere\": false}", "unknown field \"ukiere\" (known: ukeire)"},
+      {"[]", "expected an object"},
+      {"{", "params:"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tk_error_clear(&err);
+    tk_agent_instance *x = D->create(bad[i].params, 7, &err);
+    TK_EQ(x == NULL, 1, bad[i].params);
+    if (x) D->destroy(x);
+    else if (!strstr(err.msg, bad[i].msg))
+      TK_FAILF("params %s: message \"%s\" lacks \"%s\"", bad[i].params, err.msg, bad[i].msg);
+  }
+}
+
 /* ------------------------------------------------------------ riichi */
 
 /* The dealer holds 123m 456m 789p 11z 468s: discarding 4s leaves the kanchan 68s (waits 7s),
@@ -179,6 +213,7 @@ int main(void) {
   if (!I) return 1;
   CU_TestInfo tests[] = {
       {"discards: minimum shanten, most unseen effective tiles, lowest kind", efficiency},
+      {"{\"ukeire\": false}: the lowest minimum-shanten kind; bad params", without_ukeire},
       {"riichi as soon as tenpai; tsumogiri in riichi", riichi_at_tenpai},
       {"wins whenever it can, a ron before a pon", wins_when_it_can},
       {"pons yakuhai only; no chi", pons_yakuhai_only},
