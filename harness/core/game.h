@@ -157,6 +157,8 @@ typedef struct tk_game {
                                * unit gave the seat (1, or a daifugo block's games) */
   int nmetrics;
   const tk_metric *metrics;
+  const char *units;          /* what a unit is, plural, for progress lines ("blocks" for
+                               * daifugo's blocks of games); NULL: "games" */
 } tk_game;
 
 /* The function members of a tk_game, for an adapter that names its static functions after

@@ -10,6 +10,7 @@ void tk_progress_init(tk_progress *p, int mode) {
   p->start_ns = p->last_ns = tk_now_ns();
   p->done = p->total = 0;
   p->drawn = 0;
+  p->units = "games";
 }
 
 double tk_progress_rate(const tk_progress *p) {
@@ -33,9 +34,9 @@ static void report(tk_progress *p, int final) {
     /* one line of at most TK_PROGRESS_COLS characters, redrawn in place: the bar takes what
      * the figures leave (up to 30), and spaces clear what a longer previous line left */
     char text[160], bar[TK_PROGRESS_COLS + 1];
-    int n = snprintf(text, sizeof text, "%5.1f%%  %llu/%llu games  %.0f games/s  ETA %s",
-                     frac * 100, (unsigned long long)p->done, (unsigned long long)p->total, rate,
-                     left);
+    int n = snprintf(text, sizeof text, "%5.1f%%  %llu/%llu %s  %.*f %s/s  ETA %s", frac * 100,
+                     (unsigned long long)p->done, (unsigned long long)p->total, p->units,
+                     rate < 10 ? 1 : 0, rate, p->units, left);
     if (n > TK_PROGRESS_COLS) n = TK_PROGRESS_COLS, text[n] = '\0';
     int room = TK_PROGRESS_COLS - n - 3, nb = room > 30 ? 30 : room; /* "[bar] " */
     int len = n;
@@ -51,9 +52,9 @@ static void report(tk_progress *p, int final) {
     fprintf(stderr, "%*s%s", p->drawn > len ? p->drawn - len : 0, "", final ? "\n" : "");
     p->drawn = final ? 0 : len > p->drawn ? len : p->drawn; /* what the terminal now shows */
   } else {
-    fprintf(stderr, "taikai: %llu/%llu games (%.1f%%), %.0f games/s, ETA %s\n",
-            (unsigned long long)p->done, (unsigned long long)p->total, frac * 100, rate,
-            final ? "0s" : left);
+    fprintf(stderr, "taikai: %llu/%llu %s (%.1f%%), %.*f %s/s, ETA %s\n",
+            (unsigned long long)p->done, (unsigned long long)p->total, p->units, frac * 100,
+            rate < 10 ? 1 : 0, rate, p->units, final ? "0s" : left);
   }
   fflush(stderr);
 }

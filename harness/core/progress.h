@@ -14,15 +14,17 @@ typedef struct tk_progress {
   int64_t last_ns;  /* last report */
   uint64_t done, total;
   int drawn;        /* characters of the bar's line now on the terminal */
+  const char *units; /* plural noun of what is counted ("games", "blocks") */
 } tk_progress;
 
-/* `mode`: -1 chooses a bar if stderr is a terminal, else lines; 0 silent. */
+/* `mode`: -1 chooses a bar if stderr is a terminal, else lines; 0 silent. Counts "games" until
+ * `units` is set. */
 void tk_progress_init(tk_progress *p, int mode);
 /* A tk_progress_fn (harness/core/run.h): `ctx` is the tk_progress. */
 void tk_progress_update(void *ctx, uint64_t done, uint64_t total);
 /* Final report (always printed unless silent). */
 void tk_progress_finish(tk_progress *p);
-/* Games per second so far. */
+/* Units per second so far. */
 double tk_progress_rate(const tk_progress *p);
 
 #endif

@@ -346,6 +346,7 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   sc->notices = notices;
   tk_progress prog;
   tk_progress_init(&prog, o->progress);
+  if (r->game->units) prog.units = r->game->units;
   sc->progress_mode = prog.mode;
   sc->cmd = o->cmd ? o->cmd : "taikai run";
   sc->rule = o->rule;

@@ -231,6 +231,7 @@ static void describe_action(const void *action, char *buf, size_t cap) {
 const tk_game tk_game_daifugo = {
     .name = "daifugo",
     .nseats = 5,
+    .units = "blocks",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .rules_size = sizeof(tk_daifugo_rules),
     .state_size = sizeof(unit_state),

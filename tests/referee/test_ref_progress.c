@@ -1,6 +1,7 @@
 /* tests/referee/test_ref_progress.c — the progress bar (harness/core/progress.h): every redraw
  * fits an 80-column terminal (at most TK_PROGRESS_COLS characters after its carriage return,
- * whatever the counts), and a shorter line overwrites a longer one completely. */
+ * whatever the counts), a shorter line overwrites a longer one completely, and the count names
+ * the game's units. */
 #define _DEFAULT_SOURCE /* mkstemp, pread */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 #include "unit.h"
 
 /* Draws (done, total) pairs with stderr sent to a file; returns what was written. */
-static size_t draw(const unsigned long long (*counts)[2], int n, char *buf, size_t cap) {
+static size_t draw(const unsigned long long (*counts)[2], int n, const char *units, char *buf,
+                   size_t cap) {
   char path[] = "/tmp/tk_progress_XXXXXX";
   int fd = mkstemp(path);
   if (fd < 0) return 0;
@@ -20,6 +22,7 @@ static size_t draw(const unsigned long long (*counts)[2], int n, char *buf, size
   dup2(fd, 2);
   tk_progress p;
   tk_progress_init(&p, 2);
+  if (units) p.units = units;
   for (int i = 0; i < n; i++) {
     p.last_ns = 0; /* due for a redraw */
     tk_progress_update(&p, counts[i][0], counts[i][1]);
@@ -39,7 +42,7 @@ static void test_fits_80(void) {
   static const unsigned long long counts[][2] = {
       {1, 100}, {123456789012ULL, 999999999999ULL}, {5, 10}, {18446744073709551ULL, 18446744073709551ULL}};
   char buf[4096];
-  size_t len = draw(counts, 4, buf, sizeof buf);
+  size_t len = draw(counts, 4, NULL, buf, sizeof buf);
   TK_EQ(len > 0, 1, "something drawn");
   int lines = 0, prev = 0;
   for (char *s = buf; *s;) {
@@ -61,6 +64,10 @@ static void test_fits_80(void) {
   TK_EQ(buf[len - 1], '\n', "the final line ends the bar");
   TK_EQ(strstr(buf, "123456789012/999999999999 games") != NULL, 1, buf);
   TK_EQ(strstr(buf, "[#####") != NULL, 1, "a bar where it fits");
+  /* a game whose units are blocks of games counts blocks (daifugo) */
+  len = draw(counts, 2, "blocks", buf, sizeof buf);
+  TK_EQ(strstr(buf, "1/100 blocks") != NULL, 1, buf);
+  TK_EQ(strstr(buf, " games") == NULL, 1, buf);
 }
 
 int main(void) {
