@@ -21,16 +21,22 @@ const char *tk_interval_name(tk_interval i) {
   return i == TK_INTERVAL_CLOPPER_PEARSON ? "clopper-pearson" : "wilson";
 }
 
-void tk_json_brief(const json_t *v, char *buf, size_t cap) {
+/* `v` compact, keys in their order, into buf, cut with "..." when it does not fit; `none` for
+ * NULL (or what cannot be encoded). */
+static void brief(const json_t *v, const char *none, char *buf, size_t cap) {
   if (!cap) return;
-  char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-  const char *t = s ? s : "(nothing)";
+  char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+  const char *t = s ? s : none;
   if (strlen(t) + 1 > cap && cap > 4)
     snprintf(buf, cap, "%.*s...", (int)cap - 4, t);
   else
     snprintf(buf, cap, "%s", t);
   free(s);
 }
+
+void tk_json_brief(const json_t *v, char *buf, size_t cap) { brief(v, "(nothing)", buf, cap); }
+
+void tk_json_cut(const json_t *v, char *buf, size_t cap) { brief(v, "", buf, cap); }
 
 const char *tk_fault_policy_name(tk_fault_policy p) {
   return p == TK_POLICY_SKIP ? "skip" : p == TK_POLICY_ABORT ? "abort" : "forfeit";

@@ -86,7 +86,10 @@ const char *tk_illegal_policy_name(tk_illegal_policy p);
  * as accepted by tk_spec_parse. */
 json_t *tk_spec_to_json(const tk_spec *s);
 
-/* Appends a compact, truncated rendering of `v` (at most `cap` bytes) to `buf`. */
+/* A compact rendering of `v` (keys in their order) into `buf`, at most `cap` bytes, cut with
+ * "..." when longer; "(nothing)" for NULL. */
 void tk_json_brief(const json_t *v, char *buf, size_t cap);
+/* The same with "" for NULL: for messages that print a missing value as nothing. */
+void tk_json_cut(const json_t *v, char *buf, size_t cap);
 
 #endif

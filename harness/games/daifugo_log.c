@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daifugo_log.h"
+#include "spec.h"
 
 static const char *const class_names[5] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
 
@@ -228,17 +229,6 @@ typedef struct replay {
 
 static const char *type_of(json_t *o) { return json_string_value(json_object_get(o, "type")); }
 
-/* `v` as compact JSON into buf ("" for NULL), cut with "..." when it does not fit. */
-static void dump(json_t *v, char *buf, size_t cap) {
-  buf[0] = '\0';
-  char *t = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) : NULL;
-  if (!t) return;
-  size_t n = strlen(t);
-  if (n < cap) memcpy(buf, t, n + 1);
-  else snprintf(buf, cap, "%.*s...", (int)(cap - 4), t);
-  free(t);
-}
-
 /* Records the first mismatch, at log line index `at` (r->n: after the last line): `what`
  * happened; `field` (may be NULL) names the field whose values `engine` and the log's line
  * hold; `engine` (may be NULL) is the engine's line. */
@@ -252,9 +242,9 @@ static int mismatch(replay *r, int at, const char *what, const char *field, json
   snprintf(o->bad_event, sizeof o->bad_event, "%s", ev ? ev : "");
   snprintf(o->bad_what, sizeof o->bad_what, "%s", what);
   snprintf(o->bad_field, sizeof o->bad_field, "%s", field ? field : "");
-  dump(field && engine ? json_object_get(engine, field) : engine, o->expected,
+  tk_json_cut(field && engine ? json_object_get(engine, field) : engine, o->expected,
        sizeof o->expected);
-  dump(field && l ? json_object_get(l, field) : l, o->logged, sizeof o->logged);
+  tk_json_cut(field && l ? json_object_get(l, field) : l, o->logged, sizeof o->logged);
   tk_error_set(r->err, TK_EINVAL, o->bad_line, "log line %d (%s): %s", o->bad_line,
                ev ? ev : "end of log", what);
   return TK_EINVAL;

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "riichi_log.h"
+#include "spec.h"
 
 /* ------------------------------------------------------------ writer */
 
@@ -162,17 +163,6 @@ static json_t *get_syn(json_t *o, const char *key) {
   return v;
 }
 
-/* `v` as compact JSON into buf ("" for NULL), cut with "..." if it does not fit. */
-static void dump(json_t *v, char *buf, size_t cap) {
-  buf[0] = '\0';
-  char *t = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) : NULL;
-  if (!t) return;
-  size_t n = strlen(t);
-  if (n < cap) memcpy(buf, t, n + 1);
-  else snprintf(buf, cap, "%.*s...", (int)(cap - 4), t);
-  free(t);
-}
-
 /* Records the first mismatch: at the log's current line, `what` happened; `field` (may be NULL)
  * is the first differing field of the engine's event `engine` (may be NULL). */
 static int mismatch(replay *r, const char *what, const char *field, json_t *engine) {
@@ -185,8 +175,9 @@ static int mismatch(replay *r, const char *what, const char *field, json_t *engi
   snprintf(o->bad_event, sizeof o->bad_event, "%s", ev ? ev : "");
   snprintf(o->bad_what, sizeof o->bad_what, "%s", what);
   snprintf(o->bad_field, sizeof o->bad_field, "%s", field ? field : "");
-  dump(field && engine ? get_syn(engine, field) : engine, o->expected, sizeof o->expected);
-  dump(field && l ? get_syn(l, field) : l, o->logged, sizeof o->logged);
+  tk_json_cut(field && engine ? get_syn(engine, field) : engine, o->expected,
+              sizeof o->expected);
+  tk_json_cut(field && l ? get_syn(l, field) : l, o->logged, sizeof o->logged);
   char *a = engine ? json_dumps(engine, JSON_COMPACT) : NULL;
   char *b = l ? json_dumps(l, JSON_COMPACT) : NULL;
   tk_error_set(r->err, TK_EINVAL, o->bad_line, "log line %d (%s): %s; engine: %.400s; log: %.400s",
