@@ -136,14 +136,16 @@ static void seat_fault_is(serve *sv, int p, const tk_fault *fault) {
   tk_fault *f = &sv->fault[p];
   *f = *fault;
   f->seat = p;
-  if (f->decision[0]) {
+  /* the decision: a plugin's as the loop describes it (its act's view, else none), a
+   * client's the one it was at */
+  seat *st = &sv->seats[p];
+  if (f->decision[0] || (!st->external && f->entry != TK_ENTRY_ACT)) {
   } else if (tk_daifugo_to_act(sv->b) == p && !tk_daifugo_view_of(sv->b, p, sv->view)) {
     sv->r->game->describe(sv->view, f->decision, sizeof f->decision);
   } else {
     snprintf(f->decision, sizeof f->decision, "game %u, player %d", sv->b->game, p);
   }
   sv->fallback |= 1u << p;
-  seat *st = &sv->seats[p];
   if (st->external) {
     close_seat(st);
     st->dead = 1;
@@ -263,7 +265,7 @@ static void send_start(serve *sv) {
  * code (a stop signal, the server's failure) with `err`. */
 static int plugin_act(serve *sv, int p, tk_daifugo_move *mv, tk_error *err) {
   const tk_run *r = sv->r;
-  tk_daifugo_view_of(sv->b, p, sv->view);
+  r->game->view(sv->state, p, sv->view);
   tk_fault f;
   int ret = 0;
   int rc = tk_seat_host_call(&sv->seats[p].host, r, TK_ENTRY_ACT, sv->view, sv->legal, mv, &ret,
@@ -438,7 +440,7 @@ static int play_games(serve *sv, tk_error *err) {
       send_start(sv);
       announced = b->game;
     }
-    tk_daifugo_legal_of(b, p, sv->legal);
+    g->legal(sv->state, p, sv->legal);
     seat *st = &sv->seats[p];
     tk_daifugo_move mv;
     int play = sv->legal->decision == TK_DAIFUGO_DECIDE_PLAY;

@@ -134,8 +134,17 @@ static int to_act(void *st, tk_error *err) {
   return tk_daifugo_is_over(&x->b) ? -1 : tk_daifugo_to_act(&x->b);
 }
 
-static void view(const void *state, int seat, void *out) { tk_daifugo_view_of(state, seat, out); }
-static void legal(const void *state, int seat, void *out) { tk_daifugo_legal_of(state, seat, out); }
+/* The whole struct is written (the engine fills only the history and the list entries in use):
+ * agents and records.tkr see the same bytes whatever the scratch memory held before, so the
+ * records are the same for any -j and in `taikai serve`. */
+static void view(const void *state, int seat, void *out) {
+  memset(out, 0, sizeof(tk_daifugo_view));
+  tk_daifugo_view_of(state, seat, out);
+}
+static void legal(const void *state, int seat, void *out) {
+  memset(out, 0, sizeof(tk_daifugo_legal));
+  tk_daifugo_legal_of(state, seat, out);
+}
 
 static int apply(void *st, int seat, const void *action, tk_error *err) {
   unit_state *x = st;
