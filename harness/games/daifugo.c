@@ -13,6 +13,10 @@
  * and the exchange, every play and pass, each game's result; harness/games/daifugo_log.h) to
  * the file the loop opens for the unit.
  *
+ * summary.json also gives each agent's total points over the run in both scales
+ * ("points_total", "paper_points_total": the per-game value and its interval times the agent's
+ * games), as the papers' tables print them.
+ *
  * The fallback action is tk_daifugo_fallback's (pass on a non-empty table, the lowest single on
  * a new one, the lowest card in the exchange). A faulted seat, played out by the fallback
  * (harness/core/loop.h), gets the worst result: every game of the block as daihinmin; the other
@@ -59,9 +63,11 @@ static const tk_metric metrics[] = {
     {.name = "mean_place", .title = "mean place", .num = Q_PLACE, .den = Q_GAMES, .scale = 1.0,
      .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5},
     {.name = "points_per_game", .title = "points/game", .num = Q_POINTS, .den = Q_GAMES,
-     .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5},
+     .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5,
+     .total = "points_total", .total_title = "points total"},
     {.name = "paper_points_per_game", .title = "paper pts/game", .num = Q_PAPER,
-     .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = -2, .hi = 2},
+     .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = -2, .hi = 2,
+     .total = "paper_points_total", .total_title = "paper pts total"},
     {.name = "revolutions_per_game", .title = "revol./game", .num = Q_REVOLUTIONS,
      .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_LO, .lo = 0},
     {.name = "passes_per_game", .title = "passes/game", .num = Q_PASSES, .den = Q_GAMES,

@@ -5,6 +5,7 @@
  * then SIGKILL) and continued by the same command, its client connecting again, ends with the
  * bytes of an uninterrupted one; a folder of another tournament is refused. */
 #include <dirent.h>
+#include <math.h>
 
 #define WORK TK_WORK_DIR "-serve"
 #include "e2e_util.h"
@@ -58,6 +59,46 @@ static void same_file(const char *a, const char *b, const char *name) {
   if (!same_bytes(pa, pb)) TK_FAILF("%s and %s differ", pa, pb);
 }
 
+/* summary.json's totals over the run: each agent's "points_total" / "paper_points_total" is the
+ * sum of its "points" / "paper_points" over the lines of games.jsonl (seated: agent i is seat i),
+ * and its interval the per-game interval times its games. */
+static void check_totals(const char *dir) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/games.jsonl", dir);
+  json_t *lines[16];
+  int n = load_lines(path, lines, 16);
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  json_t *sum = json_load_file(path, 0, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+  static const char *field[2] = {"points", "paper_points"};
+  static const char *total[2] = {"points_total", "paper_points_total"};
+  static const char *per[2] = {"points_per_game", "paper_points_per_game"};
+  for (int a = 0; a < 5; a++) {
+    json_t *ag = json_array_get(json_object_get(sum, "agents"), (size_t)a);
+    long long games = json_integer_value(json_object_get(ag, "games"));
+    for (int k = 0; k < 2; k++) {
+      long long want = 0;
+      for (int i = 0; i < n; i++)
+        want += json_integer_value(
+            json_object_get(json_array_get(json_object_get(lines[i], "seats"), (size_t)a), field[k]));
+      json_t *t = json_object_get(ag, total[k]), *pg = json_object_get(ag, per[k]);
+      double v = json_number_value(json_object_get(t, "value"));
+      if (fabs(v - (double)want) > 1e-6)
+        TK_FAILF("agent %d: %s %.6f, the lines sum to %lld", a, total[k], v, want);
+      TK_EQ(json_integer_value(json_object_get(t, "games")), games, total[k]);
+      for (int e = 0; e < 2; e++) {
+        double lo = json_number_value(json_array_get(json_object_get(t, "ci"), (size_t)e));
+        double pl = json_number_value(json_array_get(json_object_get(pg, "ci"), (size_t)e));
+        if (fabs(lo - pl * (double)games) > 1e-6 * games)
+          TK_FAILF("agent %d: %s ci[%d] %.6f, per game %.6f x %lld games", a, total[k], e, lo, pl,
+                   games);
+      }
+    }
+  }
+  json_decref(sum);
+  free_lines(lines, n);
+}
+
 /* Without external seats: the same bytes as `taikai run`, logs and records included. */
 static void test_same_as_run(void) {
   spec_file(W("plain.json"), "{\"plugin\": \"daifugo_greedy\", \"label\": \"g0\"}", 3, 3, 0);
@@ -73,6 +114,14 @@ static void test_same_as_run(void) {
   same_file(W("plain-serve"), W("plain-run"), "summary.json");
   same_file(W("plain-serve"), W("plain-run"), "records.tkr");
   TK_EQ(same_logs(W("plain-serve"), W("plain-run")), 3, "one log per block");
+  check_totals(W("plain-serve"));
+  if (!strstr(out_buf, "points total") || !strstr(out_buf, "paper pts total"))
+    TK_FAILF("the table shows no totals: %s", out_buf);
+  /* the records are the same whatever -j (the views and lists are written whole) */
+  const char *run2[] = {"run", W("plain.json"), "--out", W("plain-j2"), "--quiet", "--records",
+                        "-j", "2", NULL};
+  TK_EQ(taikai(run2), 0, err_buf);
+  same_file(W("plain-j2"), W("plain-run"), "records.tkr");
   const char *replay[] = {"replay", W("plain-serve/logs"), NULL};
   TK_EQ(taikai(replay), 0, err_buf);
   const char *records[] = {"records", W("plain-serve"), NULL};
