@@ -261,7 +261,7 @@ static void send_start(serve *sv) {
 
 /* A plugin seat's decision, asked of its host process (which works on its own copies of the
  * view and legal list); the action checked against the list. Returns 0 with *mv set (recorded
- * for --records when the agent's own action is played); -1 after a fault; or a negative TK_E
+ * for --records when the agent's own action is played); 1 after a fault; or a negative TK_E
  * code (a stop signal, the server's failure) with `err`. */
 static int plugin_act(serve *sv, int p, tk_daifugo_move *mv, tk_error *err) {
   const tk_run *r = sv->r;
@@ -273,13 +273,13 @@ static int plugin_act(serve *sv, int p, tk_daifugo_move *mv, tk_error *err) {
   if (rc < 0) return rc;
   if (!rc) {
     seat_fault_is(sv, p, &f);
-    return -1;
+    return 1;
   }
   if (ret < 0) {
     char detail[160];
     snprintf(detail, sizeof detail, "returned %d (%s)", ret, tk_strerror(ret));
     seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_ACT, detail);
-    return -1;
+    return 1;
   }
   for (int i = 0; i < sv->legal->n; i++) {
     const tk_daifugo_move *m = &sv->legal->a[i];
@@ -293,7 +293,7 @@ static int plugin_act(serve *sv, int p, tk_daifugo_move *mv, tk_error *err) {
   }
   char what[96];
   r->game->describe_action(mv, what, sizeof what);
-  if (illegal(sv, p, what)) return -1;
+  if (illegal(sv, p, what)) return 1;
   *mv = tk_daifugo_fallback(sv->legal);
   return 0;
 }
@@ -451,12 +451,16 @@ static int play_games(serve *sv, tk_error *err) {
         tk_uecda_hand_table(b, q, &t);
         send_table(sv, q, &t, TK_ENTRY_ACT, "hand table");
       }
-    int decided = -1;
+    int fallback = 1; /* the seat is the fallback's, or faulted at this decision */
     if (!(sv->fallback >> p & 1)) {
-      if (st->external) decided = play ? remote_play(sv, p, &mv) : remote_exchange(sv, p, &mv);
-      else if ((decided = plugin_act(sv, p, &mv, err)) < -1) return decided;
+      if (st->external) {
+        fallback = (play ? remote_play(sv, p, &mv) : remote_exchange(sv, p, &mv)) != 0;
+      } else {
+        if ((rc = plugin_act(sv, p, &mv, err)) < 0) return rc;
+        fallback = rc;
+      }
     }
-    if (decided) mv = tk_daifugo_fallback(sv->legal);
+    if (fallback) mv = tk_daifugo_fallback(sv->legal);
     tk_daifugo_game before = b->g;
     uint8_t cls[5];
     memcpy(cls, b->cls, sizeof cls);
