@@ -294,6 +294,10 @@ static int parse_capture(stream *up, stream *down, int *exchanges, int *moves) {
     NEED(!take(down, 480, t), "game %d: no game-start table", games + 1);
     NEED(T(5, 0) == 1 && T(5, 3) == 6, "game %d: game-start [5][0]=%d [5][3]=%d", games + 1,
          T(5, 0), T(5, 3));
+    /* the other cells of row 5 are 0, as the reference server's source sets them */
+    NEED(!T(5, 2) && !T(5, 4) && !T(5, 5) && !T(5, 6) && !T(5, 7),
+         "game %d: game-start row 5: %d %d %d %d %d at [5][2], [5][4..7]", games + 1, T(5, 2),
+         T(5, 4), T(5, 5), T(5, 6), T(5, 7));
     if (T(5, 1)) {
       NEED(!take(up, 480, t), "game %d: no exchange table", games + 1);
       ++*exchanges;
