@@ -159,6 +159,11 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     free(spec.output);
     spec.output = strdup(a->out);
   }
+  if (a->edit && a->edit(hook_ctx, &spec, &err)) {
+    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
+    tk_spec_free(&spec);
+    return 2;
+  }
   char dirbuf[TK_PATH_MAX];
   snprintf(dirbuf, sizeof dirbuf, "%s", a->spec_path);
   const char *spec_dir = dirname(dirbuf);
@@ -167,7 +172,7 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
     return 2;
   }
-  if (tk_run_has_external(&run)) {
+  if (!a->external_ok && tk_run_has_external(&run)) {
     for (int i = 0; i < run.spec.nagents; i++)
       if (run.spec.agents[i].external) {
         fprintf(stderr, "taikai %s: refused: %s: agent '%s' (agents[%d]) is external: only "
