@@ -33,7 +33,8 @@ static pid_t serve_start_args(const char *const *args, int *port) {
 }
 
 /* Starts `taikai serve SPEC --port 0 --out OUT --quiet [--games N]`. */
-static pid_t serve_start(const char *spec, const char *out, const char *games, int *port) {
+static inline pid_t serve_start(const char *spec, const char *out, const char *games,
+                                int *port) {
   const char *args[] = {"serve", spec, "--port", "0", "--out", out, "--quiet",
                         games ? "--games" : NULL, games, NULL};
   return serve_start_args(args, port);
