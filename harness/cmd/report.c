@@ -762,7 +762,10 @@ int tk_cmd_report(int argc, char **argv) {
             json_string_value(json_object_get(iv, "rates")) ? json_string_value(json_object_get(iv, "rates")) : "?",
             json_string_value(json_object_get(iv, "means")) ? json_string_value(json_object_get(iv, "means")) : "?",
             json_string_value(json_object_get(iv, "paired")) ? json_string_value(json_object_get(iv, "paired")) : "?");
-    if (source) fprintf(out, "Published numbers: %s.\n", source);
+    if (source) {
+      size_t n = strlen(source);
+      fprintf(out, "Published numbers: %s%s\n", source, n && source[n - 1] == '.' ? "" : ".");
+    }
     fprintf(out, "\n## Ours beside the published table\n\n");
     write_table(&r, out);
     write_checks(&r, out, &failed, &unevaluated);
