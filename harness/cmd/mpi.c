@@ -4,8 +4,8 @@
  * output folder, writes every output file through tk_run_execute (its `play` hook is
  * master_play here) and plays no unit itself. The other ranks prepare the same run (spec,
  * plugins, trial creates), say hello with a fingerprint of it, and then play the ranges of
- * units rank 0 hands them, each range in a local worker pool (tk_pool_run: forked workers, so
- * a crashing plugin is isolated as in a local run), sending every unit's record, decision
+ * units rank 0 hands them, in one local worker pool fed with those ranges (tk_pool_feed: forked
+ * workers, so a crashing plugin is isolated as in a local run), sending every unit's record, decision
  * records and game log back to rank 0. Rank 0 puts them in unit order and hands them to the
  * run's sink, so the files are those of a local run, byte for byte: every unit's result
  * depends only on the seed, its wall and its seating, never on who played it.
@@ -118,6 +118,8 @@ typedef struct mpi_ctx {
   int stopped;                 /* rank 0 said STOP */
   batch out[2];                /* results being gathered, and the last batch sent */
   int cur;                     /* out[cur] gathers */
+  char *in;                    /* messages from rank 0 */
+  size_t incap;
   char logs_tmp[TK_PATH_MAX];  /* --logs: this rank's own folder for them, "" otherwise */
 } mpi_ctx;
 
@@ -432,7 +434,7 @@ static void batch_drain(mpi_ctx *c) {
   }
 }
 
-/* tk_pool_run's sink on a playing rank: adds the unit's record, its decision records and its
+/* tk_pool_feed's sink on a playing rank: adds the unit's record, its decision records and its
  * game log to the batch for rank 0; stops the pool when rank 0 said STOP. */
 static int worker_sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records_len) {
   mpi_ctx *c = ctx;
@@ -507,43 +509,56 @@ static void remove_logs_tmp(const char *dir) {
   rmdir(dir);
 }
 
-/* Plays the ranges rank 0 hands out until it says NONE or STOP. */
+/* tk_pool_feed's source on a playing rank: the ranges rank 0 hands out. Each range received is
+ * answered at once by a request for the next, so one is always on its way. Before waiting, the
+ * results gathered are sent (rank 0 may be waiting for them to hand out more). */
+static int worker_feed(void *ctx, int wait, uint64_t *first, uint64_t *count) {
+  mpi_ctx *c = ctx;
+  batch *b = &c->out[c->cur];
+  if (b->used && (wait || tk_now_ns() - b->since > BATCH_NS)) batch_send(c);
+  long nap = 20000;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (flag) {
+      int n = recv_msg(&st, &c->in, &c->incap);
+      if (n < 0) return TK_ENOMEM;
+      if (st.MPI_TAG == TAG_STOP) {
+        c->stopped = 1;
+        return TK_ESTATE;
+      }
+      if (st.MPI_TAG != TAG_RANGE || n != 2 * (int)sizeof(uint64_t)) return TK_FEED_END;
+      uint64_t range[2];
+      memcpy(range, c->in, sizeof range);
+      send_empty(0, TAG_REQUEST);
+      *first = range[0];
+      *count = range[1];
+      return 1;
+    }
+    if (!wait) return 0;
+    sleep_ns(nap);
+    if (nap < 2000000) nap *= 2;
+  }
+}
+
+/* Plays the ranges rank 0 hands out, in one worker pool, until it says NONE or STOP. */
 static void serve(mpi_ctx *c, tk_run *r, int jobs) {
   tk_error err;
   tk_error_clear(&err);
-  char *buf = NULL;
-  size_t cap = 0;
   send_empty(0, TAG_REQUEST);
-  for (;;) {
-    MPI_Status st;
-    wait_msg(0, MPI_ANY_TAG, &st, 0, 0);
-    int n = recv_msg(&st, &buf, &cap);
-    if (n < 0) {
-      const char *m = "out of memory";
-      MPI_Send(m, (int)strlen(m) + 1, MPI_BYTE, 0, TAG_FAIL, MPI_COMM_WORLD);
-      c->status = 1;
-      break;
-    }
-    if (st.MPI_TAG != TAG_RANGE || n != 2 * (int)sizeof(uint64_t)) break; /* NONE, STOP */
-    uint64_t range[2];
-    memcpy(range, buf, sizeof range);
-    send_empty(0, TAG_REQUEST); /* the next range comes while this one is played */
-    int rc = tk_pool_run(r, range[0], range[1], jobs, worker_sink, c, NULL, NULL, &err);
-    batch_send(c);
-    if (rc && c->stopped) break;
-    if (rc) {
-      if (!err.msg[0]) snprintf(err.msg, sizeof err.msg, "playing units %llu to %llu failed "
-                                "(code %d)", (unsigned long long)range[0],
-                                (unsigned long long)(range[0] + range[1] - 1), rc);
-      MPI_Send(err.msg, (int)strlen(err.msg) + 1, MPI_BYTE, 0, TAG_FAIL, MPI_COMM_WORLD);
-      c->status = 1;
-      /* rank 0 ends the run and says STOP */
-      do wait_msg(0, MPI_ANY_TAG, &st, 0, 0);
-      while (recv_msg(&st, &buf, &cap) >= 0 && st.MPI_TAG != TAG_STOP);
-      break;
-    }
+  int rc = tk_pool_feed(r, worker_feed, c, jobs, worker_sink, c, &err);
+  batch_send(c);
+  if (rc && !c->stopped) {
+    if (!err.msg[0]) snprintf(err.msg, sizeof err.msg, "the worker pool failed (code %d)", rc);
+    MPI_Send(err.msg, (int)strlen(err.msg) + 1, MPI_BYTE, 0, TAG_FAIL, MPI_COMM_WORLD);
+    c->status = 1;
+    MPI_Status st; /* rank 0 ends the run and says STOP */
+    do wait_msg(0, MPI_ANY_TAG, &st, 0, 0);
+    while (recv_msg(&st, &c->in, &c->incap) >= 0 && st.MPI_TAG != TAG_STOP);
   }
-  free(buf);
+  free(c->in);
+  c->in = NULL;
   batch_drain(c);
   send_empty(0, TAG_BYE);
 }
