@@ -252,8 +252,7 @@ static int collect_hellos(mpi_ctx *c, const tk_run *r, int report) {
 
 /* The size of the next range for a rank with `jobs` workers: its share of half the units left
  * (so the ranges shrink as the run ends and the ranks finish together), at least eight units
- * per worker (each range starts and ends a worker pool on the rank), and at most what the
- * window leaves room for. */
+ * per worker (fewer messages), and at most what the window leaves room for. */
 static uint64_t range_size(const mpi_ctx *c, int jobs, uint64_t left, uint64_t room) {
   uint64_t total = 0;
   for (int i = 1; i < c->size; i++) total += (uint64_t)c->peers[i].jobs;
