@@ -1,5 +1,5 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs[=gz]] [--records]`:
+ *   [--logs[=gz]] [--records] [--mpi]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -16,7 +16,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]\n"
-          "                      [--logs[=gz]] [--records] [--quiet] [--sprt ...]\n"
+          "                      [--logs[=gz]] [--records] [--quiet] [--sprt ...] [--mpi]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -40,6 +40,10 @@ static void usage(FILE *f) {
           "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
           "  --quiet     no progress on stderr\n"
           "  --sprt      stop by a sequential test (taikai gate --help: the same options)\n"
+          "  --mpi       under mpirun (mpirun -n P taikai run SPEC --mpi): rank 0 hands out\n"
+          "              units and writes every output, each other rank plays them with -j\n"
+          "              workers; the same files as a local run (docs/mpi.md; a build with\n"
+          "              -DTAIKAI_MPI=ON)\n"
           "\n"
           "An output folder that already holds a run of the same tournament (same resolved spec,\n"
           "plugin versions and taikai version, and the same bytes in every plugin file and\n"
@@ -136,6 +140,8 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
     return -2;
   } else if (!strcmp(arg, "--records")) {
     a->records = 1;
+  } else if (!strcmp(arg, "--mpi")) {
+    a->mpi = 1;
   } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
     a->quiet = 1;
   } else {
@@ -145,6 +151,7 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
 }
 
 int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx) {
+  if (a->mpi) return tk_run_mpi(a, cmd, hook, hook_ctx);
   tk_error err;
   tk_error_clear(&err);
   tk_spec spec;

@@ -11,6 +11,7 @@ typedef struct tk_run_args {
   const char *spec_path, *out;
   uint64_t jobs, walls, seed;
   int have_seed, quiet, resume, logs, records;
+  int mpi;        /* --mpi: under mpirun, rank 0 hands out units to the other ranks (mpi.c) */
   const char *seen[16]; /* long options seen (each may be given once) */
   int nseen;
   /* `taikai serve`: the spec's external agents are its clients (its hook sets o->play to play
@@ -34,6 +35,11 @@ typedef int (*tk_run_hook)(void *ctx, tk_run *r, const char *dir, tk_run_opts *o
  * folder (new, continue, extend, or refuse), plays, prints the table. Returns the exit status of
  * `taikai run` (0 also when the hook's stopping rule stopped the run: the caller reports it). */
 int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx);
+
+/* tk_run_tournament under mpirun (`--mpi`, harness/cmd/mpi.c): rank 0 runs the command and
+ * writes its outputs, the other ranks play its units and end their process there (never
+ * return). Without MPI in the build: an error (2). */
+int tk_run_mpi(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx);
 
 /* `taikai gate` (harness/cmd/gate.c); `taikai run --sprt` is the same command. */
 int tk_gate_main(int argc, char **argv, const char *cmd);

@@ -60,9 +60,22 @@ typedef struct range {
   uint64_t first, end;
 } range;
 
+/* Fed units (tk_pool_feed): positions [pos, pos + n) are units [unit, unit + n). */
+typedef struct span {
+  uint64_t pos, unit, n;
+} span;
+
+/* Inside the pool units are numbered by position: the order in which they reach the sink. For
+ * tk_pool_run a position is the unit itself; for tk_pool_feed, the spans map positions to the
+ * units fed, and units are translated only where they cross to and from the workers. */
 typedef struct pool {
   const tk_run *r;
-  uint64_t first, end;   /* units to play */
+  uint64_t first, end;   /* positions to play (fed: known so far) */
+  span *spans;           /* fed: in feeding order (increasing positions and units), else NULL */
+  int nspans, capspans;
+  tk_feed_fn feed;       /* fed: the source of units, else NULL */
+  void *feed_ctx;
+  int fed_all;           /* no more units will come */
   uint64_t next_new;     /* next never-assigned unit */
   range *requeue;        /* ranges handed back by dead workers */
   int nrequeue, caprequeue;
@@ -77,6 +90,75 @@ typedef struct pool {
   worker *ws;            /* all workers */
   int jobs;
 } pool;
+
+/* The span holding position `pos` (fed pools). */
+static const span *span_at(const pool *p, uint64_t pos) {
+  int lo = 0, hi = p->nspans - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (p->spans[mid].pos <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return &p->spans[lo];
+}
+
+/* The unit at position `pos`. */
+static uint64_t unit_of(const pool *p, uint64_t pos) {
+  if (!p->feed) return pos;
+  const span *s = span_at(p, pos);
+  return s->unit + (pos - s->pos);
+}
+
+/* The position of unit `unit` into *pos; -1 if it is none of the pool's. */
+static int pos_of(const pool *p, uint64_t unit, uint64_t *pos) {
+  if (!p->feed) {
+    *pos = unit;
+    return unit >= p->first && unit < p->end ? 0 : -1;
+  }
+  int lo = 0, hi = p->nspans - 1;
+  if (hi < 0) return -1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (p->spans[mid].unit <= unit) lo = mid;
+    else hi = mid - 1;
+  }
+  const span *s = &p->spans[lo];
+  if (unit < s->unit || unit >= s->unit + s->n) return -1;
+  *pos = s->pos + (unit - s->unit);
+  return 0;
+}
+
+/* The end of the span holding position `pos`: a chunk of units never crosses it. */
+static uint64_t span_end(const pool *p, uint64_t pos) {
+  if (!p->feed) return p->end;
+  const span *s = span_at(p, pos);
+  return s->pos + s->n;
+}
+
+/* Asks the feed for more units (waiting for them if `wait`). Returns 0 or a negative code. */
+static int feed_more(pool *p, int wait) {
+  uint64_t unit = 0, n = 0;
+  int k = p->feed(p->feed_ctx, wait, &unit, &n);
+  if (k < 0) return k;
+  if (k == TK_FEED_END) {
+    p->fed_all = 1;
+    return 0;
+  }
+  if (k != 1 || !n) return 0;
+  if (p->nspans && unit < p->spans[p->nspans - 1].unit + p->spans[p->nspans - 1].n)
+    return tk_error_set(p->err, TK_EINVAL, -1, "units %llu.. fed after higher ones",
+                        (unsigned long long)unit);
+  if (p->nspans == p->capspans) {
+    int cap = p->capspans ? 2 * p->capspans : 16;
+    span *ns = realloc(p->spans, (size_t)cap * sizeof *ns);
+    if (!ns) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
+    p->spans = ns;
+    p->capspans = cap;
+  }
+  p->spans[p->nspans++] = (span){p->end, unit, n};
+  p->end += n;
+  return 0;
+}
 
 /* Hands a range back for another worker. Returns 0 or TK_ENOMEM. */
 static int push_range(pool *p, uint64_t first, uint64_t end) {
@@ -172,7 +254,7 @@ static int assign(pool *p, worker *w, int jobs) {
   memset(&c, 0, sizeof c);
   if (p->nreplays) { /* first: the reorder ring waits for them */
     replay *x = &p->replays[--p->nreplays];
-    c.first = x->unit;
+    c.first = unit_of(p, x->unit);
     c.count = 1;
     c.fallback = x->fallback;
     memcpy(c.faults, x->faults, sizeof c.faults);
@@ -198,6 +280,7 @@ static int assign(pool *p, worker *w, int jobs) {
     /* never run ahead of the reorder ring */
     uint64_t limit = p->next_write + p->ring_cap;
     if (p->next_new + n > limit) n = limit > p->next_new ? limit - p->next_new : 0;
+    if (p->next_new + n > span_end(p, p->next_new)) n = span_end(p, p->next_new) - p->next_new;
     if (!n) return 0;
     g.first = p->next_new;
     g.end = p->next_new + n;
@@ -205,7 +288,7 @@ static int assign(pool *p, worker *w, int jobs) {
   } else {
     return 0;
   }
-  c.first = g.first;
+  c.first = unit_of(p, g.first);
   c.count = g.end - g.first;
   if (send_cmd(w, &c)) /* the worker died before taking it: the EOF path respawns it */
     return push_range(p, g.first, g.end);
@@ -224,8 +307,8 @@ static int drain(pool *p, worker *w) {
     tk_msg_head h;
     memcpy(&h, w->rbuf + off, sizeof h);
     size_t len = sizeof h + (size_t)h.rec_len + h.records_len + h.text_len;
-    if (h.rec_len > rec_max || h.text_len > TK_ERROR_MSG_MAX || h.unit < p->first ||
-        h.unit >= p->end)
+    uint64_t pos = 0;
+    if (h.rec_len > rec_max || h.text_len > TK_ERROR_MSG_MAX || pos_of(p, h.unit, &pos))
       return tk_error_set(p->err, TK_EPARSE, -1, "a worker sent a malformed message");
     if (w->rlen - off < len) break;
     if (h.status) {
@@ -235,10 +318,10 @@ static int drain(pool *p, worker *w) {
     }
     if (h.rec_len != rec_max)
       return tk_error_set(p->err, TK_EPARSE, -1, "a worker sent a malformed message");
-    int rc = deliver(p, h.unit, w->rbuf + off, len);
+    int rc = deliver(p, pos, w->rbuf + off, len);
     if (rc) return rc;
     off += len;
-    if (w->busy && h.unit == w->next) w->next++;
+    if (w->busy && pos == w->next) w->next++;
     if (w->busy && w->next >= w->end) w->busy = 0;
   }
   memmove(w->rbuf, w->rbuf + off, w->rlen - off);
@@ -405,7 +488,8 @@ static int bury(pool *p, worker *w) {
   }
   /* the unit it was playing: lines of earlier units of the chunk may still have been in its
    * buffer, unsent; those are played again */
-  uint64_t u = w->killed ? w->kill_unit : w->watch->unit;
+  uint64_t u;
+  if (pos_of(p, w->killed ? w->kill_unit : w->watch->unit, &u)) u = UINT64_MAX;
   tk_fault f;
   int rc;
   if (u < w->next || u >= w->end) {
@@ -432,7 +516,7 @@ static int bury(pool *p, worker *w) {
   unsigned earlier = w->fallback && u == w->next ? w->fallback : 0;
   if (earlier >> f.seat & 1)
     return tk_error_set(p->err, TK_EFAULT, -1, "unit %llu: the worker died in seat %d, played "
-                        "by the fallback", (unsigned long long)u, f.seat);
+                        "by the fallback", (unsigned long long)unit_of(p, u), f.seat);
   /* play the unit again from its start with the fallback agent in the faulter's seat */
   replay *x = push_replay(p, u, earlier, w->faults);
   if (!x) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
@@ -495,17 +579,22 @@ static void shutdown_workers(pool *p, int spawned, int failed) {
   }
 }
 
-int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
-                void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err) {
-  if (count == 0) return 0;
+/* tk_pool_run (feed NULL: units [first, first + count)) and tk_pool_feed (first 0, count 0). */
+static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn feed,
+                    void *feed_ctx, int jobs, tk_sink_fn sink, void *sink_ctx,
+                    tk_progress_fn progress, void *progress_ctx, tk_error *err) {
+  if (count == 0 && !feed) return 0;
   if (tk_run_has_external(r)) /* no plugin to call: only `taikai serve` plays these seats */
     return tk_error_set(err, TK_EINVAL, -1, "the spec has external agents: only `taikai serve` "
                         "plays them");
   if (jobs < 1) jobs = 1;
-  if ((uint64_t)jobs > count) jobs = (int)count;
+  if (!feed && (uint64_t)jobs > count) jobs = (int)count;
   pool p;
   memset(&p, 0, sizeof p);
   p.r = r;
+  p.feed = feed;
+  p.feed_ctx = feed_ctx;
+  p.fed_all = !feed;
   p.first = first;
   p.end = first + count;
   p.next_new = first;
@@ -546,11 +635,17 @@ int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_si
     if (lims[i] > 0 && lims[i] / 10 < tick) tick = lims[i] / 10 < 5 ? 5 : lims[i] / 10;
   if (r->spec.memory_limit_mb > 0 && tick > 20) tick = 20;
   uint64_t reported = (uint64_t)-1;
-  while (!rc && p.next_write < p.end) {
+  while (!rc && (p.next_write < p.end || !p.fed_all)) {
     if (tk_run_stop_signal) {
       rc = tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
                         (int)tk_run_stop_signal);
       break;
+    }
+    if (!p.fed_all && p.next_new == p.end && !p.nreplays && !p.nrequeue) {
+      int idle = 1; /* nothing to wait for but the feed: wait for it */
+      for (int i = 0; i < jobs; i++) idle &= !ws[i].busy;
+      if ((rc = feed_more(&p, idle && p.next_write == p.end))) break;
+      if (p.fed_all && p.next_write == p.end) break;
     }
     for (int i = 0; i < jobs && !rc; i++)
       if (!ws[i].busy) rc = assign(&p, &ws[i], jobs);
@@ -613,6 +708,17 @@ done:
   free(p.ring);
   free(p.requeue);
   free(p.replays);
+  free(p.spans);
   if (watches != MAP_FAILED) munmap(watches, sizeof(tk_watch) * (size_t)jobs);
   return rc;
+}
+
+int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
+                void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err) {
+  return pool_run(r, first, count, NULL, NULL, jobs, sink, sink_ctx, progress, progress_ctx, err);
+}
+
+int tk_pool_feed(const tk_run *r, tk_feed_fn feed, void *feed_ctx, int jobs, tk_sink_fn sink,
+                 void *sink_ctx, tk_error *err) {
+  return pool_run(r, 0, 0, feed, feed_ctx, jobs, sink, sink_ctx, NULL, NULL, err);
 }

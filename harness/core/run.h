@@ -88,6 +88,18 @@ typedef void (*tk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 int tk_pool_run(const tk_run *r, uint64_t first, uint64_t count, int jobs, tk_sink_fn sink,
                 void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err);
 
+/* A source of units for tk_pool_feed: returns 1 with the next range [*first, *first + *count)
+ * (ranges disjoint, each above the ones before), 0 if none is there yet (only when `wait` is
+ * 0: the pool has units in play and asks again), TK_FEED_END when no more will come, or a
+ * negative code to stop the run. */
+enum { TK_FEED_END = 2 };
+typedef int (*tk_feed_fn)(void *ctx, int wait, uint64_t *first, uint64_t *count);
+
+/* tk_pool_run over the units `feed` hands out, one worker pool for them all (`taikai run --mpi`
+ * on the ranks that play); the sink gets them in the order fed. No progress is reported. */
+int tk_pool_feed(const tk_run *r, tk_feed_fn feed, void *feed_ctx, int jobs, tk_sink_fn sink,
+                 void *sink_ctx, tk_error *err);
+
 /* Set (to the signal number) by a SIGINT/SIGTERM handler: the pool stops at once. */
 extern volatile sig_atomic_t tk_run_stop_signal;
 
