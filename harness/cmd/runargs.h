@@ -11,6 +11,7 @@ typedef struct tk_run_args {
   const char *spec_path, *out;
   uint64_t jobs, walls, seed;
   int have_seed, quiet, resume, logs, records;
+  uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
   const char *seen[16]; /* long options seen (each may be given once) */
   int nseen;
 } tk_run_args;
