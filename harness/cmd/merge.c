@@ -89,7 +89,7 @@ static int load_piece(piece *p) {
   p->spec = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!json_is_object(p->spec)) {
     fprintf(stderr, "taikai merge: %s: %s (a folder written by `taikai run --shard K/N` is "
-            "expected)\n", path, je.text);
+            "expected)\n", path, p->spec ? "not a JSON object" : je.text);
     return 2;
   }
   json_t *sh = json_object_get(p->spec, "shard");

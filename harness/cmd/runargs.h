@@ -11,9 +11,9 @@ typedef struct tk_run_args {
   const char *spec_path, *out;
   uint64_t jobs, walls, seed;
   int have_seed, quiet, resume, logs, records;
-  uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
   const char *seen[16]; /* long options seen (each may be given once) */
   int nseen;
+  uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
 } tk_run_args;
 
 /* Parses one of `taikai run`'s options at argv[*i] (advancing *i past its value): 1 if it was
