@@ -177,8 +177,9 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     return 2;
   }
   if (a->shard_n && hook) {
-    fprintf(stderr, "taikai %s: --shard: a sequential test decides on the walls in order as "
-            "they are played; it cannot run on a shard\n", cmd);
+    fprintf(stderr, "taikai %s: --shard: only a plain `taikai run` plays a shard (a sequential "
+            "test decides on the walls in the order they are played; taikai serve plays the "
+            "whole tournament)\n", cmd);
     tk_spec_free(&spec);
     return 2;
   }
@@ -197,6 +198,11 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     tk_spec_free(&spec);
     return 1;
   }
+  if (a->edit && a->edit(hook_ctx, &spec, &err)) {
+    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
+    tk_spec_free(&spec);
+    return 2;
+  }
   char dirbuf[TK_PATH_MAX];
   snprintf(dirbuf, sizeof dirbuf, "%s", a->spec_path);
   const char *spec_dir = dirname(dirbuf);
@@ -207,7 +213,7 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
   }
   run.shard_index = a->shard_k;
   run.shard_count = a->shard_n;
-  if (tk_run_has_external(&run)) {
+  if (!a->external_ok && tk_run_has_external(&run)) {
     for (int i = 0; i < run.spec.nagents; i++)
       if (run.spec.agents[i].external) {
         fprintf(stderr, "taikai %s: refused: %s: agent '%s' (agents[%d]) is external: only "

@@ -14,6 +14,11 @@ typedef struct tk_run_args {
   const char *seen[16]; /* long options seen (each may be given once) */
   int nseen;
   uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
+  /* `taikai serve`: the spec's external agents are its clients (its hook sets o->play to play
+   * them), and `edit` (may be NULL) changes the loaded spec before the run is prepared (its
+   * --games), called with the hook's context; non-zero refuses the run with `err`. */
+  int external_ok;
+  int (*edit)(void *ctx, tk_spec *spec, tk_error *err);
 } tk_run_args;
 
 /* Parses one of `taikai run`'s options at argv[*i] (advancing *i past its value): 1 if it was

@@ -1,15 +1,19 @@
 /* harness/cmd/serve.c — `taikai serve SPEC [--port P] [--host H] [--games N] ...`: a UECda
  * server (protocol 20070, docs/uecda.md). Clients connect for the spec's external seats, plugins
  * play the others, and the blocks of the tournament are played through the daifugo engine, the
- * same deals as `taikai run` for the same seed, into the same outputs (games.jsonl, summary.json,
- * report.md, through tk_run_execute).
+ * same deals as `taikai run` for the same seed, into the same outputs: the command is `taikai
+ * run`'s (tk_run_tournament: options, the output folder's new / continue / refuse decision,
+ * --logs, --records, the table), with this file's play hook in place of the worker pool.
  *
- * One process: the clients' sockets live here, so units are played in order here (the play hook
- * of tk_run_opts) instead of in forked workers, and the plugins of the other seats run in this
- * process. A client that disconnects, passes the time limit or sends a table that is no set of
- * cards is a fault of its seat: its connection is closed and the fallback plays the seat from
- * that decision to the end of the run (no replay: the other clients have seen the games); every
- * unit it misses carries the fault. */
+ * The clients' sockets live in this process, so units are played in order here. Each plugin
+ * seat is played by a host process of its own (harness/net/seat_host.h), so a plugin that hangs,
+ * crashes or runs out of memory is stopped and charged as in `taikai run`. A fault of a seat
+ * (a client that disconnects, passes the time limit or sends a table that is no set of cards; a
+ * plugin's crash, exit, time-out, error or illegal action under "forfeit") puts the fallback in
+ * that seat from that decision to the end of the unit (no replay: the clients have seen the
+ * games), with the forfeit result. A client's connection is closed and its seat stays the
+ * fallback's to the end of the run (every later unit carries the fault); a plugin's host is
+ * started again for the next unit, as the pool replaces a worker. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <libgen.h>
@@ -23,29 +27,40 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "loop.h"
 #include "output.h"
+#include "runargs.h"
+#include "seat_host.h"
 #include "taikai/daifugo.h"
 #include "uecda.h"
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: taikai serve SPEC [--port P] [--host H] [--games N] [--seed S] [--out DIR]\n"
-          "                         [--quiet]\n"
+          "usage: taikai serve SPEC [--port P] [--host H] [--games N | --walls N] [--seed S]\n"
+          "                         [--out DIR] [--resume] [--logs[=gz]] [--records] [--quiet]\n"
           "\n"
           "A UECda server (protocol 20070, as the contest's reference server speaks it; see\n"
           "docs/uecda.md). SPEC is a daifugo tournament with format \"seated\": agents[i] is\n"
           "player id i. Agents written {\"external\": true, \"label\": ...} are clients: the k-th\n"
           "connection takes the k-th external seat and is told its player id. The other seats\n"
-          "are plugins. The games are the spec's blocks, dealt as `taikai run` deals them, and\n"
-          "the outputs are those of `taikai run`: spec.json, games.jsonl, summary.json and\n"
-          "report.md in the output folder.\n"
+          "are plugins, each played in a process of its own. The games are the spec's blocks,\n"
+          "dealt as `taikai run` deals them, and the outputs are those of `taikai run`:\n"
+          "spec.json, games.jsonl, summary.json and report.md in the output folder.\n"
           "\n"
           "  --port P    TCP port (default 42485; 0: any free port)\n"
           "  --host H    address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)\n"
           "  --games N   games to play: a multiple of the block (rules.block_games, 100), or\n"
           "              fewer than one block (then one block of N games)\n"
+          "  --walls N   blocks to play (overrides \"walls\")\n"
           "  --seed S    tournament seed (overrides \"seed\")\n"
-          "  --out DIR   output folder (overrides \"output\"); it must not hold a run\n"
+          "  --out DIR   output folder (overrides \"output\")\n"
+          "  --resume    continue the interrupted run in the output folder; an error if the\n"
+          "              folder holds no run\n"
+          "  --logs      also write every game as JSON lines, one file per block:\n"
+          "              DIR/logs/unit-NNNNNNNN.jsonl (docs/daifugo.md; taikai replay checks them)\n"
+          "  --logs=gz   the same, gzip-compressed (also --logs-gzip)\n"
+          "  --records   also write the plugin seats' decisions to DIR/records.tkr (taikai\n"
+          "              records DIR); a client's decisions are not recorded\n"
           "  --quiet     no progress on stderr\n"
           "\n"
           "Once listening, it prints \"taikai serve: listening on HOST:PORT\" on stderr (the port\n"
@@ -53,14 +68,23 @@ static void usage(FILE *f) {
           "spec's time_limit_ms, or sends a table that is no set of cards (a cell of rows 0-4\n"
           "other than 0, 1, 2; a 1 where no card is; two jokers) is a fault of its seat (in\n"
           "games.jsonl and summary.json); its connection is closed and the referee's fallback\n"
-          "plays the seat to the end. An illegal play is answered 8 and counted as a pass, as the\n"
-          "server does (illegal_policy \"forfeit\" makes it a fault instead). fault_policy\n"
-          "\"abort\" ends the run after the block of the first fault. Plugins run inside this\n"
-          "process: a plugin that crashes ends the server.\n"
+          "plays the seat to the end. A plugin seat that crashes, exits, passes the time limits\n"
+          "(time_limit_ms, game_time_limit_ms) or the memory limit, or returns an error is\n"
+          "stopped and its fault recorded as `taikai run` records it; the fallback plays it to\n"
+          "the end of that block and a new process plays it from the next. An illegal play is\n"
+          "answered 8 and counted as a pass, as the server does (illegal_policy \"forfeit\" makes\n"
+          "it a fault instead). fault_policy \"abort\" ends the run after the block of the first\n"
+          "fault.\n"
+          "\n"
+          "An output folder holding an interrupted run of the same tournament is continued, as\n"
+          "by `taikai run`: the blocks already in its games.jsonl are kept (never played to the\n"
+          "clients again), the clients connect again and play the others; a folder holding\n"
+          "another tournament's run is refused. SIGINT or SIGTERM stops the run: finished blocks\n"
+          "are kept and a partial summary is written.\n"
           "\n"
           "Exit status: 0 done; 1 the run failed; 2 bad usage, or a spec, plugin, port or output\n"
           "folder refused; 3 stopped by the fault policy \"abort\"; 130 / 143 stopped by SIGINT /\n"
-          "SIGTERM (partial results saved).\n");
+          "SIGTERM (3, 130, 143: partial results saved, run the same command again to finish).\n");
 }
 
 /* ------------------------------------------------------------------ the server's state */
@@ -72,17 +96,22 @@ typedef struct seat {
   int dead;            /* faulted earlier: the fallback plays it for the rest of the run */
   tk_fault dead_fault; /* that fault, with the unit it happened in */
   uint64_t dead_unit;
-  tk_agent_instance *inst; /* a plugin seat's instance */
+  tk_seat_host host;   /* a plugin seat's process (host.pid 0: none running) */
 } seat;
 
 typedef struct serve {
   const tk_run *r;
+  const char *host;        /* --host, --port */
+  uint64_t port;
+  uint64_t games;          /* --games, 0: none */
   int listen_fd;
   int accepted;            /* every external seat has its client */
   seat seats[TK_DAIFUGO_PLAYERS];
-  tk_daifugo_block *b;      /* the game adapter's unit state, whose first member is the block */
-  tk_daifugo_legal *legal, *agent_legal;
-  tk_daifugo_view *view, *agent_view;
+  void *state;             /* the game adapter's unit state (state_size bytes) ... */
+  tk_daifugo_block *b;      /* ... whose first member is the block */
+  tk_records_builder rb;   /* --records: the plugin seats' decisions of the unit */
+  tk_daifugo_legal *legal;
+  tk_daifugo_view *view;
   tk_daifugo_info info;
   uint64_t units;          /* the run's units */
   int quiet;
@@ -102,27 +131,37 @@ static void close_seat(seat *st) {
 
 /* Seat p faults now: the fallback plays it from here; a client's connection is closed (the
  * stream cannot be trusted after a stall or garbage) and the seat stays the fallback's. */
-static void seat_fault(serve *sv, int p, int kind, int entry, const char *detail) {
+static void seat_fault_is(serve *sv, int p, const tk_fault *fault) {
   if (sv->fallback >> p & 1) return;
   tk_fault *f = &sv->fault[p];
-  memset(f, 0, sizeof *f);
-  f->kind = kind;
-  f->entry = entry;
+  *f = *fault;
   f->seat = p;
-  if (kind == TK_FAULT_TIMEOUT) f->limit_ms = sv->r->spec.time_limit_ms;
-  snprintf(f->detail, sizeof f->detail, "%s", detail);
-  if (sv->b && tk_daifugo_to_act(sv->b) == p && !tk_daifugo_view_of(sv->b, p, sv->view))
-    sv->r->game->describe(sv->view, f->decision, sizeof f->decision);
-  else if (sv->b)
-    snprintf(f->decision, sizeof f->decision, "game %u, player %d", sv->b->game, p);
-  sv->fallback |= 1u << p;
+  /* the decision: a plugin's as the loop describes it (its act's view, else none), a
+   * client's the one it was at */
   seat *st = &sv->seats[p];
+  if (f->decision[0] || (!st->external && f->entry != TK_ENTRY_ACT)) {
+  } else if (tk_daifugo_to_act(sv->b) == p && !tk_daifugo_view_of(sv->b, p, sv->view)) {
+    sv->r->game->describe(sv->view, f->decision, sizeof f->decision);
+  } else {
+    snprintf(f->decision, sizeof f->decision, "game %u, player %d", sv->b->game, p);
+  }
+  sv->fallback |= 1u << p;
   if (st->external) {
     close_seat(st);
     st->dead = 1;
     st->dead_fault = *f;
-    st->dead_unit = sv->b ? sv->b->block : 0;
+    st->dead_unit = sv->b->block;
   }
+}
+
+static void seat_fault(serve *sv, int p, int kind, int entry, const char *detail) {
+  tk_fault f;
+  memset(&f, 0, sizeof f);
+  f.kind = kind;
+  f.entry = entry;
+  if (kind == TK_FAULT_TIMEOUT) f.limit_ms = sv->r->spec.time_limit_ms;
+  snprintf(f.detail, sizeof f.detail, "%s", detail);
+  seat_fault_is(sv, p, &f);
 }
 
 /* A failed read or write of seat p's connection: its fault. `what` names the message. */
@@ -220,41 +259,41 @@ static void send_start(serve *sv) {
 
 /* ------------------------------------------------------------------ decisions */
 
-static int64_t now_ms(void) { return tk_now_ns() / 1000000; }
-
-/* A plugin seat's decision: a copy of the view and legal list, the action checked against the
- * list. Returns 0 with *mv set; -1 after a fault. */
-static int plugin_act(serve *sv, int p, tk_daifugo_move *mv) {
+/* A plugin seat's decision, asked of its host process (which works on its own copies of the
+ * view and legal list); the action checked against the list. Returns 0 with *mv set (recorded
+ * for --records when the agent's own action is played); 1 after a fault; or a negative TK_E
+ * code (a stop signal, the server's failure) with `err`. */
+static int plugin_act(serve *sv, int p, tk_daifugo_move *mv, tk_error *err) {
   const tk_run *r = sv->r;
-  const tk_agent_descriptor *d = r->plugins[p].desc;
-  tk_daifugo_view_of(sv->b, p, sv->view);
-  *sv->agent_view = *sv->view;
-  memcpy(sv->agent_legal, sv->legal, sizeof *sv->legal);
-  memset(mv, 0xff, sizeof *mv); /* an action the agent does not write is illegal */
-  int64_t t0 = now_ms();
-  int rc = d->act(sv->seats[p].inst, sv->agent_view, sv->agent_legal, mv);
-  int64_t took = now_ms() - t0;
-  char detail[160];
-  if (rc < 0) {
-    snprintf(detail, sizeof detail, "returned %d (%s)", rc, tk_strerror(rc));
-    seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_ACT, detail);
-    return -1;
+  r->game->view(sv->state, p, sv->view);
+  tk_fault f;
+  int ret = 0;
+  int rc = tk_seat_host_call(&sv->seats[p].host, r, TK_ENTRY_ACT, sv->view, sv->legal, mv, &ret,
+                             &f, err);
+  if (rc < 0) return rc;
+  if (!rc) {
+    seat_fault_is(sv, p, &f);
+    return 1;
   }
-  if (r->spec.time_limit_ms && took > r->spec.time_limit_ms) {
-    snprintf(detail, sizeof detail, "took %lld ms", (long long)took);
-    seat_fault(sv, p, TK_FAULT_TIMEOUT, TK_ENTRY_ACT, detail);
-    return -1;
+  if (ret < 0) {
+    char detail[160];
+    snprintf(detail, sizeof detail, "returned %d (%s)", ret, tk_strerror(ret));
+    seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_ACT, detail);
+    return 1;
   }
   for (int i = 0; i < sv->legal->n; i++) {
     const tk_daifugo_move *m = &sv->legal->a[i];
     if (m->kind == mv->kind && m->cards == mv->cards && m->jcell == mv->jcell) {
       *mv = *m;
+      if (r->records && tk_records_builder_add(&sv->rb, (uint32_t)p, (uint32_t)p, sv->view,
+                                               sv->legal, mv))
+        return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
       return 0;
     }
   }
   char what[96];
   r->game->describe_action(mv, what, sizeof what);
-  if (illegal(sv, p, what)) return -1;
+  if (illegal(sv, p, what)) return 1;
   *mv = tk_daifugo_fallback(sv->legal);
   return 0;
 }
@@ -332,23 +371,31 @@ static void fill_info(serve *sv, uint64_t wall, int p) {
   h->nseats = g->nseats;
 }
 
-static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_error *err) {
+/* Calls a plugin seat's begin_game or end_game (`a` the info or the result) in its host. Returns
+ * 0 (a fault recorded for the seat), or a negative TK_E code with `err`. */
+static int plugin_call(serve *sv, int p, int entry, const void *a, tk_error *err) {
+  tk_fault f;
+  int ret = 0;
+  int rc = tk_seat_host_call(&sv->seats[p].host, sv->r, entry, a, NULL, NULL, &ret, &f, err);
+  if (rc < 0) return rc;
+  if (!rc) {
+    seat_fault_is(sv, p, &f);
+  } else if (ret < 0 && entry == TK_ENTRY_BEGIN) {
+    char detail[160];
+    snprintf(detail, sizeof detail, "returned %d (%s)", ret, tk_strerror(ret));
+    seat_fault(sv, p, TK_FAULT_ERROR, entry, detail);
+  }
+  return 0;
+}
+
+/* Seats at a unit's start: a client lost in an earlier unit stays the fallback's, with its
+ * fault; a plugin seat's host is started if it has none (create may fault) and begins the
+ * unit. Returns 0 or a negative TK_E code. */
+static int begin_seats(serve *sv, uint64_t wall, tk_error *err) {
   const tk_run *r = sv->r;
-  const tk_game *g = r->game;
-  uint64_t wall;
-  const int *seating = tk_schedule_unit(&r->sched, unit, &wall);
-  tk_daifugo_block *b = sv->b;
-  sv->fallback = 0;
-  memset(sv->fault, 0, sizeof sv->fault);
-  memset(sv->illegal, 0, sizeof sv->illegal);
-  memset(sv->illegal_first, 0, sizeof sv->illegal_first);
-  memset(sv->pending, 0, sizeof sv->pending);
-  tk_unit_start us = {.rules = r->rules, .seed = r->spec.seed, .wall = wall, .nseats = 5};
-  int rc = g->start(b, &us, err);
-  if (rc) return rc;
   for (int p = 0; p < 5; p++) {
     seat *st = &sv->seats[p];
-    if (st->dead) { /* gone in an earlier unit: the fallback plays it, the fault stands */
+    if (st->dead) {
       sv->fault[p] = st->dead_fault;
       snprintf(sv->fault[p].detail, sizeof sv->fault[p].detail, "unit %llu: %.140s",
                (unsigned long long)st->dead_unit, st->dead_fault.detail);
@@ -356,40 +403,44 @@ static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_error *err) 
       continue;
     }
     if (st->external) continue;
-    const tk_agent_descriptor *d = r->plugins[p].desc;
-    if (!st->inst) {
-      tk_error e;
-      tk_error_clear(&e);
-      st->inst = d->create(r->params_text[p], tk_game_seed(r->spec.seed, UINT64_MAX, -1, p), &e);
-      if (!st->inst) {
-        char detail[160];
-        snprintf(detail, sizeof detail, "returned NULL: %.130s", e.msg[0] ? e.msg : "(no reason)");
-        seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_CREATE, detail);
+    int rc;
+    if (!st->host.pid) {
+      tk_fault f;
+      if ((rc = tk_seat_host_start(&st->host, r, p, p, &f, err)) < 0) return rc;
+      if (!rc) {
+        seat_fault_is(sv, p, &f);
         continue;
       }
     }
-    if (d->begin_game) {
+    tk_seat_host_unit(&st->host, sv->b->block);
+    if (r->plugins[p].desc->begin_game) {
       fill_info(sv, wall, p);
-      int r2 = d->begin_game(st->inst, &sv->info);
-      if (r2 < 0) {
-        char detail[160];
-        snprintf(detail, sizeof detail, "returned %d (%s)", r2, tk_strerror(r2));
-        seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_BEGIN, detail);
-      }
+      if ((rc = plugin_call(sv, p, TK_ENTRY_BEGIN, &sv->info, err))) return rc;
     }
   }
+  return 0;
+}
+
+/* Plays the unit's games, announcing each to the clients. Returns 0 or a negative TK_E code. */
+static int play_games(serve *sv, tk_error *err) {
+  const tk_run *r = sv->r;
+  const tk_game *g = r->game;
+  tk_daifugo_block *b = sv->b;
   uint32_t announced = UINT32_MAX;
   int abort_policy = r->spec.fault_policy == TK_POLICY_ABORT;
-  while (!tk_daifugo_is_over(b)) {
+  int rc;
+  for (;;) {
     if (tk_run_stop_signal)
       return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d", (int)tk_run_stop_signal);
+    int p = g->to_act(sv->state, err);
+    if (p == -1) break;
+    if (p < 0) return p;
+    if (p >= 5) return tk_error_set(err, TK_ESTATE, -1, "daifugo: player %d to act", p);
     if (b->game != announced) {
       send_start(sv);
       announced = b->game;
     }
-    int p = tk_daifugo_to_act(b);
-    if (p < 0 || p >= 5) return tk_error_set(err, TK_ESTATE, -1, "daifugo: player %d to act", p);
-    tk_daifugo_legal_of(b, p, sv->legal);
+    g->legal(sv->state, p, sv->legal);
     seat *st = &sv->seats[p];
     tk_daifugo_move mv;
     int play = sv->legal->decision == TK_DAIFUGO_DECIDE_PLAY;
@@ -400,17 +451,21 @@ static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_error *err) 
         tk_uecda_hand_table(b, q, &t);
         send_table(sv, q, &t, TK_ENTRY_ACT, "hand table");
       }
-    int decided = -1;
+    int fallback = 1; /* the seat is the fallback's, or faulted at this decision */
     if (!(sv->fallback >> p & 1)) {
-      if (st->external) decided = play ? remote_play(sv, p, &mv) : remote_exchange(sv, p, &mv);
-      else decided = plugin_act(sv, p, &mv);
+      if (st->external) {
+        fallback = (play ? remote_play(sv, p, &mv) : remote_exchange(sv, p, &mv)) != 0;
+      } else {
+        if ((rc = plugin_act(sv, p, &mv, err)) < 0) return rc;
+        fallback = rc;
+      }
     }
-    if (decided) mv = tk_daifugo_fallback(sv->legal);
+    if (fallback) mv = tk_daifugo_fallback(sv->legal);
     tk_daifugo_game before = b->g;
     uint8_t cls[5];
     memcpy(cls, b->cls, sizeof cls);
     uint32_t game = b->game;
-    if ((rc = tk_daifugo_apply(b, p, &mv, err))) return rc;
+    if ((rc = g->apply(sv->state, p, &mv, err))) return rc;
     if (!play) continue;
     int over = b->game != game || tk_daifugo_is_over(b);
     int last = over && tk_daifugo_is_over(b) && (sv->last_unit || (abort_policy && sv->fallback));
@@ -423,19 +478,48 @@ static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_error *err) 
                  "end-of-turn int");
     }
   }
+  return 0;
+}
+
+static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_unit_log *lg,
+                     tk_error *err) {
+  const tk_run *r = sv->r;
+  const tk_game *g = r->game;
+  uint64_t wall;
+  const int *seating = tk_schedule_unit(&r->sched, unit, &wall);
+  sv->fallback = 0;
+  memset(sv->fault, 0, sizeof sv->fault);
+  memset(sv->illegal, 0, sizeof sv->illegal);
+  memset(sv->illegal_first, 0, sizeof sv->illegal_first);
+  memset(sv->pending, 0, sizeof sv->pending);
+  if (r->records) tk_records_builder_reset(&sv->rb);
+  /* the log names the seats as the loop does: a seat lost before the unit is the fallback's */
+  char names[5][96];
+  const char *np[5];
+  for (int p = 0; p < 5; p++) {
+    snprintf(names[p], sizeof names[p], "%s%s", r->spec.agents[seating[p]].label,
+             sv->seats[p].dead ? " (fallback)" : "");
+    np[p] = names[p];
+  }
+  int rc;
+  if (r->logs_dir && (rc = tk_unit_log_try(lg, r->logs_dir, r->logs_gzip, unit, err))) return rc;
+  tk_unit_start us = {.rules = r->rules, .seed = r->spec.seed, .wall = wall, .nseats = 5,
+                      .names = np, .log = lg->f};
+  if ((rc = g->start(sv->state, &us, err))) return rc;
+  if ((rc = begin_seats(sv, wall, err)) || (rc = play_games(sv, err))) return rc;
+  if ((rc = tk_unit_log_close(lg, err))) return rc;
+  tk_daifugo_totals totals;
+  g->result(sv->state, &totals);
   for (int p = 0; p < 5; p++) {
     seat *st = &sv->seats[p];
-    const tk_agent_descriptor *d = r->plugins[p].desc;
-    if (st->external || (sv->fallback >> p & 1) || !st->inst || !d->end_game) continue;
-    tk_daifugo_totals totals;
-    g->result(b, &totals);
-    d->end_game(st->inst, &totals);
+    if (st->external || (sv->fallback >> p & 1) || !r->plugins[p].desc->end_game) continue;
+    if ((rc = plugin_call(sv, p, TK_ENTRY_END, &totals, err))) return rc;
   }
   memset(rec, 0, tk_unit_rec_size(5));
   rec->unit = unit;
   rec->wall = wall;
   rec->nseats = 5;
-  g->fields(b, rec);
+  g->fields(sv->state, rec);
   for (int p = 0; p < 5; p++) {
     tk_seat_rec *x = &rec->seat[p];
     x->agent = seating[p];
@@ -444,6 +528,8 @@ static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_error *err) 
     if (sv->fallback >> p & 1) x->fault = sv->fault[p];
   }
   if (sv->fallback) g->forfeit(r->rules, sv->fallback, rec);
+  if (r->logs_dir && (rc = tk_unit_log_commit(lg, err))) return rc;
+  if (r->records) return tk_records_pack_unit(&sv->rb, g, rec, err);
   return 0;
 }
 
@@ -507,22 +593,43 @@ static int accept_clients(serve *sv, tk_error *err) {
   return 0;
 }
 
+/* Ends every plugin seat's process: asked to destroy its agent after a whole run, killed
+ * after a failure or a stop. */
+static void end_hosts(serve *sv, int ask) {
+  for (int p = 0; p < 5; p++) {
+    if (ask) tk_seat_host_stop(&sv->seats[p].host, sv->r);
+    else tk_seat_host_kill(&sv->seats[p].host);
+  }
+}
+
 /* The play hook of tk_run_execute: units in order, each handed to the sink. */
 static int serve_play(void *ctx, const tk_run *r, uint64_t first, uint64_t count, tk_sink_fn sink,
                       void *sink_ctx, tk_progress_fn progress, void *progress_ctx,
                       tk_error *err) {
   serve *sv = ctx;
-  int rc;
+  int rc = 0;
+  if (!count) return 0; /* every unit was kept: no client is needed */
   if (!sv->accepted && (rc = accept_clients(sv, err))) return rc;
   tk_unit_rec *rec = malloc(sizeof *rec);
-  if (!rec) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  tk_unit_log *lg = calloc(1, sizeof *lg);
+  if (!rec || !lg) {
+    free(rec), free(lg);
+    return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  }
+  void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a host gone: its write fails, EPIPE */
   for (uint64_t u = first; u < first + count; u++) {
     sv->last_unit = u + 1 == sv->units;
-    if ((rc = play_unit(sv, u, rec, err))) break;
-    if ((rc = sink(sink_ctx, rec, NULL, 0))) break;
+    rc = play_unit(sv, u, rec, lg, err);
+    tk_unit_log_drop(lg);
+    if (rc) break;
+    const void *records = r->records ? sv->rb.packed : NULL;
+    if ((rc = sink(sink_ctx, rec, records, r->records ? sv->rb.packed_len : 0))) break;
     if (progress) progress(progress_ctx, u + 1 - first, count);
   }
+  end_hosts(sv, !rc);
+  signal(SIGPIPE, old_pipe);
   free(rec);
+  free(lg);
   return rc;
 }
 
@@ -566,190 +673,151 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
   return 0;
 }
 
-/* --games N: N / block_games blocks, or one block of N games when N is smaller. */
-static int apply_games(tk_spec *spec, uint64_t games, tk_error *err) {
+/* tk_run_args.edit: the spec must be daifugo, seated; --games N sets N / block_games blocks, or
+ * one block of N games when N is smaller. */
+static int edit_spec(void *ctx, tk_spec *spec, tk_error *err) {
+  serve *sv = ctx;
+  if (strcmp(spec->game, "daifugo") || spec->format != TK_FORMAT_SEATED)
+    return tk_error_set(err, TK_EINVAL, -1, "refused: %s: the UECda protocol plays game "
+                        "\"daifugo\" with format \"seated\" (agents[i] is player id i), got game "
+                        "\"%s\", format \"%s\"", spec->path, spec->game,
+                        tk_format_name(spec->format));
+  if (!sv->games) return 0;
   json_t *bg = json_object_get(spec->rules, "block_games");
   uint64_t block = bg && json_is_integer(bg) && json_integer_value(bg) > 0
                        ? (uint64_t)json_integer_value(bg)
                        : tk_daifugo_default_rules().block_games;
-  if (games < block) {
-    json_object_set_new(spec->rules, "block_games", json_integer((json_int_t)games));
+  if (sv->games < block) {
+    json_object_set_new(spec->rules, "block_games", json_integer((json_int_t)sv->games));
     spec->walls = 1;
     return 0;
   }
-  if (games % block)
+  if (sv->games % block)
     return tk_error_set(err, TK_EINVAL, -1, "--games %llu is not a multiple of the block's %llu "
-                        "games (rules.block_games)", (unsigned long long)games,
+                        "games (rules.block_games)", (unsigned long long)sv->games,
                         (unsigned long long)block);
-  spec->walls = games / block;
+  spec->walls = sv->games / block;
+  return 0;
+}
+
+/* tk_run_tournament's hook: once the output folder is accepted and locked, the server's state
+ * and its socket; its play hook plays the units. */
+static int serve_hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
+  serve *sv = ctx;
+  if (!dir) return 0;
+  tk_error err;
+  tk_error_clear(&err);
+  sv->r = r;
+  /* the adapter's unit state (harness/games/daifugo.c), which starts with the block */
+  size_t state_size = r->game->state_size > sizeof(tk_daifugo_block) ? r->game->state_size
+                                                                     : sizeof(tk_daifugo_block);
+  sv->state = calloc(1, state_size);
+  sv->b = sv->state;
+  sv->legal = malloc(sizeof *sv->legal);
+  sv->view = malloc(sizeof *sv->view);
+  if (!sv->state || !sv->legal || !sv->view) {
+    fprintf(stderr, "taikai serve: out of memory\n");
+    return 1;
+  }
+  tk_records_builder_init(&sv->rb, r->game->view_size, r->game->legal_size,
+                          r->game->action_size);
+  sv->units = tk_schedule_units(&r->sched);
+  for (int p = 0; p < 5; p++) {
+    sv->seats[p].fd = -1;
+    sv->seats[p].external = r->spec.agents[p].external;
+  }
+  int bound = 0;
+  if (listen_on(sv->host, sv->port, &sv->listen_fd, &bound, &err)) {
+    fprintf(stderr, "taikai serve: %s\n", err.msg);
+    return 1;
+  }
+  fprintf(stderr, "taikai serve: listening on %s:%d\n", sv->host, bound);
+  fflush(stderr);
+  o->jobs = 1;
+  o->play = serve_play;
+  o->play_ctx = sv;
   return 0;
 }
 
 int tk_cmd_serve(int argc, char **argv) {
-  const char *spec_path = NULL, *out = NULL, *host = "127.0.0.1";
-  uint64_t port = TK_UECDA_PORT, games = 0, seed = 0;
-  int have_seed = 0, quiet = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--port")) {
-      if (parse_u64(v, 65535, &port)) {
-        fprintf(stderr, "taikai serve: --port expects a port from 0 to 65535, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
-      }
-      i++;
-    } else if (!strcmp(a, "--host")) {
-      if (!v || !*v) {
-        fprintf(stderr, "taikai serve: --host expects an address, got '%s'\n", v ? v : "(nothing)");
-        return 2;
-      }
-      host = v;
-      i++;
-    } else if (!strcmp(a, "--games")) {
-      if (parse_u64(v, 1000000000, &games) || !games) {
-        fprintf(stderr, "taikai serve: --games expects a number from 1 to 1000000000, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
-      }
-      i++;
-    } else if (!strcmp(a, "--seed")) {
-      if (parse_u64(v, INT64_MAX, &seed)) {
-        fprintf(stderr, "taikai serve: --seed expects an integer from 0 to 2^63-1, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
-      }
-      have_seed = 1;
-      i++;
-    } else if (!strcmp(a, "--out")) {
-      if (!v || !*v) {
-        fprintf(stderr, "taikai serve: --out expects a folder name, got '%s'\n",
-                v ? v : "(nothing)");
-        return 2;
-      }
-      out = v;
-      i++;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai serve: unknown option '%s' (see taikai serve --help)\n", a);
-      return 2;
-    } else if (!spec_path) {
-      spec_path = a;
-    } else {
-      fprintf(stderr, "taikai serve: one spec at a time (got '%s' and '%s')\n", spec_path, a);
-      return 2;
-    }
-  }
-  if (!spec_path) {
-    usage(stderr);
-    return 2;
-  }
-  tk_error err;
-  tk_error_clear(&err);
-  tk_spec spec;
-  if (tk_spec_load(spec_path, &spec, &err)) {
-    fprintf(stderr, "taikai serve: %s\n", err.msg);
-    return 2;
-  }
-  if (strcmp(spec.game, "daifugo") || spec.format != TK_FORMAT_SEATED) {
-    fprintf(stderr, "taikai serve: refused: %s: the UECda protocol plays game \"daifugo\" with "
-            "format \"seated\" (agents[i] is player id i), got game \"%s\", format \"%s\"\n",
-            spec.path, spec.game, tk_format_name(spec.format));
-    tk_spec_free(&spec);
-    return 2;
-  }
-  if (games && apply_games(&spec, games, &err)) {
-    fprintf(stderr, "taikai serve: %s\n", err.msg);
-    tk_spec_free(&spec);
-    return 2;
-  }
-  if (have_seed) spec.seed = seed;
-  if (out) {
-    free(spec.output);
-    spec.output = strdup(out);
-  }
-  char dirbuf[TK_PATH_MAX];
-  snprintf(dirbuf, sizeof dirbuf, "%s", spec_path);
-  tk_run run;
-  if (tk_run_prepare(&run, &spec, dirname(dirbuf), &err)) {
-    fprintf(stderr, "taikai serve: refused: %s\n", err.msg);
-    return 2;
-  }
-  char held[TK_PATH_MAX + 16];
-  snprintf(held, sizeof held, "%s/spec.json", run.spec.output);
-  if (!access(held, F_OK)) {
-    fprintf(stderr, "taikai serve: refused: %s holds a run already; taikai serve plays into a new "
-            "folder (--out)\n", run.spec.output);
-    tk_run_free(&run);
-    return 2;
-  }
-  int lock = -1;
-  if (tk_mkdirs(run.spec.output, &err) || (lock = tk_outdir_lock(run.spec.output, &err)) < 0) {
-    fprintf(stderr, "taikai serve: refused: %s\n", err.msg);
-    tk_run_free(&run);
-    return 2;
-  }
+  tk_run_args a;
+  memset(&a, 0, sizeof a);
   serve *sv = calloc(1, sizeof *sv);
-  /* the adapter's unit state (harness/games/daifugo.c), which starts with the block */
-  size_t state_size = run.game->state_size > sizeof(tk_daifugo_block) ? run.game->state_size
-                                                                       : sizeof(tk_daifugo_block);
-  tk_daifugo_block *b = calloc(1, state_size);
-  tk_daifugo_legal *l = malloc(2 * sizeof *l);
-  tk_daifugo_view *vw = malloc(2 * sizeof *vw);
-  if (!sv || !b || !l || !vw) {
+  if (!sv) {
     fprintf(stderr, "taikai serve: out of memory\n");
-    free(sv), free(b), free(l), free(vw);
-    tk_run_free(&run);
     return 1;
   }
-  sv->r = &run;
-  sv->b = b;
-  sv->legal = l;
-  sv->agent_legal = l + 1;
-  sv->view = vw;
-  sv->agent_view = vw + 1;
-  sv->quiet = quiet;
-  sv->units = tk_schedule_units(&run.sched);
-  for (int p = 0; p < 5; p++) {
-    sv->seats[p].fd = -1;
-    sv->seats[p].external = run.spec.agents[p].external;
+  sv->host = "127.0.0.1";
+  sv->port = TK_UECDA_PORT;
+  sv->listen_fd = -1;
+  int status = 2;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      usage(stdout);
+      status = 0;
+      goto done;
+    } else if (!strcmp(arg, "--port")) {
+      if (parse_u64(v, 65535, &sv->port)) {
+        fprintf(stderr, "taikai serve: --port expects a port from 0 to 65535, got '%s'\n",
+                v ? v : "(nothing)");
+        goto done;
+      }
+      i++;
+    } else if (!strcmp(arg, "--host")) {
+      if (!v || !*v) {
+        fprintf(stderr, "taikai serve: --host expects an address, got '%s'\n", v ? v : "(nothing)");
+        goto done;
+      }
+      sv->host = v;
+      i++;
+    } else if (!strcmp(arg, "--games")) {
+      if (parse_u64(v, 1000000000, &sv->games) || !sv->games) {
+        fprintf(stderr, "taikai serve: --games expects a number from 1 to 1000000000, got '%s'\n",
+                v ? v : "(nothing)");
+        goto done;
+      }
+      i++;
+    } else if (!strcmp(arg, "-j") || !strncmp(arg, "-j", 2) || !strcmp(arg, "--jobs")) {
+      fprintf(stderr, "taikai serve: %s: the server plays its blocks in order in one process "
+              "(each plugin seat in a process of its own); it takes no -j\n", arg);
+      goto done;
+    } else {
+      int k = tk_run_args_option(&a, "serve", argc, argv, &i);
+      if (k < 0) goto done;
+      if (k) continue;
+      if (arg[0] == '-' && arg[1]) {
+        fprintf(stderr, "taikai serve: unknown option '%s' (see taikai serve --help)\n", arg);
+        goto done;
+      } else if (!a.spec_path) {
+        a.spec_path = arg;
+      } else {
+        fprintf(stderr, "taikai serve: one spec at a time (got '%s' and '%s')\n", a.spec_path,
+                arg);
+        goto done;
+      }
+    }
   }
-  int bound = 0, status = 0;
-  if (listen_on(host, port, &sv->listen_fd, &bound, &err)) {
-    fprintf(stderr, "taikai serve: %s\n", err.msg);
-    status = 2;
+  if (!a.spec_path) {
+    usage(stderr);
     goto done;
   }
-  fprintf(stderr, "taikai serve: listening on %s:%d\n", host, bound);
-  fflush(stderr);
-  tk_run_outcome outcome;
-  tk_run_opts o = {.jobs = 1, .out_dir = run.spec.output, .progress = quiet ? 0 : -1,
-                   .outcome = &outcome, .play = serve_play, .play_ctx = sv,
-                   .cmd = "taikai serve"};
-  json_t *sum = NULL;
-  int rc = tk_run_execute(&run, &o, &sum, &err);
-  for (int p = 0; p < 5; p++) close_seat(&sv->seats[p]);
-  close(sv->listen_fd);
-  if (rc) {
-    fprintf(stderr, "taikai serve: %s\n", err.msg);
-    status = 1;
+  if (sv->games && a.walls) {
+    fprintf(stderr, "taikai serve: --games and --walls both say how much to play: give one\n");
     goto done;
   }
-  tk_summary_table(&run, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md}\n", run.spec.output);
-  json_decref(sum);
-  if (outcome.stopped) {
-    fprintf(stderr, "taikai serve: stopped: %s; the results so far are saved (summary.json says "
-            "\"complete\": false)\n", outcome.why);
-    status = outcome.stopped == TK_STOP_ABORT ? 3 : 128 + outcome.stopped;
-  }
+  a.external_ok = 1;
+  a.edit = edit_spec;
+  status = tk_run_tournament(&a, "serve", serve_hook, sv);
 done:
-  for (int p = 0; p < 5; p++)
-    if (sv->seats[p].inst) run.plugins[p].desc->destroy(sv->seats[p].inst);
-  free(sv), free(b), free(l), free(vw);
-  tk_run_free(&run);
+  for (int p = 0; p < 5; p++) {
+    tk_seat_host_kill(&sv->seats[p].host);
+    tk_seat_host_free(&sv->seats[p].host);
+    close_seat(&sv->seats[p]);
+  }
+  if (sv->listen_fd >= 0) close(sv->listen_fd);
+  tk_records_builder_free(&sv->rb);
+  free(sv->state), free(sv->legal), free(sv->view);
+  free(sv);
   return status;
 }

@@ -230,6 +230,17 @@ static int on_hand(client *c, const tk_uecda_table *t) {
   tk_uecda_table sub;
   memset(&sub, 0, sizeof sub);
   if (m.kind != TK_DAIFUGO_PASS) tk_uecda_put_move(&sub, &m);
+  /* A single joker goes in a card's row, not at [4][1]: the reference server reads a 2 in row 4
+   * as a card of a fifth suit and refuses the play (docs/uecda.md, "Against the reference
+   * server"). Its row is the locked suit's under a lock (the table's single card), else row 0;
+   * its column 14, above every card. */
+  if (m.kind == TK_DAIFUGO_JOKER1) {
+    int row = 0;
+    for (int r = 0; v->lock && r < 4; r++)
+      if (v->top.cards & (TK_DAIFUGO_SUIT_LANE << (16 * r))) row = r;
+    sub.c[4][1] = 0;
+    sub.c[row][14] = 2;
+  }
   int32_t answer;
   if (tk_uecda_send_table(c->fd, &sub) || tk_uecda_recv_int(c->fd, &answer, 0, NULL))
     return fail("the server closed the connection at our submission");

@@ -43,6 +43,10 @@ typedef struct tk_metric {
   int bounded;       /* TK_BOUND_* bits: which of lo, hi hold (every value of the metric, so
                       * every interval, lies in the range); ignored for proportions */
   double lo, hi;     /* the range's ends where `bounded` says so */
+  const char *total; /* if set, summary.json also gives each agent's total over the run under
+                      * this key: the value and its interval times the agent's den (its games),
+                      * so the total is the sum of num (as the daifugo papers print points) */
+  const char *total_title; /* the total's column title */
 } tk_metric;
 
 /* A per-seat result field, written into the seat's object of a games.jsonl line. */

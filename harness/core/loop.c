@@ -11,7 +11,7 @@
 
 #include "loop.h"
 
-enum { NAME_MAX_LEN = 96, PATH_LEN = 4200 };
+enum { NAME_MAX_LEN = 96 };
 
 static void leave(tk_loop *l) { tk_watch_leave(l->watch); }
 
@@ -221,6 +221,71 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
   return 0;
 }
 
+/* ------------------------------------------------------------------ a unit's log */
+
+int tk_unit_log_try(tk_unit_log *lg, const char *dir, int gzip, uint64_t unit, tk_error *err) {
+  if (!lg->path[0]) {
+    snprintf(lg->path, sizeof lg->path, "%s/unit-%08llu.jsonl%s", dir, (unsigned long long)unit,
+             gzip ? ".gz" : "");
+    snprintf(lg->tmp, sizeof lg->tmp, "%s.tmp", lg->path);
+    snprintf(lg->other, sizeof lg->other, "%s/unit-%08llu.jsonl%s", dir,
+             (unsigned long long)unit, gzip ? "" : ".gz");
+    lg->gzip = gzip;
+  }
+  free(lg->mem);
+  lg->mem = NULL;
+  lg->memlen = 0;
+  lg->f = gzip ? open_memstream(&lg->mem, &lg->memlen) : fopen(lg->tmp, "w");
+  if (!lg->f) return tk_error_set(err, TK_EIO, -1, "cannot write %s", lg->tmp);
+  return 0;
+}
+
+int tk_unit_log_close(tk_unit_log *lg, tk_error *err) {
+  if (!lg->f) return 0;
+  int bad = ferror(lg->f) != 0;
+  if (fclose(lg->f)) bad = 1;
+  lg->f = NULL;
+  return bad ? tk_error_set(err, TK_EIO, -1, "cannot write %s", lg->tmp) : 0;
+}
+
+int tk_unit_log_commit(tk_unit_log *lg, tk_error *err) {
+  if (lg->gzip) {
+    gzFile z = gzopen(lg->tmp, "wb6");
+    int bad = !z || (lg->memlen && gzwrite(z, lg->mem, (unsigned)lg->memlen) != (int)lg->memlen);
+    if (z && gzclose(z) != Z_OK) bad = 1;
+    free(lg->mem);
+    lg->mem = NULL;
+    if (bad) return tk_error_set(err, TK_EIO, -1, "cannot write %s", lg->tmp);
+  }
+  if (rename(lg->tmp, lg->path)) return tk_error_set(err, TK_EIO, -1, "cannot rename %s", lg->tmp);
+  unlink(lg->other); /* the unit's log from a run in the other form, if any */
+  return 0;
+}
+
+void tk_unit_log_drop(tk_unit_log *lg) {
+  if (lg->f) fclose(lg->f);
+  free(lg->mem);
+  memset(lg, 0, sizeof *lg);
+}
+
+int tk_records_pack_unit(tk_records_builder *rb, const tk_game *g, const tk_unit_rec *rec,
+                         tk_error *err) {
+  int n = g->nseats;
+  int32_t agent[TK_MAX_SEATS], kind[TK_MAX_SEATS];
+  int64_t field[TK_MAX_SEATS][TK_RECORDS_MAX_FIELDS];
+  for (int s = 0; s < n; s++) {
+    agent[s] = rec->seat[s].agent;
+    kind[s] = rec->seat[s].fault.kind;
+    memcpy(field[s], rec->seat[s].f, sizeof field[s]);
+  }
+  if (tk_records_builder_pack(rb, rec->unit, rec->wall, (uint32_t)n, (uint32_t)g->nfields, agent,
+                              kind, (const int64_t(*)[TK_RECORDS_MAX_FIELDS])field))
+    return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
+  return 0;
+}
+
+/* ------------------------------------------------------------------ a unit */
+
 int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
                  unsigned fallback, const tk_fault *faults, tk_unit_rec *rec, tk_error *err) {
   const tk_game *g = l->game;
@@ -241,41 +306,25 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
       fault[s].seat = s;
     }
   }
-  /* The unit's log: written to a .tmp beside its name and renamed when the unit is whole, so a
-   * log under its final name is complete (a run stopped mid-unit leaves only a .tmp, and the
-   * unit is played again on resume). Compressed, each try writes to memory and the last one is
-   * deflated into the .tmp. */
-  char path[PATH_LEN], tmp[PATH_LEN + 8], other[PATH_LEN];
-  char *mem = NULL;
-  size_t memlen = 0;
-  if (l->logs_dir) {
-    snprintf(path, sizeof path, "%s/unit-%08llu.jsonl%s", l->logs_dir, (unsigned long long)unit,
-             l->logs_gzip ? ".gz" : "");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    snprintf(other, sizeof other, "%s/unit-%08llu.jsonl%s", l->logs_dir,
-             (unsigned long long)unit, l->logs_gzip ? "" : ".gz");
-  }
+  tk_unit_log lg;
+  memset(&lg, 0, sizeof lg);
   try_state t;
   for (;;) {
-    FILE *log = NULL;
-    free(mem);
-    mem = NULL;
-    if (l->logs_dir && !(log = l->logs_gzip ? open_memstream(&mem, &memlen) : fopen(tmp, "w")))
-      return tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
-    int rc = try_unit(l, unit, wall, seating, fallback, log, rec, &t, err);
-    if (log) {
-      int bad = ferror(log) != 0;
-      if (fclose(log)) bad = 1;
-      if (bad && !rc) rc = tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
+    if (l->logs_dir && tk_unit_log_try(&lg, l->logs_dir, l->logs_gzip, unit, err)) {
+      tk_unit_log_drop(&lg);
+      return TK_EIO;
     }
+    int rc = try_unit(l, unit, wall, seating, fallback, lg.f, rec, &t, err);
+    int lrc = tk_unit_log_close(&lg, rc ? NULL : err);
+    if (!rc) rc = lrc;
     if (rc) {
-      free(mem);
+      tk_unit_log_drop(&lg);
       return rc;
     }
     if (!t.fault.kind) break;
     int s = t.fault.seat;
     if (s < 0 || s >= n || (fallback >> s & 1)) {
-      free(mem);
+      tk_unit_log_drop(&lg);
       return tk_error_set(err, TK_ESTATE, -1, "%s: a fault in seat %d, played by the fallback",
                           g->name, s);
     }
@@ -283,13 +332,6 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
     illegal[s] = t.illegal[s]; /* the try it faulted in: its illegal actions count */
     memcpy(illegal_first[s], t.illegal_first[s], sizeof illegal_first[s]);
     fallback |= 1u << s; /* play the unit again from its start, the fallback in seat s */
-  }
-  if (mem) {
-    gzFile z = gzopen(tmp, "wb6");
-    int bad = !z || (memlen && gzwrite(z, mem, (unsigned)memlen) != (int)memlen);
-    if (z && gzclose(z) != Z_OK) bad = 1;
-    free(mem);
-    if (bad) return tk_error_set(err, TK_EIO, -1, "cannot write %s", tmp);
   }
   for (int s = 0; s < n; s++) {
     tk_seat_rec *x = &rec->seat[s];
@@ -300,20 +342,9 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
   }
   check_pipe(l);
   if (fallback) g->forfeit(l->rules, fallback, rec);
-  if (l->logs_dir && rename(tmp, path))
-    return tk_error_set(err, TK_EIO, -1, "cannot rename %s", tmp);
-  if (l->logs_dir) unlink(other); /* the unit's log from a run in the other form, if any */
-  if (l->records) {
-    int32_t agent[TK_MAX_SEATS], kind[TK_MAX_SEATS];
-    int64_t field[TK_MAX_SEATS][TK_RECORDS_MAX_FIELDS];
-    for (int s = 0; s < n; s++) {
-      agent[s] = rec->seat[s].agent;
-      kind[s] = rec->seat[s].fault.kind;
-      memcpy(field[s], rec->seat[s].f, sizeof field[s]);
-    }
-    if (tk_records_builder_pack(&l->rb, unit, wall, (uint32_t)n, (uint32_t)g->nfields, agent,
-                                kind, (const int64_t(*)[TK_RECORDS_MAX_FIELDS])field))
-      return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
-  }
+  int rc = l->logs_dir ? tk_unit_log_commit(&lg, err) : 0;
+  tk_unit_log_drop(&lg);
+  if (rc) return rc;
+  if (l->records) return tk_records_pack_unit(&l->rb, g, rec, err);
   return 0;
 }

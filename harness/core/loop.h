@@ -68,4 +68,32 @@ int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f);
 int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
                  unsigned fallback, const tk_fault *faults, tk_unit_rec *rec, tk_error *err);
 
+/* A unit's game log (`--logs`): written to a .tmp beside its name and renamed when the unit is
+ * whole, so a log under its final name is complete (a run stopped mid-unit leaves only a .tmp,
+ * and the unit is played again on resume). Compressed, each try writes to memory and the last
+ * one is deflated into the .tmp. Shared by the loop and `taikai serve`. */
+typedef struct tk_unit_log {
+  char path[4200], tmp[4208], other[4200]; /* its name, the .tmp, the name in the other form */
+  int gzip;
+  FILE *f;        /* the try's stream (NULL between tries) */
+  char *mem;      /* gzip: the try's text */
+  size_t memlen;
+} tk_unit_log;
+
+/* Opens a try of unit `unit`'s log in `dir` (lg zeroed before the first try): lg->f is the
+ * stream to hand the game. Returns 0 or TK_EIO. */
+int tk_unit_log_try(tk_unit_log *lg, const char *dir, int gzip, uint64_t unit, tk_error *err);
+/* Closes the try's stream. Returns 0 or TK_EIO (a write failed). */
+int tk_unit_log_close(tk_unit_log *lg, tk_error *err);
+/* The unit is whole: compresses the last try if gzip, renames the .tmp into place and removes
+ * the unit's log in the other form. Returns 0 or TK_EIO. */
+int tk_unit_log_commit(tk_unit_log *lg, tk_error *err);
+/* Releases what the log holds (an open try's stream, the memory); lg is zeroed. */
+void tk_unit_log_drop(tk_unit_log *lg);
+
+/* Packs the decisions `rb` holds with the outcome of `rec` (its agents, fault kinds and result
+ * fields) into rb->packed: one unit's block of records.tkr. Returns 0 or TK_ENOMEM. */
+int tk_records_pack_unit(tk_records_builder *rb, const tk_game *g, const tk_unit_rec *rec,
+                         tk_error *err);
+
 #endif

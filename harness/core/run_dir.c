@@ -125,7 +125,7 @@ void tk_spec_files_diff(const json_t *there, const json_t *here, tk_file_diff *d
     json_t *ag = json_array_get(agents, i);
     json_t *old = json_object_get(json_array_get(old_agents, i), "files");
     json_t *now = json_object_get(ag, "files");
-    if (json_is_true(json_object_get(ag, "external"))) continue; /* no files */
+    if (!now && !old) continue; /* an external seat (a client of `taikai serve`): no file */
     d->agent = (int)i;
     d->label = str_of(ag, "label");
     int hashed = json_is_array(old) && json_array_size(old) > 0;

@@ -13,6 +13,10 @@
  * and the exchange, every play and pass, each game's result; harness/games/daifugo_log.h) to
  * the file the loop opens for the unit.
  *
+ * summary.json also gives each agent's total points over the run in both scales
+ * ("points_total", "paper_points_total": the per-game value and its interval times the agent's
+ * games), as the papers' tables print them.
+ *
  * The fallback action is tk_daifugo_fallback's (pass on a non-empty table, the lowest single on
  * a new one, the lowest card in the exchange). A faulted seat, played out by the fallback
  * (harness/core/loop.h), gets the worst result: every game of the block as daihinmin; the other
@@ -59,9 +63,11 @@ static const tk_metric metrics[] = {
     {.name = "mean_place", .title = "mean place", .num = Q_PLACE, .den = Q_GAMES, .scale = 1.0,
      .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5},
     {.name = "points_per_game", .title = "points/game", .num = Q_POINTS, .den = Q_GAMES,
-     .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5},
+     .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = 1, .hi = 5,
+     .total = "points_total", .total_title = "points total"},
     {.name = "paper_points_per_game", .title = "paper pts/game", .num = Q_PAPER,
-     .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = -2, .hi = 2},
+     .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_BOTH, .lo = -2, .hi = 2,
+     .total = "paper_points_total", .total_title = "paper pts total"},
     {.name = "revolutions_per_game", .title = "revol./game", .num = Q_REVOLUTIONS,
      .den = Q_GAMES, .scale = 1.0, .decimals = 3, .bounded = TK_BOUND_LO, .lo = 0},
     {.name = "passes_per_game", .title = "passes/game", .num = Q_PASSES, .den = Q_GAMES,
@@ -134,8 +140,17 @@ static int to_act(void *st, tk_error *err) {
   return tk_daifugo_is_over(&x->b) ? -1 : tk_daifugo_to_act(&x->b);
 }
 
-static void view(const void *state, int seat, void *out) { tk_daifugo_view_of(state, seat, out); }
-static void legal(const void *state, int seat, void *out) { tk_daifugo_legal_of(state, seat, out); }
+/* The whole struct is written (the engine fills only the history and the list entries in use):
+ * agents and records.tkr see the same bytes whatever the scratch memory held before, so the
+ * records are the same for any -j and in `taikai serve`. */
+static void view(const void *state, int seat, void *out) {
+  memset(out, 0, sizeof(tk_daifugo_view));
+  tk_daifugo_view_of(state, seat, out);
+}
+static void legal(const void *state, int seat, void *out) {
+  memset(out, 0, sizeof(tk_daifugo_legal));
+  tk_daifugo_legal_of(state, seat, out);
+}
 
 static int apply(void *st, int seat, const void *action, tk_error *err) {
   unit_state *x = st;

@@ -138,8 +138,7 @@ void tk_uecda_start_table(const tk_daifugo_block *b, int player, tk_uecda_table 
   tk_uecda_put_hand(t, give ? b->g.hand[player] : b->dealt[player]);
   t->c[5][0] = 1;
   t->c[5][1] = give;
-  t->c[5][3] = 6;
-  t->c[5][4] = 1;
+  t->c[5][3] = 6; /* [5][2], [5][4..7] stay 0, as the reference server sends them */
   uint8_t count[5];
   for (int p = 0; p < 5; p++) count[p] = (uint8_t)__builtin_popcountll(b->dealt[p]);
   tk_daifugo_game g = b->g;

@@ -64,7 +64,8 @@ int tk_uecda_match(const tk_uecda_sub *s, const tk_daifugo_legal *l);
 
 /* The game-start table of `player` for the game now dealt (before the exchange): the hand as
  * the spec says (the daifugo and fugo after receiving, the others as dealt), [5][0] = 1,
- * [5][1] = cards to give, [5][3] = 6, [5][4] = 1, row 6 with the counts as dealt. */
+ * [5][1] = cards to give, [5][3] = 6, the other cells of row 5 0, row 6 with the counts as
+ * dealt. */
 void tk_uecda_start_table(const tk_daifugo_block *b, int player, tk_uecda_table *t);
 /* The hand table of `player` at a play decision of b->g.turn ([5][2] = 1 for the mover). */
 void tk_uecda_hand_table(const tk_daifugo_block *b, int player, tk_uecda_table *t);

@@ -118,6 +118,17 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
         goto done;
       }
       json_object_set_new(o, mt->name, estimate_json(&e, 0, &used));
+      if (mt->total) {
+        double games = 0;
+        for (size_t i = 0; i < n; i++) games += da[i];
+        tk_estimate te = e;
+        te.value *= games;
+        te.lo *= games;
+        te.hi *= games;
+        json_t *tj = estimate_json(&te, 0, &used);
+        json_object_set_new(tj, "games", json_integer((json_int_t)games));
+        json_object_set_new(o, mt->total, tj);
+      }
     }
     /* multi-seat games: the rank distribution also as one array, 1st place first */
     if (json_object_get(o, "rank_1_rate")) {
@@ -193,6 +204,26 @@ static void cell(json_t *est, const tk_metric *mt, int sign, char *buf, size_t c
              json_number_value(lo) * mt->scale, d, json_number_value(hi) * mt->scale);
   else
     snprintf(buf, cap, sign ? "%+.*f" : "%.*f", d, x);
+}
+
+/* A total over the run, "-1234 [-1310, -1158]" (whole points); "-" when undefined. */
+static void total_cell(json_t *est, char *buf, size_t cap) {
+  json_t *v = json_object_get(est, "value"), *ci = json_object_get(est, "ci");
+  json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+  if (!json_is_number(v))
+    snprintf(buf, cap, "-");
+  else if (json_is_number(lo) && json_is_number(hi))
+    snprintf(buf, cap, "%.0f [%.0f, %.0f]", json_number_value(v), json_number_value(lo),
+             json_number_value(hi));
+  else
+    snprintf(buf, cap, "%.0f", json_number_value(v));
+}
+
+/* The metrics of `g` that also give a total over the run. */
+static int totals(const tk_game *g) {
+  int n = 0;
+  for (int m = 0; m < g->nmetrics; m++) n += g->metrics[m].total != NULL;
+  return n;
 }
 
 static void pcell(json_t *est, char *buf, size_t cap) {
@@ -297,7 +328,8 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
     /* agents: games, faults (if any) and every metric */
     int na = (int)json_array_size(agents), ncol = g->nmetrics + 1, any_faults = 0;
     json_array_foreach(agents, i, a) any_faults |= json_integer_value(json_object_get(a, "faults")) != 0;
-    ncol += any_faults;
+    int ntot = totals(g);
+    ncol += any_faults + ntot;
     const char **rows = calloc((size_t)na + 1, sizeof *rows);
     const char **titles = calloc((size_t)ncol, sizeof *titles);
     char *cells = calloc((size_t)(na + 1) * (size_t)ncol, CELL);
@@ -309,6 +341,8 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
       snprintf(ptitle[m], CELL, "%s", g->metrics[m].title);
       titles[1 + any_faults + m] = ptitle[m];
     }
+    for (int m = 0, k = 0; m < g->nmetrics; m++)
+      if (g->metrics[m].total) titles[1 + any_faults + g->nmetrics + k++] = g->metrics[m].total_title;
     json_array_foreach(agents, i, a) {
       rows[i] = json_string_value(json_object_get(a, "label"));
       char *row = cells + i * (size_t)ncol * CELL;
@@ -318,6 +352,10 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
       for (int m = 0; m < g->nmetrics; m++)
         cell(json_object_get(a, g->metrics[m].name), &g->metrics[m], 0,
              row + (size_t)(1 + any_faults + m) * CELL, CELL);
+      for (int m = 0, k = 0; m < g->nmetrics; m++)
+        if (g->metrics[m].total)
+          total_cell(json_object_get(a, g->metrics[m].total),
+                     row + (size_t)(1 + any_faults + g->nmetrics + k++) * CELL, CELL);
     }
     text_table(f, "agent", na, rows, ncol, titles, cells);
     fprintf(f, "(each value with its %d%% confidence interval)\n", conf);
@@ -358,8 +396,10 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
   }
   fprintf(f, "| agent | games | faults |");
   for (int m = 0; m < g->nmetrics; m++) fprintf(f, " %s (%d%% CI) |", g->metrics[m].title, conf);
+  for (int m = 0; m < g->nmetrics; m++)
+    if (g->metrics[m].total) fprintf(f, " %s (%d%% CI) |", g->metrics[m].total_title, conf);
   fprintf(f, "\n|---|---:|---:|");
-  for (int m = 0; m < g->nmetrics; m++) fprintf(f, "---:|");
+  for (int m = 0; m < g->nmetrics + totals(g); m++) fprintf(f, "---:|");
   fprintf(f, "\n");
   json_array_foreach(agents, i, a) {
     const char *label = json_string_value(json_object_get(a, "label"));
@@ -368,6 +408,11 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
     fprintf(f, "| %s | %lld | %lld |", label, games, faults);
     for (int m = 0; m < g->nmetrics; m++) {
       cell(json_object_get(a, g->metrics[m].name), &g->metrics[m], 0, buf, sizeof buf);
+      fprintf(f, " %s |", buf);
+    }
+    for (int m = 0; m < g->nmetrics; m++) {
+      if (!g->metrics[m].total) continue;
+      total_cell(json_object_get(a, g->metrics[m].total), buf, sizeof buf);
       fprintf(f, " %s |", buf);
     }
     fprintf(f, "\n");
