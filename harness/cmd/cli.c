@@ -13,6 +13,8 @@ const tk_command tk_commands[] = {
     {"hand", "shanten, waits, effective tiles and the score of a mahjong hand", tk_cmd_hand},
     {"bench", "speed benchmarks (taikai bench --help)", tk_cmd_bench},
     {"run", "play a tournament from a JSON spec (taikai run --help)", tk_cmd_run},
+    {"merge", "join the shards of `taikai run --shard K/N` into one run (taikai merge --help)",
+     tk_cmd_merge},
     {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",

@@ -1,5 +1,5 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs[=gz]] [--records] [--mpi]`:
+ *   [--logs[=gz]] [--records] [--shard K/N] [--mpi]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -12,11 +12,13 @@
 #include "commands.h"
 #include "output.h"
 #include "runargs.h"
+#include "shard.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]\n"
-          "                      [--logs[=gz]] [--records] [--quiet] [--sprt ...] [--mpi]\n"
+          "                      [--logs[=gz]] [--records] [--shard K/N] [--quiet] [--sprt ...]\n"
+          "                      [--mpi]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
           "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
@@ -38,6 +40,12 @@ static void usage(FILE *f) {
           "              --logs-gzip; taikai replay reads either)\n"
           "  --records   also write every agent decision (view, legal actions, action) and each\n"
           "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
+          "  --shard K/N play only shard K of N (1 <= K <= N <= the walls): walls\n"
+          "              [(K-1)W/N, KW/N) of the W, rounded down, into the output folder\n"
+          "              \"<output>-shard-K-of-N\" (--out: that folder instead); spec.json and\n"
+          "              summary.json record the shard; a shard resumes like a run, and\n"
+          "              `taikai merge` joins the shards into the whole run's files\n"
+          "              (docs/cluster.md: Slurm job arrays, GNU parallel)\n"
           "  --quiet     no progress on stderr\n"
           "  --sprt      stop by a sequential test (taikai gate --help: the same options)\n"
           "  --mpi       under mpirun (mpirun -n P taikai run SPEC --mpi): rank 0 hands out\n"
@@ -142,6 +150,13 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
     a->records = 1;
   } else if (!strcmp(arg, "--mpi")) {
     a->mpi = 1;
+  } else if (!strcmp(arg, "--shard")) {
+    if (tk_shard_parse(v, &a->shard_k, &a->shard_n)) {
+      fprintf(stderr, "taikai %s: --shard expects K/N with 1 <= K <= N <= %d (shard K of N), "
+              "got '%s'\n", cmd, TK_SHARD_MAX, v ? v : "(nothing)");
+      return -2;
+    }
+    (*i)++;
   } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
     a->quiet = 1;
   } else {
@@ -151,6 +166,12 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
 }
 
 int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx) {
+  if (a->mpi && a->shard_n) {
+    /* a shard is one machine's share; MPI shares one run among ranks: one or the other */
+    fprintf(stderr, "taikai %s: --shard and --mpi do not go together: under mpirun the ranks "
+            "share the whole run (drop --shard), or run each shard without --mpi\n", cmd);
+    return 2;
+  }
   if (a->mpi) return tk_run_mpi(a, cmd, hook, hook_ctx);
   tk_error err;
   tk_error_clear(&err);
@@ -162,9 +183,34 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
   if (a->walls) spec.walls = a->walls;
   if (a->have_seed) spec.seed = a->seed;
   if (a->jobs) spec.jobs = (int)a->jobs;
+  if (a->shard_n && a->shard_n > spec.walls) {
+    fprintf(stderr, "taikai %s: --shard %u/%u: %s plays %llu walls, and a shard holds whole "
+            "walls: at most %llu shards\n", cmd, a->shard_k, a->shard_n, a->spec_path,
+            (unsigned long long)spec.walls, (unsigned long long)spec.walls);
+    tk_spec_free(&spec);
+    return 2;
+  }
+  if (a->shard_n && hook) {
+    fprintf(stderr, "taikai %s: --shard: only a plain `taikai run` plays a shard (a sequential "
+            "test decides on the walls in the order they are played; taikai serve plays the "
+            "whole tournament)\n", cmd);
+    tk_spec_free(&spec);
+    return 2;
+  }
   if (a->out) {
     free(spec.output);
     spec.output = strdup(a->out);
+  } else if (a->shard_n) { /* each shard its own folder beside the whole run's */
+    size_t len = strlen(spec.output) + 48;
+    char *o = malloc(len);
+    if (o) snprintf(o, len, "%s-shard-%u-of-%u", spec.output, a->shard_k, a->shard_n);
+    free(spec.output);
+    spec.output = o;
+  }
+  if (!spec.output) {
+    fprintf(stderr, "taikai %s: out of memory\n", cmd);
+    tk_spec_free(&spec);
+    return 1;
   }
   if (a->edit && a->edit(hook_ctx, &spec, &err)) {
     fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
@@ -179,6 +225,8 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
     return 2;
   }
+  run.shard_index = a->shard_k;
+  run.shard_count = a->shard_n;
   if (!a->external_ok && tk_run_has_external(&run)) {
     for (int i = 0; i < run.spec.nagents; i++)
       if (run.spec.agents[i].external) {
@@ -246,7 +294,9 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     tk_run_free(&run);
     return 1;
   }
-  uint64_t units = tk_schedule_units(&run.sched);
+  uint64_t first, end;
+  tk_run_units(&run, &first, &end);
+  uint64_t units = end - first;
   if (existing && !a->quiet)
     fprintf(stderr, "taikai %s: %s: %s a run of this tournament (%llu of %llu units were "
             "already done)\n", cmd, run.spec.output, existing == 2 ? "extended" : "continued",

@@ -14,6 +14,7 @@ typedef struct tk_run_args {
   int mpi;        /* --mpi: under mpirun, rank 0 hands out units to the other ranks (mpi.c) */
   const char *seen[16]; /* long options seen (each may be given once) */
   int nseen;
+  uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
   /* `taikai serve`: the spec's external agents are its clients (its hook sets o->play to play
    * them), and `edit` (may be NULL) changes the loaded spec before the run is prepared (its
    * --games), called with the hook's context; non-zero refuses the run with `err`. */

@@ -69,6 +69,27 @@ int tk_mkdirs(const char *path, tk_error *err);
  * run an error. */
 int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing, tk_error *err);
 
+/* The differences between resolved specs (spec.json objects) `there` and `here` in what makes
+ * the tournament: every member but "output" and the agents' "files" (tk_spec_files_diff
+ * compares those). Writes up to three "<field>: <value> <there_word>, <value> <here_word>",
+ * joined by "; ", into `what` (cap bytes, cut if longer) and returns how many differ. */
+int tk_spec_diff(const json_t *there, const json_t *here, const char *there_word,
+                 const char *here_word, char *what, size_t cap);
+
+enum { TK_FILES_SAME = 0, TK_FILES_UNHASHED, TK_FILES_CHANGED, TK_FILES_ADDED, TK_FILES_REMOVED };
+
+/* The first difference between the files of the agents (plugin, weights) of resolved specs
+ * `there` and `here`, compared by role and SHA-256 (paths only inform). */
+typedef struct tk_file_diff {
+  int kind;          /* TK_FILES_SAME; UNHASHED: `there` records no hash for the agent;
+                      * CHANGED: other bytes; ADDED: only `here` has the file; REMOVED: only
+                      * `there` has it */
+  int agent;         /* its index, and the rest borrowed from the specs: */
+  const char *label, *role, *path; /* path: here's (there's for REMOVED) */
+  const char *there, *here;        /* the hashes (NULL where absent) */
+} tk_file_diff;
+void tk_spec_files_diff(const json_t *there, const json_t *here, tk_file_diff *d);
+
 /* Takes an exclusive lock on <dir>/.taikai.lock, held until the process ends (or the returned
  * descriptor is closed), so that two runs never write into one folder. Returns the descriptor,
  * or TK_EINVAL (another run holds it) / TK_EIO. */

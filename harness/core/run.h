@@ -45,6 +45,8 @@ typedef struct tk_run {
   int records;                 /* `taikai run --records`: keep every decision (records.tkr) */
   tk_run_file *files;          /* owned: tk_run_add_file's files, in the order added */
   int nfiles;
+  uint32_t shard_index;        /* `taikai run --shard K/N`: K, from 1 to N (harness/core/shard.h) */
+  uint32_t shard_count;        /* N; 0: not a shard, the run plays every unit */
 } tk_run;
 
 /* Takes ownership of `spec` (even on failure), finds the driver, parses the rules, loads every
@@ -66,9 +68,13 @@ int tk_run_has_external(const tk_run *r);
  * names the agent, the role and the path). */
 int tk_run_add_file(tk_run *r, int agent, const char *role, const char *path, tk_error *err);
 
+/* The units the run plays: all of the schedule's, or its shard's (harness/core/shard.c). */
+void tk_run_units(const tk_run *r, uint64_t *first, uint64_t *end);
+
 /* The resolved spec for <out>/spec.json (new reference): the spec with every default, the
  * resolved rules and params, each agent's plugin name and version, and its "files": the
- * plugin file first ({"role": "plugin", "path", "sha256"}), then tk_run_add_file's. */
+ * plugin file first ({"role": "plugin", "path", "sha256"}), then tk_run_add_file's; and for a
+ * shard its "shard" (tk_shard_json). */
 json_t *tk_run_resolved_spec(const tk_run *r);
 
 /* Receives each unit's record in unit order (the sink may change it: it is the pool's copy,

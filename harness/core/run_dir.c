@@ -26,6 +26,7 @@ typedef struct diff_out {
   char *buf;
   size_t cap, len;
   int count;
+  const char *there, *here; /* how each side is named: "there" / "here", "in DIR" */
 } diff_out;
 
 static void diff_add(diff_out *d, const char *path, const json_t *there, const json_t *here) {
@@ -39,8 +40,8 @@ static void diff_add(diff_out *d, const char *path, const json_t *there, const j
   if (here) tk_json_brief(here, b, sizeof b);
   else snprintf(b, sizeof b, "(absent)");
   if (d->len < d->cap)
-    d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s: %s there, %s here",
-                               d->count > 1 ? "; " : "", path, a, b);
+    d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s: %s %s, %s %s",
+                               d->count > 1 ? "; " : "", path, a, d->there, b, d->here);
   if (d->len >= d->cap) d->len = d->cap - 1;
 }
 
@@ -89,6 +90,19 @@ static json_t *take_files(json_t *spec) {
   return out;
 }
 
+int tk_spec_diff(const json_t *there, const json_t *here, const char *there_word,
+                 const char *here_word, char *what, size_t cap) {
+  json_t *a = json_deep_copy(there), *b = json_deep_copy(here);
+  json_decref(take_files(a));
+  json_decref(take_files(b));
+  what[0] = '\0';
+  diff_out d = {what, cap, 0, 0, there_word, here_word};
+  diff("", a, b, &d);
+  json_decref(a);
+  json_decref(b);
+  return d.count;
+}
+
 /* The entry of `files` with role `role`, or NULL. */
 static json_t *file_of(const json_t *files, const char *role) {
   for (size_t i = 0; i < json_array_size(files); i++) {
@@ -104,62 +118,99 @@ static const char *str_of(const json_t *o, const char *key) {
   return s ? s : "?";
 }
 
-/* Compares the files of every agent (`there`: the folder's, `here`: this run's, as from
- * take_files) by role and hash; the paths only inform. Returns 0 or TK_EINVAL naming the agent,
- * the file and both hashes (as much of them as a tk_error has room for). */
-static int check_files(const char *dir, const json_t *labels, const json_t *there,
-                       const json_t *here, tk_error *err) {
-  for (size_t i = 0; i < json_array_size(here); i++) {
-    const char *label = json_string_value(json_array_get(labels, i));
-    json_t *old = json_array_get(there, i), *now = json_array_get(here, i);
-    if (json_is_null(now) && json_is_null(old))
-      continue; /* an external seat (a client of `taikai serve`): no file played its games */
+void tk_spec_files_diff(const json_t *there, const json_t *here, tk_file_diff *d) {
+  memset(d, 0, sizeof *d);
+  json_t *agents = json_object_get(here, "agents"), *old_agents = json_object_get(there, "agents");
+  for (size_t i = 0; i < json_array_size(agents); i++) {
+    json_t *ag = json_array_get(agents, i);
+    json_t *old = json_object_get(json_array_get(old_agents, i), "files");
+    json_t *now = json_object_get(ag, "files");
+    if (!now && !old) continue; /* an external seat (a client of `taikai serve`): no file */
+    d->agent = (int)i;
+    d->label = str_of(ag, "label");
     int hashed = json_is_array(old) && json_array_size(old) > 0;
     for (size_t k = 0; hashed && k < json_array_size(old); k++)
       hashed = json_string_length(json_object_get(json_array_get(old, k), "sha256")) == 64;
-    if (!hashed)
-      return tk_error_set(err, TK_EINVAL, -1, "%s: spec.json records no sha256 for agent "
-                          "'%s' (a run from before taikai recorded plugin hashes): cannot tell "
-                          "which build played its games; start a new folder", dir, label);
+    if (!hashed) {
+      d->kind = TK_FILES_UNHASHED;
+      return;
+    }
     for (size_t k = 0; k < json_array_size(now); k++) {
       json_t *f = json_array_get(now, k), *o = file_of(old, str_of(f, "role"));
-      const char *role = str_of(f, "role"), *path = str_of(f, "path");
-      if (!o)
-        return tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': %s file %s was not part of the "
-                            "run when it started: start a new folder", dir, label, role, path);
-      const char *a = str_of(o, "sha256"), *b = str_of(f, "sha256");
-      if (!strcmp(a, b)) continue;
-      const char *fix = strcmp(role, "plugin") ? "restore the file as it was"
-                                               : "rebuild the plugin as it was";
-      /* the first form that fits in a tk_error: whole hashes, then 16 digits, then also the
-       * file's name without its folder (spec.json holds the whole path), then also the output
-       * folder's last component (the user named it on the command line) */
-      const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-      size_t dlen = strlen(dir);
-      while (dlen > 1 && dir[dlen - 1] == '/') dlen--;
-      size_t dstart = dlen;
-      while (dstart > 0 && dir[dstart - 1] != '/') dstart--;
-      char msg[4 * TK_ERROR_MSG_MAX + 2 * TK_PATH_MAX];
-      for (int form = 0; form < 4; form++) {
-        int digits = form ? 16 : 64;
-        int len = snprintf(msg, sizeof msg, "%.*s: agent '%s': %s changed since the run started "
-                           "(sha256 %.*s%s in spec.json, now %.*s%s): start a new folder or %s",
-                           form == 3 ? (int)(dlen - dstart) : (int)strlen(dir),
-                           form == 3 ? dir + dstart : dir, label, form >= 2 ? base : path, digits,
-                           a, form ? "..." : "", digits, b, form ? "..." : "", fix);
-        if (len >= 0 && len < TK_ERROR_MSG_MAX) break;
+      d->role = str_of(f, "role");
+      d->path = str_of(f, "path");
+      d->here = str_of(f, "sha256");
+      if (!o) {
+        d->kind = TK_FILES_ADDED;
+        return;
       }
-      return tk_error_set(err, TK_EINVAL, -1, "%s", msg);
+      d->there = str_of(o, "sha256");
+      if (strcmp(d->there, d->here)) {
+        d->kind = TK_FILES_CHANGED;
+        return;
+      }
     }
     for (size_t k = 0; k < json_array_size(old); k++) {
       json_t *o = json_array_get(old, k);
-      if (!file_of(now, str_of(o, "role")))
-        return tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': the run started with %s file "
-                            "%s, which this run does not have: start a new folder", dir, label,
-                            str_of(o, "role"), str_of(o, "path"));
+      if (!file_of(now, str_of(o, "role"))) {
+        d->kind = TK_FILES_REMOVED;
+        d->role = str_of(o, "role");
+        d->path = str_of(o, "path");
+        d->there = str_of(o, "sha256");
+        d->here = NULL;
+        return;
+      }
     }
   }
-  return 0;
+  d->kind = TK_FILES_SAME;
+}
+
+/* Compares the files of every agent (`there`: the folder's spec.json, `here`: this run's) by
+ * role and hash; the paths only inform. Returns 0 or TK_EINVAL naming the agent, the file and
+ * both hashes (as much of them as a tk_error has room for). */
+static int check_files(const char *dir, const json_t *there, const json_t *here, tk_error *err) {
+  tk_file_diff fd;
+  tk_spec_files_diff(there, here, &fd);
+  const char *label = fd.label, *role = fd.role, *path = fd.path;
+  switch (fd.kind) {
+    case TK_FILES_SAME:
+      return 0;
+    case TK_FILES_UNHASHED:
+      return tk_error_set(err, TK_EINVAL, -1, "%s: spec.json records no sha256 for agent "
+                          "'%s' (a run from before taikai recorded plugin hashes): cannot tell "
+                          "which build played its games; start a new folder", dir, label);
+    case TK_FILES_ADDED:
+      return tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': %s file %s was not part of the "
+                          "run when it started: start a new folder", dir, label, role, path);
+    case TK_FILES_REMOVED:
+      return tk_error_set(err, TK_EINVAL, -1, "%s: agent '%s': the run started with %s file "
+                          "%s, which this run does not have: start a new folder", dir, label,
+                          role, path);
+    default:
+      break;
+  }
+  const char *a = fd.there, *b = fd.here;
+  const char *fix = strcmp(role, "plugin") ? "restore the file as it was"
+                                           : "rebuild the plugin as it was";
+  /* the first form that fits in a tk_error: whole hashes, then 16 digits, then also the
+   * file's name without its folder (spec.json holds the whole path), then also the output
+   * folder's last component (the user named it on the command line) */
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  size_t dlen = strlen(dir);
+  while (dlen > 1 && dir[dlen - 1] == '/') dlen--;
+  size_t dstart = dlen;
+  while (dstart > 0 && dir[dstart - 1] != '/') dstart--;
+  char msg[4 * TK_ERROR_MSG_MAX + 2 * TK_PATH_MAX];
+  for (int form = 0; form < 4; form++) {
+    int digits = form ? 16 : 64;
+    int len = snprintf(msg, sizeof msg, "%.*s: agent '%s': %s changed since the run started "
+                       "(sha256 %.*s%s in spec.json, now %.*s%s): start a new folder or %s",
+                       form == 3 ? (int)(dlen - dstart) : (int)strlen(dir),
+                       form == 3 ? dir + dstart : dir, label, form >= 2 ? base : path, digits,
+                       a, form ? "..." : "", digits, b, form ? "..." : "", fix);
+    if (len >= 0 && len < TK_ERROR_MSG_MAX) break;
+  }
+  return tk_error_set(err, TK_EINVAL, -1, "%s", msg);
 }
 
 int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
@@ -200,34 +251,29 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
   }
   /* the spec first (what differs there says most), then the files' bytes */
   json_t *now = tk_run_resolved_spec(r);
-  json_t *old_files = take_files(old), *now_files = take_files(now);
-  /* more walls than the folder's run: the same tournament, extended */
+  /* a shard's spec file: where it was played from, not what it is */
+  json_object_del(json_object_get(old, "shard"), "spec");
+  json_object_del(json_object_get(now, "shard"), "spec");
+  /* more walls than the folder's run: the same tournament, extended (not a shard: its walls
+   * are a share of the tournament's) */
   int extend = 0;
   json_t *ow = json_object_get(old, "walls"), *nw = json_object_get(now, "walls");
-  if (json_is_integer(ow) && json_is_integer(nw) && json_integer_value(nw) > json_integer_value(ow)) {
+  if (json_is_integer(ow) && json_is_integer(nw) && json_integer_value(nw) > json_integer_value(ow) &&
+      !json_object_get(old, "shard") && !json_object_get(now, "shard")) {
     extend = 1;
     json_object_set(old, "walls", nw);
     json_t *nu = json_object_get(now, "units"); /* walls × seatings per wall */
     if (nu && json_object_get(old, "units")) json_object_set(old, "units", nu);
   }
   char what[600] = "";
-  diff_out d = {what, sizeof what, 0, 0};
-  diff("", old, now, &d);
   int rc = 0;
-  if (d.count) {
+  if (tk_spec_diff(old, now, "there", "here", what, sizeof what))
     rc = tk_error_set(err, TK_EINVAL, -1, "%s holds another tournament's run: cannot resume "
                       "it, will not overwrite it; its spec.json differs: %s", dir, what);
-  } else {
-    json_t *labels = json_array();
-    for (int i = 0; i < r->spec.nagents; i++)
-      json_array_append_new(labels, json_string(r->spec.agents[i].label));
-    rc = check_files(dir, labels, old_files, now_files, err);
-    json_decref(labels);
-  }
+  else
+    rc = check_files(dir, old, now, err);
   json_decref(old);
   json_decref(now);
-  json_decref(old_files);
-  json_decref(now_files);
   if (rc) return rc;
   *existing = extend ? 2 : 1;
   return 0;

@@ -33,6 +33,7 @@ typedef struct sink_ctx {
   char why[512];      /* ... at this fault, or the rule's reason */
   tk_stop_rule_fn rule;
   void *rule_ctx;
+  uint64_t end;       /* the run's units end here (tk_run_units) */
   char line[TK_LINE_MAX];
 } sink_ctx;
 
@@ -92,8 +93,7 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
     }
   }
   /* a decision at the last unit ends a complete run, not a stopped one */
-  if (c->rule && c->rule(c->rule_ctx, &res, c->why, sizeof c->why) &&
-      rec->unit + 1 < tk_schedule_units(&r->sched)) {
+  if (c->rule && c->rule(c->rule_ctx, &res, c->why, sizeof c->why) && rec->unit + 1 < c->end) {
     c->ruled = 1;
     return tk_error_set(c->err, TK_ESTATE, -1, "%s", c->why);
   }
@@ -147,13 +147,15 @@ static int write_report(const tk_run *r, json_t *sum, const char *dir, tk_error 
   return rc;
 }
 
-/* Reads the complete lines of an interrupted run's games.jsonl into the tally, at most
- * `limit` of them (the units its records.tkr holds, when it has one: the two files are
- * buffered apart, so a killed run may have written more of one), drops a torn last line (one
+/* Reads the complete lines of an interrupted run's games.jsonl (its units from `start`, the
+ * first of the run, on) into the tally, at most `limit` of them (the units its records.tkr
+ * holds, when it has one: the two files are buffered apart, so a killed run may have written
+ * more of one), drops a torn last line (one
  * without its newline: the referee was killed while writing it) and any beyond the limit, and
  * leaves `f` positioned at the end. Returns the units kept, or < 0. */
-static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t limit,
-                           tk_tally *t, tk_unit_rec *rec, sink_ctx *sc, tk_error *err) {
+static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t start,
+                           uint64_t limit, tk_tally *t, tk_unit_rec *rec, sink_ctx *sc,
+                           tk_error *err) {
   static char line[TK_LINE_MAX + 66];
   int64_t kept = 0;
   long good = 0;
@@ -179,11 +181,12 @@ static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t 
                           (long long)kept + 1, le.msg);
     tk_unit_result res;
     tk_unit_result_of(r->game, rec, &res);
-    if (rec->unit != (uint64_t)kept || tk_tally_add(t, &res))
-      return tk_error_set(err, TK_EPARSE, -1, "%s: line %lld is not unit %lld of this run; "
-                          "cannot resume", path, (long long)kept + 1, (long long)kept);
+    if (rec->unit != start + (uint64_t)kept || rec->unit >= sc->end || tk_tally_add(t, &res))
+      return tk_error_set(err, TK_EPARSE, -1, "%s: line %lld is not unit %llu of this run; "
+                          "cannot resume", path, (long long)kept + 1,
+                          (unsigned long long)(start + (uint64_t)kept));
     if (sc->rule && !sc->ruled && sc->rule(sc->rule_ctx, &res, sc->why, sizeof sc->why) &&
-        rec->unit + 1 < tk_schedule_units(&r->sched))
+        rec->unit + 1 < sc->end)
       sc->ruled = 1; /* decided within the kept units: keep reading them, play no more */
     kept++;
     good = ftell(f);
@@ -298,7 +301,10 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   }
   for (int i = 0; i < r->spec.nagents; i++) labels[i] = r->spec.agents[i].label;
   const char *dir = o->out_dir;
-  uint64_t first = 0, units = tk_schedule_units(&r->sched);
+  uint64_t start, end; /* the run's units: all, or its shard's */
+  tk_run_units(r, &start, &end);
+  uint64_t first = start; /* the first unit to play */
+  sc->end = end;
   signals_catch();
   if (dir) {
     if ((rc = tk_mkdirs(dir, err))) goto done;
@@ -312,13 +318,13 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
         goto done;
       sc->rule = o->rule;
       sc->rule_ctx = o->rule_ctx;
-      int64_t kept = resume_from(r, games, path, limit, &tally, rec, sc, err);
+      int64_t kept = resume_from(r, games, path, start, limit, &tally, rec, sc, err);
       if (kept < 0) {
         rc = (int)kept;
         goto done;
       }
-      first = (uint64_t)kept > units ? units : (uint64_t)kept;
-      out->resumed = first;
+      out->resumed = (uint64_t)kept > end - start ? end - start : (uint64_t)kept;
+      first = start + out->resumed;
       if (o->extend) {
         json_t *spec = tk_run_resolved_spec(r);
         rc = dump(spec, dir, "spec.json", err);
@@ -352,9 +358,9 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   sc->rule = o->rule;
   sc->rule_ctx = o->rule_ctx;
   if (!sc->ruled) /* `taikai serve` plays its units itself; every other command in workers */
-    rc = o->play ? o->play(o->play_ctx, r, first, units - first, sink, sc, tk_progress_update,
+    rc = o->play ? o->play(o->play_ctx, r, first, end - first, sink, sc, tk_progress_update,
                            &prog, err)
-                 : tk_pool_run(r, first, units - first, o->jobs, sink, sc, tk_progress_update,
+                 : tk_pool_run(r, first, end - first, o->jobs, sink, sc, tk_progress_update,
                                &prog, err);
   if (o->rate) *o->rate = tk_progress_rate(&prog);
   if (sc->ruled && !rc) rc = TK_ESTATE; /* decided on the kept units */

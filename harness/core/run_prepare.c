@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "run.h"
+#include "shard.h"
 #include "worker.h"
 #include "taikai/rng.h"
 
@@ -222,5 +223,7 @@ json_t *tk_run_resolved_spec(const tk_run *r) {
     json_object_set_new(a, "files", files);
   }
   json_object_set_new(o, "units", json_integer((json_int_t)tk_schedule_units(&r->sched)));
+  json_t *shard = tk_shard_json(r); /* a shard's folder holds only its walls */
+  if (shard) json_object_set_new(o, "shard", shard);
   return o;
 }

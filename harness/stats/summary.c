@@ -10,6 +10,7 @@
 
 #include "fault.h"
 #include "run.h"
+#include "shard.h"
 #include "stats.h"
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
@@ -55,10 +56,13 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   json_object_set_new(root, "seed", json_integer((json_int_t)s->seed));
   json_object_set_new(root, "walls", json_integer((json_int_t)W));
   json_object_set_new(root, "units", json_integer((json_int_t)t->units));
-  uint64_t total = tk_schedule_units(&r->sched);
-  json_object_set_new(root, "units_total", json_integer((json_int_t)total));
+  uint64_t first, end; /* a shard's summary counts its own units */
+  tk_run_units(r, &first, &end);
+  json_object_set_new(root, "units_total", json_integer((json_int_t)(end - first)));
   json_object_set_new(root, "units_skipped", json_integer((json_int_t)t->units_skipped));
-  json_object_set_new(root, "complete", json_boolean(t->units >= total));
+  json_object_set_new(root, "complete", json_boolean(t->units >= end - first));
+  json_t *shard = tk_shard_json(r);
+  if (shard) json_object_set_new(root, "shard", shard);
   json_object_set_new(root, "fault_policy", json_string(tk_fault_policy_name(s->fault_policy)));
   json_object_set_new(root, "illegal_policy",
                       json_string(tk_illegal_policy_name(s->illegal_policy)));
@@ -453,6 +457,18 @@ void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
           tk_format_name(s->format), (unsigned long long)s->seed,
           (unsigned long long)s->walls,
           (long long)json_integer_value(json_object_get(sum, "units")), TAIKAI_VERSION);
+  json_t *shard = json_object_get(sum, "shard");
+  if (shard) {
+    json_t *w = json_object_get(shard, "walls"), *u = json_object_get(shard, "units");
+    fprintf(f, "**Shard %lld of %lld**: walls %lld to %lld, units %lld to %lld of the "
+               "tournament (`taikai merge` joins the shards into the whole run's results).\n\n",
+            (long long)json_integer_value(json_object_get(shard, "index")),
+            (long long)json_integer_value(json_object_get(shard, "count")),
+            (long long)json_integer_value(json_array_get(w, 0)),
+            (long long)json_integer_value(json_array_get(w, 1)) - 1,
+            (long long)json_integer_value(json_array_get(u, 0)),
+            (long long)json_integer_value(json_array_get(u, 1)) - 1);
+  }
   if (!json_is_true(json_object_get(sum, "complete"))) {
     const char *why = json_string_value(json_object_get(sum, "stopped"));
     fprintf(f, "**Incomplete run**: %lld of %lld units played (%s). Run the same command again "
