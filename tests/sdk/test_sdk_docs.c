@@ -2,7 +2,7 @@
  * struct that crosses the plugin boundary (each game's info, view, legal-action, action and
  * result structs and the structs inside them; tk_game_head and tk_agent_descriptor in README.md),
  * the fields are read from the public header and the page's section for that struct (the
- * heading naming it in backquotes, up to the next heading of the same or a higher level) must
+ * heading naming it in backquotes, up to the next heading) must
  * name every field in backquotes; a table row whose first cell names a field the struct does not
  * have fails too (a removed or renamed field). Each page must also state its game's types
  * version ("types version N"). */
@@ -74,6 +74,17 @@ static int struct_fields(const char *h, const char *name, fields *out) {
     size_t len = (size_t)(semi - p) < sizeof decl - 1 ? (size_t)(semi - p) : sizeof decl - 1;
     memcpy(decl, p, len);
     decl[len] = '\0';
+    char *fp = strstr(decl, "(*");
+    if (fp) { /* a function pointer "ret (*name)(args)": its name only */
+      char *b = fp + 2, *e = b;
+      while (isalnum((unsigned char)*e) || *e == '_') e++;
+      if (e > b && out->n < MAX_FIELDS) {
+        snprintf(out->name[out->n], NAME_MAX_LEN, "%.*s", (int)(e - b), b);
+        out->n++;
+      }
+      p = semi + 1;
+      continue;
+    }
     for (char *b; (b = strchr(decl, '['));) { /* drop array bounds */
       char *e = strchr(b, ']');
       if (!e) break;
@@ -103,19 +114,13 @@ static int section(const char *doc, const char *name, const char **from, const c
     const char *nl = strchr(line, '\n');
     size_t len = nl ? (size_t)(nl - line) : strlen(line);
     if (line[0] == '#') {
-      int level = 0;
-      while (line[level] == '#') level++;
       const char *hit = strstr(line, tag);
       if (hit && hit < line + len) {
         *from = line + len;
         const char *q = *from;
         while (*q) {
           q++;
-          if (q[-1] == '\n' && q[0] == '#') {
-            int l2 = 0;
-            while (q[l2] == '#') l2++;
-            if (l2 <= level) break;
-          }
+          if (q[-1] == '\n' && q[0] == '#') break;
         }
         *to = q;
         return 0;
@@ -219,24 +224,26 @@ static void daifugo(void) {
 /* The checker itself: a field left out of a section, and a row naming no field, are caught. */
 static void checker_catches(void) {
   const char *h_text = "typedef struct tk_x {\n  uint8_t a, b[3]; /* c; */\n  tk_y d[2][4];\n"
-                       "  int32_t e;\n} tk_x;\n";
+                       "  int32_t e;\n  int (*f)(void *self, const void *g, int h);\n} tk_x;\n";
   char *h = strdup(h_text);
   strip(h);
   fields f;
-  TK_EQ(struct_fields(h, "tk_x", &f), 4, "fields of tk_x");
-  if (f.n == 4) {
+  TK_EQ(struct_fields(h, "tk_x", &f), 5, "fields of tk_x");
+  if (f.n == 5) {
     CU_ASSERT_STRING_EQUAL(f.name[0], "a");
     CU_ASSERT_STRING_EQUAL(f.name[1], "b");
     CU_ASSERT_STRING_EQUAL(f.name[2], "d");
     CU_ASSERT_STRING_EQUAL(f.name[3], "e");
+    CU_ASSERT_STRING_EQUAL(f.name[4], "f");
   }
   const char *doc = "# T\n## `tk_x`\n| `a` | x |\n### sub\n`b`\n## `tk_z`\n`d` `e`\n";
   const char *from, *to;
   CU_ASSERT_EQUAL_FATAL(section(doc, "tk_x", &from, &to), 0);
   char sec[128];
   snprintf(sec, sizeof sec, "%.*s", (int)(to - from), from);
-  CU_ASSERT_PTR_NOT_NULL(strstr(sec, "`b`"));  /* a deeper heading stays in */
-  CU_ASSERT_PTR_NULL(strstr(sec, "`d`"));      /* the next struct's section is out */
+  CU_ASSERT_PTR_NOT_NULL(strstr(sec, "`a`"));
+  CU_ASSERT_PTR_NULL(strstr(sec, "`b`")); /* a sub-heading (a nested struct's table) ends it */
+  CU_ASSERT_PTR_NULL(strstr(sec, "`d`"));
   CU_ASSERT_EQUAL(section(doc, "tk_w", &from, &to), -1);
   free(h);
 }
