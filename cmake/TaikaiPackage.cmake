@@ -12,8 +12,9 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libtaikai.so.<ABI> gets a shlibs file and the ldconfig trigger.
-set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+# No shlibs file: nothing outside this package links libtaikai but plugins loaded by taikai
+# (which has loaded it already), and CPack would warn about every plugin, a MODULE without a
+# SONAME. /usr/lib is searched by the dynamic linker without an ldconfig run.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "zlib1g-dev, pkg-config")
 set(CPACK_DEB_COMPONENT_INSTALL OFF)
 set(CPACK_STRIP_FILES OFF)
