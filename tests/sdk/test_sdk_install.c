@@ -3,7 +3,7 @@
  * moved (an install is relocatable); the installed taikai finds libtaikai, its agents and their
  * default weights with TAIKAI_PLUGIN_PATH unset; the C template (share/taikai/template/c) is
  * built out of tree with find_package(taikai) and the C++ one with its pkg-config Makefile; each
- * plays its tournament against the installed agents. The tests run in order, each on the
+ * plays its tournament against the installed agents; every installed header compiles as C++. The tests run in order, each on the
  * previous one's files. */
 #include "e2e_util.h"
 #include "taikai/agent.h"
@@ -182,6 +182,26 @@ static void cpp_template_pkg_config(void) {
   if (!file_has(p, "\"my_cpp\"")) TK_FAILF("%s does not hold my_cpp", p);
 }
 
+/* Every installed header compiles as C++11 (pedantic, warnings as errors) and as C11. */
+static void headers_compile_as_cpp(void) {
+  const char *h[] = {"common.h", "rng.h", "sha256.h", "mahjong.h", "solve.h", "agent.h",
+                     "solo.h", "riichi.h", "daifugo.h", "records.h", "weights.h", NULL};
+  char src[8192] = "";
+  for (int i = 0; h[i]; i++) {
+    size_t n = strlen(src);
+    snprintf(src + n, sizeof src - n, "#include \"taikai/%s\"\n", h[i]);
+  }
+  write_file(W("all.cpp"), src);
+  write_file(W("all.c"), src);
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++11 -Wall -Wextra -pedantic -Werror -fsyntax-only "
+           "-I'%s/include' all.cpp && cc -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only "
+           "-I'%s/include' all.c",
+           work_dir, prefix, prefix);
+  TK_EQ(sh(cmd), 0, "the headers as C++11 and C11");
+}
+
 int main(void) {
   (void)taikai; /* e2e_util.h's runner of the build's binary: this test runs the installed one */
   if (e2e_begin(TK_WORK_DIR "-sdk-install")) {
@@ -194,6 +214,7 @@ int main(void) {
       {"the installed taikai finds its agents and weights", installed_binary_runs},
       {"C template: find_package(taikai), three games", c_template_find_package},
       {"C++ template: pkg-config", cpp_template_pkg_config},
+      {"every header compiles as C++11 and C11", headers_compile_as_cpp},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("sdk_install", tests);
