@@ -15,7 +15,8 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 30
 FUZZERS    := spec tiles hand
 
-.PHONY: all deps deps-fuzz deps-mpi build run test test-asan test-mpi fuzz bench clean
+.PHONY: all deps deps-fuzz deps-mpi build run test test-asan test-mpi fuzz bench clean \
+        install package sdk
 
 all: build
 
@@ -99,6 +100,20 @@ fuzz: deps deps-fuzz
 	    echo "fuzz_$$f found a crash: input in $(BUILD_FUZZ)/fuzz-artifacts/"; exit 1; \
 	  fi; \
 	done
+
+# The SDK (README "Install"): `make install PREFIX=...` installs the binary, libtaikai, the
+# headers, the built-in agents, taikai.pc and the CMake package; `make package` writes the
+# Debian package to $(BUILD)/packages/; `make sdk` runs .ci/sdk (installs that package with
+# dpkg, plays with it, builds the templates against it, removes it: root).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+package: build
+	cd $(BUILD) && cpack -G DEB
+
+sdk: package
+	bash .ci/sdk
 
 bench: build
 	$(BUILD)/taikai bench shanten

@@ -17,8 +17,9 @@ static void usage(FILE *f) {
           "with their defaults and the SHA-256 of the file (what a run's spec.json records to\n"
           "tell builds apart). FILE is a plugin (.so); DIR is searched for *.so files. Without\n"
           "arguments, lists the folders searched for plugins named in specs: $TAIKAI_PLUGIN_PATH,\n"
-          "then plugins/ beside the taikai executable. A plugin that would be refused is shown\n"
-          "with the reason; the exit status is then 1.\n");
+          "then plugins/ beside the taikai executable, then the installed agents'\n"
+          "../lib/taikai/plugins from the executable's folder (when it exists). A plugin that\n"
+          "would be refused is shown with the reason; the exit status is then 1.\n");
 }
 
 static int show(const char *path) {

@@ -1,9 +1,11 @@
 /* harness/core/loader.c — plugin search, dlopen and descriptor checks (see loader.h).
  * Invariant: a tk_plugin with a non-NULL handle has passed every check in tk_plugin_open. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "game.h"
@@ -11,8 +13,19 @@
 
 static int is_file(const char *p) { return access(p, R_OK) == 0; }
 
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The installed plugin folder relative to the executable's folder (set by CMake from the
+ * install layout, e.g. "../lib/taikai/plugins"), so that a moved install still finds it. */
+#ifndef TK_INSTALL_PLUGIN_DIR
+#define TK_INSTALL_PLUGIN_DIR "../lib/taikai/plugins"
+#endif
+
 int tk_plugin_dirs(const char **dirs, int max) {
-  static char env[TK_PATH_MAX], exe[TK_PATH_MAX];
+  static char env[TK_PATH_MAX], exe[TK_PATH_MAX], installed[TK_PATH_MAX];
   int n = 0;
   const char *e = getenv("TAIKAI_PLUGIN_PATH");
   if (e && *e) {
@@ -26,8 +39,14 @@ int tk_plugin_dirs(const char **dirs, int max) {
     exe[len] = '\0';
     char *slash = strrchr(exe, '/');
     if (slash) {
-      strcpy(slash + 1, "plugins");
+      *slash = '\0';
+      char joined[TK_PATH_MAX + 64];
+      snprintf(joined, sizeof joined, "%s/" TK_INSTALL_PLUGIN_DIR, exe);
+      if (!realpath(joined, installed)) installed[0] = '\0'; /* no such folder */
+      strcpy(slash, "/plugins");
       dirs[n++] = exe;
+      /* Only when it exists: a build tree has none, and listing it would only add noise. */
+      if (n < max && installed[0] && is_dir(installed)) dirs[n++] = installed;
     }
   }
   return n;

@@ -22,8 +22,9 @@ typedef struct tk_plugin {
 
 /* Finds plugin `name_or_path`: a string containing '/' or ending in ".so" is a path (tried as
  * given, then relative to `spec_dir` if not NULL); otherwise `<dir>/<name>.so` in each folder of
- * $TAIKAI_PLUGIN_PATH (':'-separated), then `plugins/` beside the taikai executable. Writes the
- * path to `out`. Returns 0 or TK_ENOTFOUND (message lists where it looked). */
+ * $TAIKAI_PLUGIN_PATH (':'-separated), then `plugins/` beside the taikai executable, then the
+ * installed plugin folder (`../lib/taikai/plugins` from the executable's folder, as the install
+ * layout has it; only if it exists). Writes the path to `out`. Returns 0 or TK_ENOTFOUND (message lists where it looked). */
 int tk_plugin_find(const char *name_or_path, const char *spec_dir, char *out, size_t cap,
                    tk_error *err);
 

@@ -47,7 +47,7 @@ typedef struct tk_game_head {
 } tk_game_head;
 
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(tk_game_head) == 32, "tk_game_head layout: bump TK_AGENT_ABI_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_game_head) == 32, "tk_game_head layout: bump TK_AGENT_ABI_VERSION");
 #endif
 
 /* An agent's instance, opaque to the referee. */
@@ -93,15 +93,15 @@ typedef const tk_agent_descriptor *(*tk_agent_entry_fn)(void);
 
 /* Pin the layout (LP64): a reordered or resized field breaks the build, not the plugins. */
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(offsetof(tk_agent_descriptor, abi_version) == 0, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, struct_size) == 4, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, name) == 8, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, types_version) == 32, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, params_json) == 48, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, weights) == 56, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, create) == 64, "ABI v2 layout");
-_Static_assert(offsetof(tk_agent_descriptor, end_game) == 96, "ABI v2 layout");
-_Static_assert(sizeof(tk_agent_descriptor) == 104, "ABI v2 size: bump TK_AGENT_ABI_VERSION");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, abi_version) == 0, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, struct_size) == 4, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, name) == 8, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, types_version) == 32, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, params_json) == 48, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, weights) == 56, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, create) == 64, "ABI v2 layout");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, end_game) == 96, "ABI v2 layout");
+TK_STATIC_ASSERT(sizeof(tk_agent_descriptor) == 104, "ABI v2 size: bump TK_AGENT_ABI_VERSION");
 #endif
 
 /* Exporting the entry point. In a plugin write
@@ -114,11 +114,18 @@ _Static_assert(sizeof(tk_agent_descriptor) == 104, "ABI v2 size: bump TK_AGENT_A
 #else
 #define TK_AGENT_EXPORT
 #endif
+/* In C++ the entry point keeps C linkage (an unmangled name for dlsym). */
+#ifdef __cplusplus
+#define TK_AGENT_LINKAGE extern "C"
+#else
+#define TK_AGENT_LINKAGE
+#endif
 #ifdef TAIKAI_AGENT_STATIC
-#define TK_AGENT_ENTRY(name) const tk_agent_descriptor *taikai_agent_entry_##name(void)
+#define TK_AGENT_ENTRY(name) \
+  TK_AGENT_LINKAGE const tk_agent_descriptor *taikai_agent_entry_##name(void)
 #else
 #define TK_AGENT_ENTRY(name) \
-  TK_AGENT_EXPORT const tk_agent_descriptor *taikai_agent_entry(void)
+  TK_AGENT_LINKAGE TK_AGENT_EXPORT const tk_agent_descriptor *taikai_agent_entry(void)
 #endif
 
 #ifdef __cplusplus

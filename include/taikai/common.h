@@ -21,6 +21,13 @@ extern "C" {
 #define TK_PRINTF(f, a)
 #endif
 
+/* A compile-time check usable in C11 and C++11 headers alike (C++ has no _Static_assert). */
+#ifdef __cplusplus
+#define TK_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define TK_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
 /* X-macro: code, name, message. Codes are negative and stable. */
 #define TK_ERRNO_MAP(X)                                              \
   X(-1, TK_EINVAL, "invalid argument")                              \

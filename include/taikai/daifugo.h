@@ -157,15 +157,15 @@ typedef struct tk_daifugo_info {
 } tk_daifugo_info;
 
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(tk_daifugo_move) == 16, "daifugo types v1: bump TK_DAIFUGO_TYPES_VERSION");
-_Static_assert(sizeof(tk_daifugo_legal) == 8 + 16 * TK_DAIFUGO_MAX_LEGAL, "daifugo types v1");
-_Static_assert(sizeof(tk_daifugo_played) == 24, "daifugo types v1");
-_Static_assert(offsetof(tk_daifugo_view, game) == 32, "daifugo types v1");
-_Static_assert(offsetof(tk_daifugo_view, hand) == 40, "daifugo types v1");
-_Static_assert(offsetof(tk_daifugo_view, hist) == 88, "daifugo types v1");
-_Static_assert(sizeof(tk_daifugo_view) == 88 + 24 * TK_DAIFUGO_MAX_HIST, "daifugo types v1");
-_Static_assert(sizeof(tk_daifugo_info) == 64, "daifugo types v1: bump TK_DAIFUGO_TYPES_VERSION");
-_Static_assert(sizeof(tk_daifugo_rules) == 16, "daifugo types v1");
+TK_STATIC_ASSERT(sizeof(tk_daifugo_move) == 16, "daifugo types v1: bump TK_DAIFUGO_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_daifugo_legal) == 8 + 16 * TK_DAIFUGO_MAX_LEGAL, "daifugo types v1");
+TK_STATIC_ASSERT(sizeof(tk_daifugo_played) == 24, "daifugo types v1");
+TK_STATIC_ASSERT(offsetof(tk_daifugo_view, game) == 32, "daifugo types v1");
+TK_STATIC_ASSERT(offsetof(tk_daifugo_view, hand) == 40, "daifugo types v1");
+TK_STATIC_ASSERT(offsetof(tk_daifugo_view, hist) == 88, "daifugo types v1");
+TK_STATIC_ASSERT(sizeof(tk_daifugo_view) == 88 + 24 * TK_DAIFUGO_MAX_HIST, "daifugo types v1");
+TK_STATIC_ASSERT(sizeof(tk_daifugo_info) == 64, "daifugo types v1: bump TK_DAIFUGO_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_daifugo_rules) == 16, "daifugo types v1");
 #endif
 
 /* ------------------------------------------------------------ one game */

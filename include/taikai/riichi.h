@@ -215,19 +215,19 @@ typedef struct tk_riichi_result {
 } tk_riichi_result;
 
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(tk_riichi_action) == 8, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(sizeof(tk_riichi_legal) == 392, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(sizeof(tk_riichi_meld) == 8, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(sizeof(tk_riichi_discard) == 2, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(sizeof(tk_riichi_info) == 48, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(offsetof(tk_riichi_view, seat) == 16, "riichi types");
-_Static_assert(offsetof(tk_riichi_view, tiles) == 40, "riichi types");
-_Static_assert(offsetof(tk_riichi_view, melds) == 146, "riichi types");
-_Static_assert(offsetof(tk_riichi_view, river) == 274, "riichi types");
-_Static_assert(offsetof(tk_riichi_view, rinshan) == 658, "riichi types");
-_Static_assert(sizeof(tk_riichi_view) == 664, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(sizeof(tk_riichi_stats) == 16, "riichi types: bump TK_RIICHI_TYPES_VERSION");
-_Static_assert(sizeof(tk_riichi_result) == 104, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_action) == 8, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_legal) == 392, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_meld) == 8, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_discard) == 2, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_info) == 48, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(offsetof(tk_riichi_view, seat) == 16, "riichi types");
+TK_STATIC_ASSERT(offsetof(tk_riichi_view, tiles) == 40, "riichi types");
+TK_STATIC_ASSERT(offsetof(tk_riichi_view, melds) == 146, "riichi types");
+TK_STATIC_ASSERT(offsetof(tk_riichi_view, river) == 274, "riichi types");
+TK_STATIC_ASSERT(offsetof(tk_riichi_view, rinshan) == 658, "riichi types");
+TK_STATIC_ASSERT(sizeof(tk_riichi_view) == 664, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_stats) == 16, "riichi types: bump TK_RIICHI_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_riichi_result) == 104, "riichi types: bump TK_RIICHI_TYPES_VERSION");
 #endif
 
 /* ------------------------------------------------------------ events */

@@ -91,13 +91,13 @@ typedef struct tk_solo_result {
 } tk_solo_result;
 
 #if UINTPTR_MAX == 0xffffffffffffffffu
-_Static_assert(sizeof(tk_solo_info) == 40, "solo types: bump TK_SOLO_TYPES_VERSION");
-_Static_assert(sizeof(tk_solo_view) == 96, "solo types: bump TK_SOLO_TYPES_VERSION");
-_Static_assert(offsetof(tk_solo_view, discards) == 68, "solo types");
-_Static_assert(offsetof(tk_solo_view, drawn) == 87, "solo types");
-_Static_assert(sizeof(tk_solo_legal) == 24, "solo types: bump TK_SOLO_TYPES_VERSION");
-_Static_assert(sizeof(tk_solo_action) == 1, "solo types: bump TK_SOLO_TYPES_VERSION");
-_Static_assert(sizeof(tk_solo_result) == 12, "solo types: bump TK_SOLO_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_solo_info) == 40, "solo types: bump TK_SOLO_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_solo_view) == 96, "solo types: bump TK_SOLO_TYPES_VERSION");
+TK_STATIC_ASSERT(offsetof(tk_solo_view, discards) == 68, "solo types");
+TK_STATIC_ASSERT(offsetof(tk_solo_view, drawn) == 87, "solo types");
+TK_STATIC_ASSERT(sizeof(tk_solo_legal) == 24, "solo types: bump TK_SOLO_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_solo_action) == 1, "solo types: bump TK_SOLO_TYPES_VERSION");
+TK_STATIC_ASSERT(sizeof(tk_solo_result) == 12, "solo types: bump TK_SOLO_TYPES_VERSION");
 #endif
 
 /* ------------------------------------------------------------ engine */
