@@ -169,6 +169,14 @@ static void tgt_rec(tgt_search *s, int nb, int np, int matched) {
   }
 }
 
+/* A small per-thread memo of the per-group searches (a direct-mapped cache: a pure function's
+ * results, so the answers never depend on what it holds). */
+typedef struct tgt_memo {
+  uint64_t key;
+  int8_t best[5][2];
+} tgt_memo;
+static _Thread_local tgt_memo tgt_cache[1024];
+
 int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uint64_t trips,
                        uint64_t pairs) {
   int N = 4 - nmelds;
@@ -177,20 +185,38 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
   for (int b = 0; b <= 4; b++) f[b][0] = f[b][1] = -1000;
   f[0][0] = 0;
   for (int g = 0; g < 4; g++) {
-    tgt_search s;
-    memset(&s, 0, sizeof s);
-    int base = 9 * g;
-    s.len = g < 3 ? 9 : 7;
-    for (int r = 0; r < s.len; r++) {
-      s.v[r] = c[base + r];
-      s.left += s.v[r];
+    int base = 9 * g, len = g < 3 ? 9 : 7;
+    uint32_t gseqs = g < 3 ? (uint32_t)(seqs >> base) & 0x7f : 0;
+    uint32_t gtrips = (uint32_t)(trips >> base) & ((1u << len) - 1);
+    uint32_t gpairs = (uint32_t)(pairs >> base) & ((1u << len) - 1);
+    uint32_t code = 0;
+    for (int r = 0; r < len; r++) code = code * 5 + c[base + r];
+    /* the per-group search is a pure function of these: memoised */
+    uint64_t key = 1ULL << 63 | (uint64_t)N << 59 | (uint64_t)(g == 3) << 58 |
+                   (uint64_t)gseqs << 51 | (uint64_t)gtrips << 42 | (uint64_t)gpairs << 33 | code;
+    tgt_memo *mm = &tgt_cache[(key ^ key >> 29 ^ key >> 47) * 0x9e3779b97f4a7c15ULL >> 54];
+    int best[5][2];
+    if (mm->key == key) {
+      for (int b = 0; b <= 4; b++)
+        for (int p = 0; p < 2; p++) best[b][p] = mm->best[b][p];
+    } else {
+      tgt_search s;
+      memset(&s, 0, sizeof s);
+      s.len = len;
+      for (int r = 0; r < s.len; r++) {
+        s.v[r] = c[base + r];
+        s.left += s.v[r];
+      }
+      s.maxb = N;
+      s.seqs = gseqs;
+      s.trips = gtrips;
+      s.pairs = gpairs;
+      for (int b = 0; b <= 4; b++) s.best[b][0] = s.best[b][1] = -100;
+      tgt_rec(&s, 0, 0, 0);
+      mm->key = key;
+      for (int b = 0; b <= 4; b++)
+        for (int p = 0; p < 2; p++) mm->best[b][p] = (int8_t)(best[b][p] = s.best[b][p]);
     }
-    s.maxb = N;
-    s.seqs = g < 3 ? (uint32_t)(seqs >> base) & 0x7f : 0;
-    s.trips = (uint32_t)(trips >> base) & ((1u << s.len) - 1);
-    s.pairs = (uint32_t)(pairs >> base) & ((1u << s.len) - 1);
-    for (int b = 0; b <= 4; b++) s.best[b][0] = s.best[b][1] = -1000;
-    tgt_rec(&s, 0, 0, 0);
     int nf[5][2];
     for (int b = 0; b <= 4; b++) nf[b][0] = nf[b][1] = -1000;
     for (int b1 = 0; b1 <= N; b1++)
@@ -198,8 +224,8 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
         if (f[b1][p1] < 0) continue;
         for (int b2 = 0; b1 + b2 <= N; b2++)
           for (int p2 = 0; p1 + p2 < 2; p2++)
-            if (s.best[b2][p2] >= 0 && f[b1][p1] + s.best[b2][p2] > nf[b1 + b2][p1 + p2])
-              nf[b1 + b2][p1 + p2] = f[b1][p1] + s.best[b2][p2];
+            if (best[b2][p2] >= 0 && f[b1][p1] + best[b2][p2] > nf[b1 + b2][p1 + p2])
+              nf[b1 + b2][p1 + p2] = f[b1][p1] + best[b2][p2];
       }
     memcpy(f, nf, sizeof f);
   }

@@ -547,7 +547,7 @@ static void test_random_hands(void) {
   int problems = 0, maxn = 0;
   long total = 0;
   uint32_t f2[ROF_MAX_ACTIVE];
-  for (int it = 0; it < 20000 && problems < 5; it++) {
+  for (int it = 0; it < 5000 && problems < 5; it++) {
     rof_hand h;
     rof_ctx x;
     random_hand(&r, &h, &x);
@@ -562,7 +562,7 @@ static void test_random_hands(void) {
     total += n;
   }
   TK_EQ(problems, 0, "random hands");
-  printf("\n    20,000 random hands: %.1f active features on average, %d at most\n", total / 20000.0, maxn);
+  printf("\n    5,000 random hands: %.1f active features on average, %d at most\n", total / 5000.0, maxn);
 }
 
 /* The restricted shanten with every group allowed is the kernel's normal-form shanten. */
@@ -573,7 +573,7 @@ static void test_target_shanten(void) {
   for (int k = 0; k < 27; k++)
     if (k % 9 <= 6) seqs |= 1ULL << k;
   int mism = 0;
-  for (int it = 0; it < 20000 && mism < 5; it++) {
+  for (int it = 0; it < 10000 && mism < 5; it++) {
     rof_hand h;
     rof_ctx x;
     random_hand(&r, &h, &x);
@@ -597,7 +597,7 @@ static void test_target_shanten(void) {
  * features of the hand after each distinct discard, built from the view, pass check_list. */
 static void test_views_of_games(void) {
   int checked = 0, problems = 0;
-  for (uint64_t game = 0; game < 20 && problems < 5; game++) {
+  for (uint64_t game = 0; game < 8 && problems < 5; game++) {
     tk_riichi_game g;
     tk_error err;
     tk_error_clear(&err);

@@ -205,7 +205,7 @@ static void test_games(void) {
   memset(&t, 0, sizeof t);
   tk_rng r;
   tk_rng_seed(&r, 2026);
-  for (uint64_t game = 0; game < 30 && t.problems < 5; game++) {
+  for (uint64_t game = 0; game < 12 && t.problems < 5; game++) {
     tk_riichi_game g;
     tk_riichi_init(&g, NULL, 11, game, NULL, NULL);
     int steps = 0;
@@ -218,10 +218,17 @@ static void test_games(void) {
       check_decision(&g, s, &t);
       tk_riichi_legal l;
       tk_riichi_legal_of(&g, s, &l);
-      /* random legal play, calling often; kyuushu skipped so hands go on */
+      tk_riichi_view V;
+      tk_riichi_view_of(&g, s, &V);
+      /* the policy with the shanten weights (so hands reach tenpai, riichi and wins) three
+       * times in four, else a uniformly random legal move (so calls and kans occur); kyuushu
+       * skipped so hands go on */
       int pick;
-      do pick = (int)tk_rng_below(&r, l.n);
-      while (l.a[pick].type == TK_RIICHI_KYUUSHU && l.n > 1);
+      rop_choice ch;
+      if (tk_rng_below(&r, 4) && !rop_decide(&V, &l, W, &ch, NULL)) pick = ch.action;
+      else
+        do pick = (int)tk_rng_below(&r, l.n);
+        while (l.a[pick].type == TK_RIICHI_KYUUSHU && l.n > 1);
       tk_riichi_apply(&g, s, &l.a[pick], NULL, NULL);
     }
   }
