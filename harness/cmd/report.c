@@ -1,5 +1,6 @@
 /* harness/cmd/report.c — `taikai report SUMMARY --reference REF [--pairs L,...] [--notes FILE]
- * [--out FILE] [--strict]`: a run's results held against a published table, as Markdown.
+ * [--out FILE] [--strict] [--html FILE | --no-html]`: a run's results held against a published
+ * table, as Markdown, and the run's report.html with the published values beside ours.
  *
  * REF is a JSON file holding the published numbers in summary.json's units (rates as
  * fractions), e.g. arenas/solo/table-5-1.reference.json:
@@ -20,6 +21,7 @@
 #include <jansson.h>
 
 #include "commands.h"
+#include "html.h"
 #include "game.h"
 #include "stats.h"
 
@@ -28,7 +30,7 @@ enum { MAX_METRICS = 16, MAX_PAIRS = 16 };
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai report SUMMARY --reference REF [--pairs LABEL[,LABEL...]] [--notes FILE]\n"
-          "                     [--out FILE] [--strict]\n"
+          "                     [--out FILE] [--strict] [--html FILE | --no-html]\n"
           "\n"
           "Writes a Markdown report that holds a run's results (SUMMARY: the summary.json of\n"
           "`taikai run`) against a published table (REF: JSON with the table's numbers, see\n"
@@ -42,6 +44,9 @@ static void usage(FILE *f) {
           "                    walls, from SUMMARY) for each agent label L\n"
           "  --notes FILE      Markdown appended as the report's discussion\n"
           "  --out FILE        write the report there (default: stdout)\n"
+          "  --html FILE       also write the run's report.html there, with the published values\n"
+          "                    charted beside ours (default: report.html in SUMMARY's folder)\n"
+          "  --no-html         no report.html\n"
           "  --strict          exit status 1 when a check of REF fails or cannot be evaluated\n"
           "                    (an agent missing, a value undefined), or when SUMMARY is an\n"
           "                    incomplete run; each reason is printed (for CI)\n"
@@ -651,8 +656,8 @@ static void write_checks(const report *r, FILE *out, int *failed, int *unevaluat
 int tk_cmd_report(int argc, char **argv) {
   report r;
   memset(&r, 0, sizeof r);
-  const char *notes = NULL, *out_path = NULL, *pairs = NULL;
-  int strict = 0;
+  const char *notes = NULL, *out_path = NULL, *pairs = NULL, *html_path = NULL;
+  int strict = 0, no_html = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -663,10 +668,15 @@ int tk_cmd_report(int argc, char **argv) {
       strict = 1;
       continue;
     }
+    if (!strcmp(a, "--no-html")) {
+      no_html = 1;
+      continue;
+    }
     const char **slot = !strcmp(a, "--reference") ? &r.ref_path
                         : !strcmp(a, "--notes")   ? &notes
                         : !strcmp(a, "--out") || !strcmp(a, "-o") ? &out_path
                         : !strcmp(a, "--pairs")   ? &pairs
+                        : !strcmp(a, "--html")    ? &html_path
                                                   : NULL;
     if (slot) {
       if (!v || !*v) return fail("%s expects a value, got '%s'%s", a, v ? v : "(nothing)", "");
@@ -685,6 +695,7 @@ int tk_cmd_report(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
+  if (no_html && html_path) return fail("--html and --no-html together%s%s%s", "", "", "");
   json_error_t je;
   r.summary = json_load_file(r.summary_path, 0, &je);
   if (!r.summary) return fail("%s: cannot read a summary.json: %s%s", r.summary_path, je.text, "");
@@ -779,6 +790,22 @@ int tk_cmd_report(int argc, char **argv) {
     if (out != stdout) {
       if (fclose(out) || rename(tmp, out_path))
         rc = fail("--out: cannot write %s: %s%s", out_path, strerror(errno), "");
+    }
+  }
+  if (!rc && !no_html) {
+    /* the page is the run folder's: summary.json's folder holds games.jsonl and gate.json */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", r.summary_path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    tk_html_opts ho = {.out = html_path, .reference = r.ref_path, .summary = r.summary_path,
+                       .base = nbases ? bases[0] : NULL};
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_html_report(slash && !dir[0] ? "/" : dir, &ho, &err)) {
+      fprintf(stderr, "taikai report: %s\n", err.msg);
+      rc = 2;
     }
   }
   if (nf) fclose(nf);
