@@ -31,6 +31,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai report SUMMARY --reference REF [--pairs LABEL[,LABEL...]] [--notes FILE]\n"
           "                     [--out FILE] [--strict] [--html FILE | --no-html]\n"
+          "       taikai report SUMMARY [--pairs LABEL] [--html FILE]\n"
           "\n"
           "Writes a Markdown report that holds a run's results (SUMMARY: the summary.json of\n"
           "`taikai run`) against a published table (REF: JSON with the table's numbers, see\n"
@@ -39,7 +40,7 @@ static void usage(FILE *f) {
           "value lies inside our interval (for rates, when REF gives its number of games,\n"
           "whether the two intervals overlap).\n"
           "\n"
-          "  --reference REF   the published table (required)\n"
+          "  --reference REF   the published table (the Markdown report needs it)\n"
           "  --pairs L,...     also list the paired differences (other agent - L, on the same\n"
           "                    walls, from SUMMARY) for each agent label L\n"
           "  --notes FILE      Markdown appended as the report's discussion\n"
@@ -50,6 +51,9 @@ static void usage(FILE *f) {
           "  --strict          exit status 1 when a check of REF fails or cannot be evaluated\n"
           "                    (an agent missing, a value undefined), or when SUMMARY is an\n"
           "                    incomplete run; each reason is printed (for CI)\n"
+          "\n"
+          "Without --reference only report.html is written (the run's page, as taikai run\n"
+          "writes it; --pairs L: the paired differences against L): a way to rebuild it.\n"
           "\n"
           "REF may also list \"checks\": the shapes a reproduction must show (which agent is\n"
           "top on a metric, which is significantly above or below another agent or a number,\n"
@@ -653,6 +657,26 @@ static void write_checks(const report *r, FILE *out, int *failed, int *unevaluat
   }
 }
 
+/* The run's report.html (at `html_path`, or in the summary's folder, which holds the run's
+ * games.jsonl and gate.json). Returns 0 or 2 (printed). */
+static int write_html(const char *summary_path, const char *html_path, const char *ref_path,
+                      const char *base) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", summary_path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  tk_html_opts ho = {.out = html_path, .reference = ref_path, .summary = summary_path,
+                     .base = base};
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_html_report(slash && !dir[0] ? "/" : dir, &ho, &err)) {
+    fprintf(stderr, "taikai report: %s\n", err.msg);
+    return 2;
+  }
+  return 0;
+}
+
 int tk_cmd_report(int argc, char **argv) {
   report r;
   memset(&r, 0, sizeof r);
@@ -691,11 +715,21 @@ int tk_cmd_report(int argc, char **argv) {
       return fail("one summary at a time (got '%s' and '%s')%s", r.summary_path, a, "");
     }
   }
-  if (!r.summary_path || !r.ref_path) {
+  if (!r.summary_path) {
     usage(stderr);
     return 2;
   }
   if (no_html && html_path) return fail("--html and --no-html together%s%s%s", "", "", "");
+  if (!r.ref_path) { /* the run's page alone */
+    if (no_html || notes || out_path || strict)
+      return fail("%s needs --reference (without it, only report.html is written)%s%s",
+                  no_html ? "--no-html" : notes ? "--notes" : out_path ? "--out" : "--strict", "", "");
+    char *base = pairs ? strdup(pairs) : NULL;
+    if (base && strchr(base, ',')) *strchr(base, ',') = '\0';
+    int rc = write_html(r.summary_path, html_path, NULL, base);
+    free(base);
+    return rc;
+  }
   json_error_t je;
   r.summary = json_load_file(r.summary_path, 0, &je);
   if (!r.summary) return fail("%s: cannot read a summary.json: %s%s", r.summary_path, je.text, "");
@@ -792,22 +826,7 @@ int tk_cmd_report(int argc, char **argv) {
         rc = fail("--out: cannot write %s: %s%s", out_path, strerror(errno), "");
     }
   }
-  if (!rc && !no_html) {
-    /* the page is the run folder's: summary.json's folder holds games.jsonl and gate.json */
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", r.summary_path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    else snprintf(dir, sizeof dir, ".");
-    tk_html_opts ho = {.out = html_path, .reference = r.ref_path, .summary = r.summary_path,
-                       .base = nbases ? bases[0] : NULL};
-    tk_error err;
-    tk_error_clear(&err);
-    if (tk_html_report(slash && !dir[0] ? "/" : dir, &ho, &err)) {
-      fprintf(stderr, "taikai report: %s\n", err.msg);
-      rc = 2;
-    }
-  }
+  if (!rc && !no_html) rc = write_html(r.summary_path, html_path, r.ref_path, nbases ? bases[0] : NULL);
   if (nf) fclose(nf);
   free(pairs_buf);
   json_decref(r.summary);

@@ -606,6 +606,11 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
   p.base = o->base ? o->base
            : p.gate ? json_string_value(json_object_get(json_object_get(p.gate, "test"), "baseline"))
                     : NULL;
+  if (o->base && !agent_of(p.sum, o->base)) {
+    rc = tk_error_set(err, TK_EINVAL, -1, "%s/summary.json: no agent labelled '%s' to take the "
+                      "paired differences against", run_dir, o->base);
+    goto done;
+  }
   if (!p.base || !agent_of(p.sum, p.base)) p.base = label_at(&p, 0);
   FILE *f = p.f = open_memstream(&text, &len);
   if (!f) {

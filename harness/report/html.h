@@ -10,9 +10,10 @@ typedef struct tk_html_opts {
   const char *out;       /* the file to write; NULL: <run_dir>/report.html */
   const char *reference; /* a reference table (taikai report --reference; format at the top of
                           * harness/cmd/report.c), already validated; NULL: none */
-  const char *base;      /* the agent the paired differences are taken against; NULL: the
-                          * gate's baseline when the folder holds gate.json, else the first
-                          * agent of summary.json (a duplicate run's baseline) */
+  const char *base;      /* the agent the paired differences are taken against (an agent of
+                          * the summary, else TK_EINVAL); NULL: the gate's baseline when the
+                          * folder holds gate.json, else the first agent of summary.json (a
+                          * duplicate run's baseline) */
   const char *title;     /* the page's title; NULL: the reference's, else the folder's name */
   const char *summary;   /* the summary to show; NULL: <run_dir>/summary.json */
 } tk_html_opts;

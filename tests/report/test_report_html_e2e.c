@@ -119,6 +119,18 @@ static void reference(void) {
   const char *args4[] = {"report", in(W("nohtml"), "summary.json", 0), "--reference", ref,
                          "--no-html", "--html", W("x.html"), NULL};
   TK_EQ(taikai(args4), 2, "--html and --no-html");
+  /* without a reference: the run's page alone, rebuilt (the gate's folder keeps its trace) */
+  TK_EQ(remove(in(W("gate"), "report.html", 0)), 0, "removed");
+  const char *args5[] = {"report", in(W("gate"), "summary.json", 0), "--pairs", "random", NULL};
+  TK_EQ(taikai(args5), 0, err_buf);
+  check_html(in(W("gate"), "report.html", 0),
+             "--row greedy --text 'LLR at each look' --text 'points/game: agent − random'");
+  const char *args6[] = {"report", in(W("gate"), "summary.json", 0), "--pairs", "nobody", NULL};
+  TK_EQ(taikai(args6), 2, "an unknown baseline");
+  TK_EQ(strstr(err_buf, "no agent labelled 'nobody'") != NULL, 1, err_buf);
+  const char *args7[] = {"report", in(W("gate"), "summary.json", 0), "--out", W("x.md"), NULL};
+  TK_EQ(taikai(args7), 2, "--out without --reference");
+  TK_EQ(strstr(err_buf, "--out needs --reference") != NULL, 1, err_buf);
 }
 
 int main(void) {
