@@ -138,7 +138,7 @@ static const char css[] =
     "svg .zero{stroke:#888;stroke-dasharray:4 3}svg .bound{stroke:#b00;stroke-dasharray:6 3}"
     "svg .ci{stroke:#1f77b4;stroke-width:2}svg .pt{fill:#1f77b4}"
     "svg .pci{stroke:#d62728;stroke-width:2}svg .pub{fill:#fff;stroke:#d62728;stroke-width:1.5}"
-    "svg .ln{fill:none;stroke-width:1.6}";
+    "svg .ln{fill:none;stroke-width:1.6}svg .val{font-size:10px;fill:#333}";
 
 static void facts(page *p) {
   json_t *s = p->sum, *iv = json_object_get(s, "intervals");
@@ -612,6 +612,11 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
     goto done;
   }
   if (!p.base || !agent_of(p.sum, p.base)) p.base = label_at(&p, 0);
+  if (!p.base) {
+    rc = tk_error_set(err, TK_EPARSE, -1, "%s: field 'agents[0].label': expected a label",
+                      o->summary ? o->summary : "summary.json");
+    goto done;
+  }
   FILE *f = p.f = open_memstream(&text, &len);
   if (!f) {
     rc = tk_error_set(err, TK_ENOMEM, -1, "report.html: out of memory");
@@ -619,8 +624,11 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
   }
   /* the title: given, the reference's, or the folder's own name */
   const char *title = o->title ? o->title : p.ref ? json_string_value(json_object_get(p.ref, "title")) : NULL;
-  const char *slash = strrchr(run_dir, '/');
-  const char *folder = slash && slash[1] ? slash + 1 : run_dir;
+  char dir_name[TK_PATH_MAX];
+  snprintf(dir_name, sizeof dir_name, "%s", run_dir);
+  for (size_t n = strlen(dir_name); n > 1 && dir_name[n - 1] == '/'; n--) dir_name[n - 1] = '\0';
+  const char *slash = strrchr(dir_name, '/');
+  const char *folder = slash && slash[1] ? slash + 1 : dir_name;
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
   if (title) esc(&p, title);
   else {

@@ -182,6 +182,28 @@ void tk_svg_forest(FILE *f, const char *title, const char *xlabel, const tk_fore
               tk_axis_px(&ax, r->lo, x0, x1), yo, tk_axis_px(&ax, r->hi, x0, x1), yo);
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" class=\"pt\"/>\n",
             tk_axis_px(&ax, r->v, x0, x1), yo);
+    if (!two) { /* the numbers, beside the interval where there is room, else above it */
+      char v[48], slo[48], shi[48], text[160];
+      fmt_tick(v, sizeof v, r->v, decimals);
+      if (isfinite(r->lo) && isfinite(r->hi)) {
+        fmt_tick(slo, sizeof slo, r->lo, decimals);
+        fmt_tick(shi, sizeof shi, r->hi, decimals);
+        snprintf(text, sizeof text, "%s [%s, %s]", v, slo, shi);
+      } else {
+        snprintf(text, sizeof text, "%s", v);
+      }
+      double w = 6.0 * (double)strlen(text); /* 10 px digits are at most 6 px wide */
+      double right = tk_axis_px(&ax, isfinite(r->hi) ? r->hi : r->v, x0, x1) + 8;
+      double left = tk_axis_px(&ax, isfinite(r->lo) ? r->lo : r->v, x0, x1) - 8;
+      if (right + w <= x1)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\">%s</text>\n", right, y + 3.5, text);
+      else if (left - w >= x0)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" class=\"val\">%s</text>\n", left,
+                y + 3.5, text);
+      else
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"val\">%s</text>\n",
+                tk_axis_px(&ax, r->v, x0, x1), y - 5, text);
+    }
     if (two) {
       if (isfinite(r->plo) && isfinite(r->phi))
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"pci\"/>\n",
@@ -191,7 +213,6 @@ void tk_svg_forest(FILE *f, const char *title, const char *xlabel, const tk_fore
     }
   }
   fputs("</svg>\n", f);
-  (void)decimals;
 }
 
 /* ------------------------------------------------------------------ stacked bars */

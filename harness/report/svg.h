@@ -53,8 +53,9 @@ typedef struct tk_forest_row {
 } tk_forest_row;
 
 /* A forest plot: one row per entry, the x axis nice over every finite value (and 0 when
- * `zero_line`, drawn dashed). `xlabel` names the axis; `decimals` formats the values printed at
- * the right of each row. Rows with no finite v show "no value". */
+ * `zero_line`, drawn dashed). `xlabel` names the axis. A row with one marker shows its numbers
+ * ("v [lo, hi]", `decimals` decimals) beside its interval, or above it when neither side has
+ * room. Rows with no finite v show "no value". */
 void tk_svg_forest(FILE *f, const char *title, const char *xlabel, const tk_forest_row *rows,
                    int n, int zero_line, int decimals);
 

@@ -113,6 +113,10 @@ static void forest_coordinates(void) {
   TK_EQ(strstr(svg, "<line x1=\"190.0\" y1=\"64.0\" x2=\"370.0\" y2=\"64.0\" class=\"ci\"/>") != NULL, 1, "row 1's interval");
   TK_EQ(strstr(svg, "<line x1=\"370.0\" y1=\"28\" x2=\"370.0\" y2=\"100.0\" class=\"zero\"/>") != NULL, 1, "zero line");
   TK_EQ(strstr(svg, "no value") != NULL, 1, "a row without a value says so");
+  /* the numbers: row 0's interval ends at 730 (no room right; 17 chars x 6 = 102 px fit left
+   * of 460 - 8); row 1's ends at 370 (19 chars: 378 + 114 <= 730, right of it) */
+  TK_EQ(strstr(svg, "<text x=\"452.0\" y=\"43.5\" text-anchor=\"end\" class=\"val\">1.00 [0.50, 2.00]</text>") != NULL, 1, "row 0's numbers");
+  TK_EQ(strstr(svg, "<text x=\"378.0\" y=\"67.5\" class=\"val\">-0.50 [-1.00, 0.00]</text>") != NULL, 1, "row 1's numbers");
   TK_EQ(strstr(svg, "a&lt;b") != NULL && !strstr(svg, "a<b"), 1, "labels escaped");
   TK_EQ(strstr(svg, "height=\"142\"") != NULL, 1, "28 + 3 rows x 24 + 42");
   /* ticks -1, -0.5, ..., 2: seven */
@@ -223,6 +227,17 @@ static void page_of_a_folder(void) {
   TK_EQ(strstr(html, "Paired differences") != NULL, 1, "the forest plot's section");
   TK_EQ(strstr(html, "No games.jsonl in the folder") != NULL, 1, "no convergence without games");
   TK_EQ(strstr(html, "Rank distribution") == NULL, 1, "solo has no ranks");
+  TK_EQ(strstr(html, "<title>taikai run work-test_report_html-unit</title>") != NULL, 1,
+        "the folder's name is the title");
+  free(html);
+  /* a folder given with a trailing slash has the same name */
+  char dir2[600];
+  snprintf(dir2, sizeof dir2, "%s/", dir);
+  tk_error_clear(&err);
+  TK_EQ(tk_html_report(dir2, NULL, &err), 0, err.msg);
+  html = slurp_file(path);
+  TK_EQ(html && strstr(html, "<title>taikai run work-test_report_html-unit</title>") != NULL, 1,
+        "trailing slash");
   free(html);
   /* a bad summary is refused with its file and value named */
   snprintf(path, sizeof path, "%s/summary.json", dir);
