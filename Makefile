@@ -5,6 +5,9 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= 2
 PACKAGES   := build-essential cmake pkg-config libjansson-dev libgsl-dev libcunit1-dev zlib1g-dev
 CMAKE_ARGS ?=
+# what the tests need beyond the build: report.html is checked with Python's html.parser and
+# rendered by headless Chromium (tests/report/)
+TEST_PACKAGES := python3 chromium
 
 # `taikai run --mpi` (docs/mpi.md): Open MPI, only for `make test-mpi`
 BUILD_MPI  ?= build-mpi
@@ -15,14 +18,24 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 30
 FUZZERS    := spec tiles hand
 
-.PHONY: all deps deps-fuzz deps-mpi build run test test-asan test-mpi fuzz bench clean \
-        install package sdk
+.PHONY: all deps deps-test deps-fuzz deps-mpi build run test test-asan test-mpi fuzz bench \
+        clean install package sdk
 
 all: build
 
 # Installs the Debian packages that are missing (needs root or sudo).
 deps:
 	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+	fi
+
+deps-test:
+	@missing=""; for p in $(TEST_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -44,11 +57,11 @@ RUN_OUT  ?= runs/first
 run: build
 	$(BUILD)/taikai run $(RUN_SPEC) -j $(JOBS) --out $(RUN_OUT)
 
-test: build
+test: build deps-test
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The same tests under AddressSanitizer and UndefinedBehaviorSanitizer.
-test-asan: deps
+test-asan: deps deps-test
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DTAIKAI_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)

@@ -12,8 +12,9 @@
  * as 0 on each.
  *
  * The output folder is an ordinary run folder (spec.json with walls = the cap, games.jsonl,
- * summary.json, report.md) plus gate.json: the test's parameters, every look, the decision and
- * the estimate with its anytime-valid interval. The same command continues an interrupted gate:
+ * summary.json, report.md, report.html) plus gate.json: the test's parameters, every look, the
+ * decision and the estimate with its anytime-valid interval; report.html is written again
+ * with the test's LLR trace. The same command continues an interrupted gate:
  * the looks are re-evaluated on the kept walls (the same walls give the same looks), then play
  * goes on; a gate that had decided decides again without playing. A larger --max-walls extends
  * a gate that ran out of walls. A folder whose gate.json holds another test is refused. */
@@ -27,6 +28,7 @@
 #include <jansson.h>
 
 #include "commands.h"
+#include "html.h"
 #include "runargs.h"
 #include "sprt.h"
 #include "tally.h"
@@ -39,7 +41,7 @@ static void usage(FILE *f) {
           "                   --bounds D0,D1 [--raw] [--alpha A] [--beta B] [--batch W]\n"
           "                   [--max-walls N] [--min-walls N] [--confidence C]\n"
           "                   [-j N] [--seed S] [--out DIR] [--resume] [--records] [--logs]\n"
-          "                   [--quiet] [--mpi]\n"
+          "                   [--quiet] [--no-html] [--mpi]\n"
           "       taikai run SPEC --sprt (the same options)\n"
           "\n"
           "Plays the tournament SPEC wall after wall and decides, by a sequential probability\n"
@@ -64,12 +66,13 @@ static void usage(FILE *f) {
           "                  of a few walls is too uncertain (see docs/referee.md)\n"
           "  --confidence C  level of the reported interval, default 0.95\n"
           "  the rest        as taikai run (-j, --seed, --out, --resume, --records, --logs, --quiet,\n"
-          "                  --mpi);\n"
+          "                  --no-html, --mpi);\n"
           "                  the default output folder is the spec's with \"-gate\" appended\n"
           "\n"
           "Prints each look (walls, mean difference, LLR, bounds) on stderr, the decision and the\n"
           "estimate with an interval valid under sequential stopping on stdout, and writes\n"
-          "gate.json beside the run's files. The same command continues an interrupted gate.\n"
+          "gate.json beside the run's files; report.html shows the LLR trace between its\n"
+          "bounds. The same command continues an interrupted gate.\n"
           "\n"
           "Exit status: 0 H1 accepted (the candidate passes); 1 H0 accepted (it fails); 3 no\n"
           "decision within the cap; 2 bad usage or refused; 4 the run failed or was stopped by\n"
@@ -434,6 +437,15 @@ int tk_gate_main(int argc, char **argv, const char *cmd) {
   if (g.out[0] && write_gate_json(&g, status)) {
     gate_free(&g);
     return EXIT_FAILED;
+  }
+  if (g.out[0] && !a.no_html) { /* the run's page again, now with the test's trace */
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_html_report(g.out, NULL, &err)) {
+      fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
+      gate_free(&g);
+      return EXIT_FAILED;
+    }
   }
   const char *unit = g.p.normalised ? " standard deviations" : "";
   if (rc && !g.decision) {

@@ -1,5 +1,6 @@
 /* harness/cmd/report.c — `taikai report SUMMARY --reference REF [--pairs L,...] [--notes FILE]
- * [--out FILE] [--strict]`: a run's results held against a published table, as Markdown.
+ * [--out FILE] [--strict] [--html FILE | --no-html]`: a run's results held against a published
+ * table, as Markdown, and the run's report.html with the published values beside ours.
  *
  * REF is a JSON file holding the published numbers in summary.json's units (rates as
  * fractions), e.g. arenas/solo/table-5-1.reference.json:
@@ -20,6 +21,7 @@
 #include <jansson.h>
 
 #include "commands.h"
+#include "html.h"
 #include "game.h"
 #include "stats.h"
 
@@ -28,7 +30,8 @@ enum { MAX_METRICS = 16, MAX_PAIRS = 16 };
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai report SUMMARY --reference REF [--pairs LABEL[,LABEL...]] [--notes FILE]\n"
-          "                     [--out FILE] [--strict]\n"
+          "                     [--out FILE] [--strict] [--html FILE | --no-html]\n"
+          "       taikai report SUMMARY [--pairs LABEL] [--html FILE]\n"
           "\n"
           "Writes a Markdown report that holds a run's results (SUMMARY: the summary.json of\n"
           "`taikai run`) against a published table (REF: JSON with the table's numbers, see\n"
@@ -37,14 +40,20 @@ static void usage(FILE *f) {
           "value lies inside our interval (for rates, when REF gives its number of games,\n"
           "whether the two intervals overlap).\n"
           "\n"
-          "  --reference REF   the published table (required)\n"
+          "  --reference REF   the published table (the Markdown report needs it)\n"
           "  --pairs L,...     also list the paired differences (other agent - L, on the same\n"
           "                    walls, from SUMMARY) for each agent label L\n"
           "  --notes FILE      Markdown appended as the report's discussion\n"
           "  --out FILE        write the report there (default: stdout)\n"
+          "  --html FILE       also write the run's report.html there, with the published values\n"
+          "                    charted beside ours (default: report.html in SUMMARY's folder)\n"
+          "  --no-html         no report.html\n"
           "  --strict          exit status 1 when a check of REF fails or cannot be evaluated\n"
           "                    (an agent missing, a value undefined), or when SUMMARY is an\n"
           "                    incomplete run; each reason is printed (for CI)\n"
+          "\n"
+          "Without --reference only report.html is written (the run's page, as taikai run\n"
+          "writes it; --pairs L: the paired differences against L): a way to rebuild it.\n"
           "\n"
           "REF may also list \"checks\": the shapes a reproduction must show (which agent is\n"
           "top on a metric, which is significantly above or below another agent or a number,\n"
@@ -648,11 +657,31 @@ static void write_checks(const report *r, FILE *out, int *failed, int *unevaluat
   }
 }
 
+/* The run's report.html (at `html_path`, or in the summary's folder, which holds the run's
+ * games.jsonl and gate.json). Returns 0 or 2 (printed). */
+static int write_html(const char *summary_path, const char *html_path, const char *ref_path,
+                      const char *base) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", summary_path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  tk_html_opts ho = {.out = html_path, .reference = ref_path, .summary = summary_path,
+                     .base = base};
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_html_report(slash && !dir[0] ? "/" : dir, &ho, &err)) {
+    fprintf(stderr, "taikai report: %s\n", err.msg);
+    return 2;
+  }
+  return 0;
+}
+
 int tk_cmd_report(int argc, char **argv) {
   report r;
   memset(&r, 0, sizeof r);
-  const char *notes = NULL, *out_path = NULL, *pairs = NULL;
-  int strict = 0;
+  const char *notes = NULL, *out_path = NULL, *pairs = NULL, *html_path = NULL;
+  int strict = 0, no_html = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -663,10 +692,15 @@ int tk_cmd_report(int argc, char **argv) {
       strict = 1;
       continue;
     }
+    if (!strcmp(a, "--no-html")) {
+      no_html = 1;
+      continue;
+    }
     const char **slot = !strcmp(a, "--reference") ? &r.ref_path
                         : !strcmp(a, "--notes")   ? &notes
                         : !strcmp(a, "--out") || !strcmp(a, "-o") ? &out_path
                         : !strcmp(a, "--pairs")   ? &pairs
+                        : !strcmp(a, "--html")    ? &html_path
                                                   : NULL;
     if (slot) {
       if (!v || !*v) return fail("%s expects a value, got '%s'%s", a, v ? v : "(nothing)", "");
@@ -681,9 +715,20 @@ int tk_cmd_report(int argc, char **argv) {
       return fail("one summary at a time (got '%s' and '%s')%s", r.summary_path, a, "");
     }
   }
-  if (!r.summary_path || !r.ref_path) {
+  if (!r.summary_path) {
     usage(stderr);
     return 2;
+  }
+  if (no_html && html_path) return fail("--html and --no-html together%s%s%s", "", "", "");
+  if (!r.ref_path) { /* the run's page alone */
+    if (no_html || notes || out_path || strict)
+      return fail("%s needs --reference (without it, only report.html is written)%s%s",
+                  no_html ? "--no-html" : notes ? "--notes" : out_path ? "--out" : "--strict", "", "");
+    char *base = pairs ? strdup(pairs) : NULL;
+    if (base && strchr(base, ',')) *strchr(base, ',') = '\0';
+    int rc = write_html(r.summary_path, html_path, NULL, base);
+    free(base);
+    return rc;
   }
   json_error_t je;
   r.summary = json_load_file(r.summary_path, 0, &je);
@@ -784,6 +829,7 @@ int tk_cmd_report(int argc, char **argv) {
         rc = fail("--out: cannot write %s: %s%s", out_path, strerror(errno), "");
     }
   }
+  if (!rc && !no_html) rc = write_html(r.summary_path, html_path, r.ref_path, nbases ? bases[0] : NULL);
   if (nf) fclose(nf);
   free(pairs_buf);
   json_decref(r.summary);

@@ -17,12 +17,13 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]\n"
-          "                      [--logs[=gz]] [--records] [--shard K/N] [--quiet] [--sprt ...]\n"
-          "                      [--mpi]\n"
+          "                      [--logs[=gz]] [--records] [--shard K/N] [--quiet] [--no-html]\n"
+          "                      [--sprt ...] [--mpi]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
-          "and writes spec.json, games.jsonl, summary.json and report.md into its output folder,\n"
-          "then prints a table of every agent's metrics with confidence intervals and the paired\n"
+          "and writes spec.json, games.jsonl, summary.json, report.md and report.html (one\n"
+          "self-contained page of tables and charts) into its output folder, then prints a\n"
+          "table of every agent's metrics with confidence intervals and the paired\n"
           "differences between agents on the same walls.\n"
           "\n"
           "  -j N        worker processes (default: the spec's \"jobs\", else 1); results do not\n"
@@ -47,6 +48,7 @@ static void usage(FILE *f) {
           "              `taikai merge` joins the shards into the whole run's files\n"
           "              (docs/cluster.md: Slurm job arrays, GNU parallel)\n"
           "  --quiet     no progress on stderr\n"
+          "  --no-html   no report.html\n"
           "  --sprt      stop by a sequential test (taikai gate --help: the same options)\n"
           "  --mpi       under mpirun (mpirun -n P taikai run SPEC --mpi): rank 0 hands out\n"
           "              units and writes every output, each other rank plays them with -j\n"
@@ -159,6 +161,8 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
     (*i)++;
   } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
     a->quiet = 1;
+  } else if (!strcmp(arg, "--no-html")) {
+    a->no_html = 1;
   } else {
     return 0;
   }
@@ -249,7 +253,7 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
   char who[64];
   snprintf(who, sizeof who, "taikai %s", cmd);
   tk_run_opts o = {.jobs = run.spec.jobs, .out_dir = run.spec.output,
-                   .progress = a->quiet ? 0 : -1, .cmd = who};
+                   .progress = a->quiet ? 0 : -1, .cmd = who, .no_html = a->no_html};
   /* the caller's stopping rule, set up on the prepared run before the folder is touched */
   if (hook && hook(hook_ctx, &run, NULL, &o)) {
     tk_run_free(&run);
@@ -305,8 +309,8 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     fprintf(stderr, "taikai %s: --logs: the %llu units played before this command have logs "
             "only if that run had --logs\n", cmd, (unsigned long long)outcome.resumed);
   tk_summary_table(&run, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s}\n", run.spec.output,
-         a->records ? ",records.tkr" : "", a->logs ? ",logs/" : "");
+  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s%s}\n", run.spec.output,
+         a->no_html ? "" : ",report.html", a->records ? ",records.tkr" : "", a->logs ? ",logs/" : "");
   json_decref(sum);
   tk_run_free(&run);
   if (outcome.stopped == TK_STOP_RULE) return 0; /* the rule's caller reports its decision */

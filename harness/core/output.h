@@ -39,10 +39,11 @@ typedef struct tk_run_opts {
               void *sink_ctx, tk_progress_fn progress, void *progress_ctx, tk_error *err);
   void *play_ctx;
   const char *cmd;     /* the command its notices on stderr name; NULL: "taikai run" */
+  int no_html;         /* 1: no report.html (`--no-html`) */
 } tk_run_opts;
 
-/* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json
- * and report.md there (creating the folder; whole files are written atomically). With
+/* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json,
+ * report.md and (unless o->no_html) report.html there (creating the folder; whole files are written atomically). With
  * `resume`, a games.jsonl left by an interrupted run of the same resolved spec is kept up to
  * its last complete line (a torn last line is dropped) and only the remaining units are
  * played; the outputs are then byte-identical to an uninterrupted run. The spec's fault

@@ -2,8 +2,8 @@
  * first, then games.jsonl line by line in unit order (the fault policy applied to each unit's
  * record, which is written by the one line writer and tallied, so the summary is computed from
  * exactly what was written), with `--records` records.tkr block by block in the same order,
- * then summary.json and report.md. Resumes a run left by a killed referee, and stops cleanly, with a
- * partial summary, on SIGINT/SIGTERM or at the first fault under the abort policy. */
+ * then summary.json, report.md and report.html. Resumes a run left by a killed referee, and
+ * stops cleanly, with a partial summary, on SIGINT/SIGTERM or at the first fault under the abort policy. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "html.h"
 #include "line.h"
 #include "taikai/records.h"
 #include "output.h"
@@ -399,7 +400,8 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
     json_object_set_new(sum, "complete", json_false());
     json_object_set_new(sum, "stopped", json_string(out->why));
   }
-  if (dir && ((rc = dump(sum, dir, "summary.json", err)) || (rc = write_report(r, sum, dir, err)))) {
+  if (dir && ((rc = dump(sum, dir, "summary.json", err)) || (rc = write_report(r, sum, dir, err)) ||
+              (!o->no_html && (rc = tk_html_report(dir, NULL, err))))) {
     json_decref(sum);
     goto done;
   }

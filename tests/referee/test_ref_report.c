@@ -184,8 +184,11 @@ static void bad_input(void) {
   refused("an unknown --pairs label", a7, "--pairs: no agent labelled 'gready'");
   const char *a8[] = {"report", s, "--reference", ok, "--bogus", NULL};
   refused("an unknown flag", a8, "unknown option '--bogus'");
-  const char *a9[] = {"report", s, NULL};
-  refused("no --reference", a9, "usage: taikai report");
+  const char *a9[] = {"report", s, "--out", W("noref.md"), NULL};
+  refused("no --reference (without it, only report.html is written)", a9,
+          "--out needs --reference");
+  const char *a9b[] = {"report", NULL};
+  refused("no summary", a9b, "usage: taikai report");
   const char *a10[] = {"report", s, "--reference", ok, "--notes", W("missing.md"), NULL};
   refused("missing notes", a10, "--notes: cannot read");
 }
