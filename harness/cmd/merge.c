@@ -564,7 +564,7 @@ int tk_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "taikai merge: %s/logs: %lld of the merged units have no log in their "
             "shard (played without --logs)\n", out, absent);
   tk_summary_table(r, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s}\n", out,
+  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md,report.html%s%s}\n", out,
          m.records ? ",records.tkr" : "", with_logs ? ",logs/" : "");
   if (!outcome.stopped && !json_is_true(json_object_get(sum, "complete")))
     fprintf(stderr, "taikai merge: %s is an incomplete run: `taikai run %s --out %s%s%s` plays "
