@@ -220,7 +220,11 @@ static int collect_hellos(mpi_ctx *c, const tk_run *r, int report) {
     peer *p = &c->peers[st.MPI_SOURCE];
     p->jobs = h->jobs > 0 ? h->jobs : 1;
     snprintf(p->host, sizeof p->host, "%s", h->host);
-    if (!h->ok) p->state = PEER_GONE; /* it waits for STOP only to leave cleanly */
+    if (!h->ok) { /* it could not prepare the run and waits for STOP only to leave cleanly:
+                   * told now, its goodbye is awaited by master_finish */
+      send_empty(st.MPI_SOURCE, TAG_STOP);
+      p->state = PEER_DONE;
+    }
     if (!report) continue;
     if (n != (int)sizeof *h) {
       fprintf(stderr, "taikai %s: --mpi: rank %d sent a hello of %d bytes, not %zu: every rank "

@@ -160,6 +160,19 @@ static void solo_bytes(void) {
   }
 }
 
+/* A spec no rank can prepare (a plugin that does not exist): rank 0 says why once and every
+ * rank leaves, exit 2 (the alarm of mpirun_start turns a hang into a failure). */
+static void refused_everywhere(void) {
+  CU_ASSERT(e2e_begin(TK_WORK_DIR "-mpi-refused") == 0);
+  write_file(W("missing.json"),
+             "{\"game\": \"solo\", \"seed\": 1, \"walls\": 10, \"agents\": "
+             "[{\"plugin\": \"no_such_agent\"}]}");
+  const char *args[] = {"run", W("missing.json"), "--out", W("o"), "--mpi", NULL};
+  int rc = mpirun(3, args);
+  TK_EQ(rc, 2, err_buf);
+  CU_ASSERT(strstr(err_buf, "no_such_agent") != NULL);
+}
+
 static void daifugo_logs_records(void) {
   CU_ASSERT(e2e_begin(TK_WORK_DIR "-mpi-daifugo") == 0);
   write_file(W("daifugo.json"),
@@ -279,6 +292,7 @@ int main(void) {
       {"solo: the local run's bytes with 3 and 4 ranks", solo_bytes},
       {"daifugo --logs=gz --records: the local run's bytes", daifugo_logs_records},
       {"a rank killed, resumed locally and under mpirun", rank_killed},
+      {"a spec no rank can prepare: exit 2, no hang", refused_everywhere},
       CU_TEST_INFO_NULL,
   };
 #endif
