@@ -63,11 +63,48 @@ static int after_unit(uint64_t hand, int col) {
   return DMCL_C_AFTER + 3 * (col - 1) + (k > 2 ? 2 : k);
 }
 
-double dmcl_scorer_rank_key(dmcl_scorer *s, const tk_daifugo_move *m) {
+/* AP: base[b] for every B' unit b in `need` not yet computed. Each row's sum is taken in the one
+ * order dmcl_scorer_rank_key uses (the fixed units, then the hand before), so the values are the
+ * same bits; four rows at a time run as independent chains, which the processor overlaps. */
+static void ap_bases(dmcl_scorer *s, uint64_t need) {
+  need &= ~s->have;
+  if (!need) return;
+  const dmcl_pos *p = s->p;
+  const double *w = s->md->w;
+  uint8_t u[DMCL_MAX_FIXED + 14];
+  int nu = 0;
+  for (int k = 0; k < p->nfixed; k++) u[nu++] = p->fixed[k];
+  for (int k = 0; k < 14; k++) u[nu++] = s->before[k];
+  s->have |= need;
+  int rows[DMCL_BP + 3], nr = 0;
+  while (need) {
+    rows[nr++] = __builtin_ctzll(need);
+    need &= need - 1;
+  }
+  /* a short last group repeats its last row: the same value written twice */
+  for (int i = nr; i % 4; i++) rows[i] = rows[nr - 1];
+  for (int i = 0; i < nr; i += 4) {
+    const double *r0 = w + rows[i] * DMCL_CP, *r1 = w + rows[i + 1] * DMCL_CP,
+                 *r2 = w + rows[i + 2] * DMCL_CP, *r3 = w + rows[i + 3] * DMCL_CP;
+    double z0 = 0, z1 = 0, z2 = 0, z3 = 0;
+    for (int k = 0; k < nu; k++) {
+      z0 += r0[u[k]];
+      z1 += r1[u[k]];
+      z2 += r2[u[k]];
+      z3 += r3[u[k]];
+    }
+    s->base[rows[i]] = z0;
+    s->base[rows[i + 1]] = z1;
+    s->base[rows[i + 2]] = z2;
+    s->base[rows[i + 3]] = z3;
+  }
+}
+
+/* The key of a move whose B' units are b[0..nb), once the bases it needs are computed (AP) or
+ * from s->base (NN). */
+static double key_of(dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
   const dmcl_model *md = s->md;
   const dmcl_pos *p = s->p;
-  uint8_t b[DMCL_MAX_B];
-  int nb = dmcl_move_b(p, m, b);
   uint64_t after = p->hand & ~m->cards;
   /* the C' units that change from the hand before to the hand after: (old, new) pairs */
   int old_u[14], new_u[14], nd = 0;
@@ -83,13 +120,6 @@ double dmcl_scorer_rank_key(dmcl_scorer *s, const tk_daifugo_move *m) {
     double h = 0;
     for (int i = 0; i < nb; i++) {
       const double *row = md->w + b[i] * DMCL_CP;
-      if (!(s->have >> b[i] & 1)) {
-        double z = 0;
-        for (int k = 0; k < p->nfixed; k++) z += row[p->fixed[k]];
-        for (int k = 0; k < 14; k++) z += row[s->before[k]];
-        s->base[b[i]] = z;
-        s->have |= UINT64_C(1) << b[i];
-      }
       h += s->base[b[i]];
       for (int k = 0; k < nd; k++) h += row[new_u[k]] - row[old_u[k]];
     }
@@ -104,6 +134,29 @@ double dmcl_scorer_rank_key(dmcl_scorer *s, const tk_daifugo_move *m) {
     out += row[DMCL_FEATURES] * sigmoid(z);
   }
   return out;
+}
+
+double dmcl_scorer_rank_key(dmcl_scorer *s, const tk_daifugo_move *m) {
+  uint8_t b[DMCL_MAX_B];
+  int nb = dmcl_move_b(s->p, m, b);
+  if (s->md->learner == DMCL_AP) {
+    uint64_t need = 0;
+    for (int i = 0; i < nb; i++) need |= UINT64_C(1) << b[i];
+    ap_bases(s, need);
+  }
+  return key_of(s, m, b, nb);
+}
+
+void dmcl_scorer_keys(dmcl_scorer *s, const tk_daifugo_move *m, int n, double *key) {
+  uint8_t b[TK_DAIFUGO_MAX_LEGAL][DMCL_MAX_B];
+  int nb[TK_DAIFUGO_MAX_LEGAL];
+  uint64_t need = 0;
+  for (int i = 0; i < n; i++) {
+    nb[i] = dmcl_move_b(s->p, &m[i], b[i]);
+    for (int k = 0; k < nb[i]; k++) need |= UINT64_C(1) << b[i][k];
+  }
+  if (s->md->learner == DMCL_AP) ap_bases(s, need);
+  for (int i = 0; i < n; i++) key[i] = key_of(s, &m[i], b[i], nb[i]);
 }
 
 double dmcl_rank_prob(double alpha, int k, int i) {
@@ -139,7 +192,7 @@ int dmcl_pick(const dmcl_policy *pol, const dmcl_pos *p, const tk_daifugo_move *
   double h[TK_DAIFUGO_MAX_LEGAL];
   dmcl_scorer s;
   dmcl_scorer_init(&s, &pol->md, p);
-  for (int i = 0; i < n; i++) h[i] = dmcl_scorer_rank_key(&s, &m[i]);
+  dmcl_scorer_keys(&s, m, n, h);
   /* the value at position `rank` of the descending order: walk the distinct values down */
   double above = INFINITY;
   int pos = 0;

@@ -45,6 +45,9 @@ typedef struct dmcl_scorer {
 void dmcl_scorer_init(dmcl_scorer *s, const dmcl_model *md, const dmcl_pos *p);
 /* A score ordered as h (h itself for AP; for NN the output unit's input, before its sigmoid). */
 double dmcl_scorer_rank_key(dmcl_scorer *s, const tk_daifugo_move *m);
+/* key[i] = dmcl_scorer_rank_key(s, &m[i]) for the n moves (n <= TK_DAIFUGO_MAX_LEGAL), the same
+ * bits, faster: the AP rows every move needs are summed together. */
+void dmcl_scorer_keys(dmcl_scorer *s, const tk_daifugo_move *m, int n, double *key);
 
 /* P(the i-th ranked of k moves is drawn), i 1-based: α^(i-1)(1-α)/(1-α^k); α 0 gives the first
  * with certainty, α 1 (or more) is uniform. */
