@@ -181,3 +181,23 @@ int dmcl_features(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t f[DMCL_MA
   }
   return n;
 }
+
+static int same_move(const tk_daifugo_move *a, const tk_daifugo_move *b) {
+  return a->kind == b->kind && a->cards == b->cards && a->jcell == b->jcell;
+}
+
+int dmcl_training_position(const tk_daifugo_view *v, const tk_daifugo_legal *l,
+                           const tk_daifugo_move *act, int *first, int *teacher) {
+  if (l->n <= 1) return DMCL_SKIP_ONLY_PASS;
+  int t = -1;
+  for (int j = 0; j < l->n; j++) {
+    if (l->a[j].kind != TK_DAIFUGO_PASS && l->a[j].cards == v->hand) return DMCL_SKIP_EMPTIES;
+    if (t < 0 && same_move(&l->a[j], act)) t = j;
+  }
+  if (t < 0) return DMCL_NOT_LEGAL;
+  int lead = v->top.kind == TK_DAIFUGO_PASS;
+  if (lead && t == 0) return DMCL_SKIP_LEAD_PASS;
+  *first = lead;
+  *teacher = t - lead;
+  return DMCL_KEEP;
+}

@@ -86,6 +86,22 @@ void dmcl_hand_units(uint64_t hand, int base, uint8_t c[14]);
 /* Every active feature (0..181) of `m` in `p`, ascending; returns their number. */
 int dmcl_features(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t f[DMCL_MAX_ACTIVE]);
 
+/* Whether a teacher's play decision is a training position (paper 001 §5.1): more than the pass
+ * legal, no legal play empties the hand, and not a pass on a new table (which the rules forbid;
+ * a record holding one is kept out rather than refused). The candidates are l->a[*first ..
+ * l->n): the pass is left out on a new table. */
+enum {
+  DMCL_KEEP = 0,
+  DMCL_SKIP_ONLY_PASS = 1, /* only the pass is legal */
+  DMCL_SKIP_EMPTIES = 2,   /* a legal play empties the hand */
+  DMCL_SKIP_LEAD_PASS = 3, /* the teacher passed on a new table */
+  DMCL_NOT_LEGAL = 4       /* the teacher's move is not in l (a damaged record) */
+};
+/* Returns one of the codes above; on DMCL_KEEP, *teacher is the index of the teacher's move `act`
+ * among the candidates (0-based from *first). */
+int dmcl_training_position(const tk_daifugo_view *v, const tk_daifugo_legal *l,
+                           const tk_daifugo_move *act, int *first, int *teacher);
+
 /* Strength of a column in the current order (3 weakest normally): col, or 14 - col. */
 static inline int dmcl_strength(int col, int rev) { return rev ? 14 - col : col; }
 /* The column describing a play on the table or in hand: a single's or group's column; a

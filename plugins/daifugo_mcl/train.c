@@ -219,10 +219,6 @@ static double agreement(const learner *L, const double *w, const store *s, const
 
 /* ---- reading records */
 
-static int same_move(const tk_daifugo_move *a, const tk_daifugo_move *b) {
-  return a->kind == b->kind && a->cards == b->cards && a->jcell == b->jcell;
-}
-
 typedef struct counts {
   size_t decisions, kept, only_pass, empties, lead_pass;
 } counts;
@@ -283,31 +279,20 @@ static int read_file(const char *path, const char **teachers, int nteachers, int
         tk_records_close(r);
         return 1;
       }
-      if (l.n == 1) {
-        k->only_pass++;
-        continue;
-      }
-      int empties = 0, teacher = -1;
-      for (int j = 0; j < l.n; j++) {
-        if (l.a[j].kind != TK_DAIFUGO_PASS && l.a[j].cards == v.hand) empties = 1;
-        if (same_move(&l.a[j], &act)) teacher = j;
-      }
-      if (empties) {
-        k->empties++;
-        continue;
-      }
-      if (teacher < 0) {
+      int first = 0, teacher = 0, why = dmcl_training_position(&v, &l, &act, &first, &teacher);
+      if (why == DMCL_NOT_LEGAL) {
         fprintf(stderr, "daifugo_mcl_train: %s: unit %llu: the teacher's move is not among the "
                 "legal ones recorded\n", path, (unsigned long long)u.unit);
         tk_records_close(r);
         return 1;
       }
-      int lead = v.top.kind == TK_DAIFUGO_PASS;
-      if (lead && teacher == 0) {
-        k->lead_pass++;
+      if (why != DMCL_KEEP) {
+        if (why == DMCL_SKIP_ONLY_PASS) k->only_pass++;
+        else if (why == DMCL_SKIP_EMPTIES) k->empties++;
+        else k->lead_pass++;
         continue;
       }
-      if (store_add(s, &p, l.a + lead, l.n - lead, teacher - lead)) {
+      if (store_add(s, &p, l.a + first, l.n - first, teacher)) {
         fprintf(stderr, "daifugo_mcl_train: out of memory\n");
         tk_records_close(r);
         return 1;
