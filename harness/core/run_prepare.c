@@ -27,6 +27,7 @@ void tk_run_free(tk_run *r) {
   json_decref(r->rules_resolved);
   tk_schedule_free(&r->sched);
   free(r->logs_dir);
+  free(r->logs_run);
   if (r->weights)
     for (int i = 0; i < r->spec.nagents; i++) free(r->weights[i]);
   free(r->weights);
