@@ -1,9 +1,9 @@
 /* tests/referee/test_ref_mpi.c — `taikai run --mpi` end to end. In a build without MPI: the
  * option is refused with a message. With -DTAIKAI_MPI=ON (make test-mpi): runs under mpirun
  * (3 and 4 ranks, oversubscribed) write the same bytes as a local run — solo, and daifugo with
- * --logs=gz and --records, and with --logs=run,gz — and a run whose rank 1 is killed (SIGKILL) mid-run keeps a prefix
- * of the local run's games.jsonl and finishes, locally or under mpirun, with the local run's
- * bytes. */
+ * --logs=gz and --records, and with --logs=run,gz — and a run whose rank 1 is killed (SIGKILL)
+ * mid-run keeps a prefix of the local run's games.jsonl and finishes, locally or under mpirun,
+ * with the local run's bytes. */
 #include <dirent.h>
 
 #include "e2e_util.h"
