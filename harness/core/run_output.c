@@ -77,8 +77,10 @@ static void index_path(const tk_run *r, char *buf, size_t cap) {
 /* The run log of the other form (plain for .gz, .gz for plain). */
 static void other_form(const tk_run *r, char *buf, size_t cap) {
   size_t n = strlen(r->logs_run);
-  if (n > 3 && !strcmp(r->logs_run + n - 3, ".gz")) snprintf(buf, cap, "%.*s", (int)n - 3, r->logs_run);
-  else snprintf(buf, cap, "%s.gz", r->logs_run);
+  if (n > 3 && !strcmp(r->logs_run + n - 3, ".gz"))
+    snprintf(buf, cap, "%.*s", (int)n - 3, r->logs_run);
+  else
+    snprintf(buf, cap, "%s.gz", r->logs_run);
 }
 
 /* Removes the files in `dir` (not its folders), and `dir` itself when `remove` is set. */

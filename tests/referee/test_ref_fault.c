@@ -28,7 +28,8 @@ static tk_fault sample(int kind) {
   if (kind == TK_FAULT_ILLEGAL || kind == TK_FAULT_ERROR)
     snprintf(f.detail, sizeof f.detail, "discard of 5z, which is not held");
   if (kind == TK_FAULT_ERROR)
-    tk_fault_set_message(&f, "an illegal action; the bot sent: {\"type\":\"dahai\",\"pai\":\"5z\"}");
+    tk_fault_set_message(&f,
+                         "an illegal action; the bot sent: {\"type\":\"dahai\",\"pai\":\"5z\"}");
   return f;
 }
 

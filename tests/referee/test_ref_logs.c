@@ -442,7 +442,8 @@ static void one_file_resumed(void) {
   if (!strstr(err_buf, "continue it with --logs=run,gz")) TK_FAILF("stderr: %s", err_buf);
   const char *units[] = {"run", spec, "--out", out, "--logs", "--quiet", NULL};
   TK_EQ(taikai(units), 1, "resumed with one file per unit");
-  if (!strstr(err_buf, "this run writes its game logs to one file")) TK_FAILF("stderr: %s", err_buf);
+  if (!strstr(err_buf, "this run writes its game logs to one file"))
+    TK_FAILF("stderr: %s", err_buf);
   const char *none[] = {"run", spec, "--out", out, "--quiet", NULL};
   TK_EQ(taikai(none), 1, "resumed without logs");
   if (!strstr(err_buf, "continue it with --logs=run,gz")) TK_FAILF("stderr: %s", err_buf);
@@ -453,7 +454,8 @@ static void one_file_resumed(void) {
   snprintf(out, sizeof out, "%s", W("plain"));
   const char *late[] = {"run", spec, "--out", out, "--logs=run", "--quiet", NULL};
   TK_EQ(taikai(late), 1, "--logs=run on a run of unit logs");
-  if (!strstr(err_buf, "did not write one log file from its start")) TK_FAILF("stderr: %s", err_buf);
+  if (!strstr(err_buf, "did not write one log file from its start"))
+    TK_FAILF("stderr: %s", err_buf);
   const char *again[] = {"run", spec, "--out", out, "--logs", "--quiet", NULL};
   TK_EQ(taikai(again), 0, "the unit-log run finished");
 }
@@ -555,7 +557,8 @@ static void bad_options(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "one file per unit or one file for the run"));
   const char *a4[] = {"run", W("spec.json"), "--out", W("x"), "--logs=run,zip", NULL};
   TK_EQ(taikai(a4), 2, "--logs=run,zip");
-  CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "--logs= expects gz, plain, run or run,gz, got 'run,zip'"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(err_buf, "--logs= expects gz, plain, run or run,gz, got 'run,zip'"));
   CU_ASSERT(!exists(W("x")));
 }
 

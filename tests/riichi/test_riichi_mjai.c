@@ -295,7 +295,8 @@ static void identity(void) {
   snprintf(text, sizeof text,
            "{\"game\": \"riichi\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\","
            " \"agents\": [{\"plugin\": \"riichi_tsumogiri\"},"
-           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\": \"python3 %s\","
+           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\","
+           " \"params\": {\"command\": \"python3 %s\","
            " \"files\": [\"%s\", \"/nonexistent/model.pt\"]}}],"
            " \"rules\": {\"length\": \"east\"}}\n", bot, bot);
   write_file(specp, text);
