@@ -89,23 +89,23 @@ typedef struct tk_agent_descriptor {
   void (*end_game)(tk_agent_instance *self, const void *result);
 
   /* ---- Appended within ABI version 2, both optional (NULL: none). A plugin built before
-   * them declares a smaller struct_size (TK_AGENT_DESCRIPTOR_V2_BASE); the referee reads only
+   * them declares a smaller struct_size (TK_AGENT_DESCRIPTOR_V2_BASE): the referee reads only
    * the struct_size bytes a plugin declares and takes the fields beyond as NULL, so such a
    * plugin loads and runs as before. */
 
   /* What went wrong in the instance's last call that returned an error (act or begin_game
    * < 0), for the fault record: the agent's own words, with what it received or sent that was
    * wrong (a bridge: the external program's line). Write it to err->msg (tk_error_set, or a
-   * NUL-terminated copy of at most TK_ERROR_MSG_MAX - 1 bytes); leave it empty for nothing to
+   * NUL-terminated copy of at most TK_ERROR_MSG_MAX - 1 bytes), or leave it empty for nothing to
    * say. The referee calls it right after the failed call, within the same time limit, and
    * keeps the first TK_FAULT_MESSAGE_MAX - 1 bytes as the fault's "message" in games.jsonl
-   * (bytes outside printable ASCII become '?'); it must depend only on what the agent did, as
+   * (bytes outside printable ASCII become '?'). It must depend only on what the agent did, as
    * its choices do (same run, same message, whatever -j). */
   void (*last_error)(tk_agent_instance *self, tk_error *err);
   /* The files, besides the plugin's shared object and its weights, that make this instance
    * what it is (an external program it runs, a script or model that program reads): file `i`
    * (0, 1, ...) as its path, its role in *role (1 to 31 characters among a-z 0-9 _ -, unique
-   * per agent, not "plugin" or "weights"); NULL after the last (at most TK_AGENT_MAX_FILES).
+   * per agent, not "plugin" or "weights"), NULL after the last (at most TK_AGENT_MAX_FILES).
    * The strings are the instance's, valid until it is destroyed. The referee asks once, after
    * its trial create before the run, and records each file's SHA-256 in spec.json's
    * agents[].files, so a run resumed with other bytes in one of them is refused. */

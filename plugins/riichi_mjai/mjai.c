@@ -4,6 +4,10 @@
  * Parameter "command": the program and its arguments, split at spaces and tabs; a word may be
  * quoted with '...' or "..." to hold blanks (no escapes inside quotes; no shell: no variables,
  * globbing or redirection). The program is found through PATH when the first word has no '/'.
+ * Parameter "files": more paths (at most 2) that make the bot what it is (a model, a config).
+ * The descriptor's `file` names the program, the script its first non-option argument names
+ * when that is a regular file, and those files: the referee hashes them with the run. A fault's
+ * reason, with the line the bot sent, is kept for `last_error` (the fault's message).
  *
  * One program runs per seat the instance plays (an instance plays one seat of each game as a
  * duplicate's candidate, three as its baseline), started at the seat's first begin_game and
