@@ -357,7 +357,8 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
   }
   kill(-pid, SIGKILL); /* whatever the agent forked */
   msg[len] = '\0';
-  const char *entry = len && msg[0] == 'C' ? "destroy" : "create";
+  const char *entry = !len || msg[0] != 'C' ? "create" : p->desc->file ? "file or destroy"
+                                                                     : "destroy";
   if (timed_out)
     return tk_error_set(err, TK_EINVAL, -1, "%s: %s did not return within %d ms (trial before "
                         "the run)", p->path, entry, r->spec.time_limit_ms);
