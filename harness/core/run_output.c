@@ -101,7 +101,7 @@ static void clear_dir(const char *dir, int remove) {
 
 /* The units whose log the run log holds whole: the index's entries, in order, up to the first
  * that is torn, goes backwards or lies beyond the log's size; with `ends` (may be NULL) their
- * end offsets (malloc'd). Returns 0 or TK_EIO. */
+ * end offsets (malloc'd). Returns 0 or TK_ENOMEM. */
 static int runlog_count(const tk_run *r, uint64_t *units, uint64_t **ends, tk_error *err) {
   char ipath[TK_PATH_MAX + 16];
   index_path(r, ipath, sizeof ipath);
