@@ -371,6 +371,97 @@ static int play(void *ctx, const tk_run *r, uint64_t first, uint64_t count, tk_s
   return rc;
 }
 
+/* The end offsets of the first `want` units of a shard's run log (`--logs=run`: its
+ * logs/run.index), into ends[]; returns how many it holds (entries in order, within the log's
+ * size), 0 without one. */
+static uint64_t run_index(const char *log, const char *index, uint64_t want, uint64_t *ends) {
+  struct stat st;
+  FILE *f = stat(log, &st) ? NULL : fopen(index, "rb");
+  uint64_t n = 0, prev = 0;
+  unsigned char b[8];
+  while (f && n < want && fread(b, 1, 8, f) == 8) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    if (v < prev || v > (uint64_t)st.st_size) break;
+    ends[n++] = prev = v;
+  }
+  if (f) fclose(f);
+  return n;
+}
+
+/* Appends the first `len` bytes of `src` to `o`. Returns 0, or 1 (printed). */
+static int append_bytes(FILE *o, const char *src, uint64_t len, const char *dst) {
+  static char buf[1 << 16];
+  FILE *in = fopen(src, "rb");
+  int bad = !in;
+  while (!bad && len) {
+    size_t want = len < sizeof buf ? (size_t)len : sizeof buf;
+    size_t got = fread(buf, 1, want, in);
+    bad = got != want || fwrite(buf, 1, got, o) != got;
+    len -= got;
+  }
+  if (in) fclose(in);
+  if (bad) fprintf(stderr, "taikai merge: cannot copy %s to %s: %s\n", src, dst, strerror(errno));
+  return bad;
+}
+
+/* The shards' run logs (`--logs=run[,gz]`: logs/run.jsonl[.gz] and logs/run.index) joined into
+ * <out>/logs in unit order: the merged units' bytes of each, the index rebased. A shard's log
+ * in the other form than the first shard's is left out (counted absent, with a note). Returns
+ * the merged units without a log, or -1 (printed). Sets *any when a shard had a run log. */
+static long long join_run_logs(const merge *m, const char *out, int *any) {
+  static const char *const ext[] = {".jsonl", ".jsonl.gz"};
+  int form = -1;
+  *any = 0;
+  for (int i = 0; i < m->n && form < 0; i++)
+    for (int e = 0; e < 2 && form < 0; e++) {
+      char p[TK_PATH_MAX + 32];
+      snprintf(p, sizeof p, "%s/logs/run%s", m->ps[i].dir, ext[e]);
+      if (m->ps[i].take && !access(p, F_OK)) form = e;
+    }
+  if (form < 0) return 0;
+  *any = 1;
+  char dst[TK_PATH_MAX + 32], dsti[TK_PATH_MAX + 32];
+  snprintf(dst, sizeof dst, "%s/logs/run%s", out, ext[form]);
+  snprintf(dsti, sizeof dsti, "%s/logs/run.index", out);
+  FILE *o = fopen(dst, "wb"), *oi = fopen(dsti, "wb");
+  long long absent = 0;
+  uint64_t base = 0;
+  int bad = !o || !oi;
+  if (bad) fprintf(stderr, "taikai merge: cannot write %s: %s\n", dst, strerror(errno));
+  for (int i = 0; i < m->n && !bad; i++) {
+    const piece *p = &m->ps[i];
+    if (!p->take) continue;
+    char log[TK_PATH_MAX + 32], idx[TK_PATH_MAX + 32];
+    snprintf(log, sizeof log, "%s/logs/run%s", p->dir, ext[form]);
+    snprintf(idx, sizeof idx, "%s/logs/run.index", p->dir);
+    uint64_t *ends = malloc((size_t)p->take * sizeof *ends);
+    uint64_t n = ends ? run_index(log, idx, p->take, ends) : 0;
+    if (n < p->take) {
+      fprintf(stderr, "taikai merge: %s: holds the run log of %llu of the %llu units merged "
+              "from it (in the form %s); the merged run log stops before its units\n", p->dir,
+              (unsigned long long)n, (unsigned long long)p->take, ext[form]);
+      absent += (long long)(p->take - n);
+    }
+    if (n) bad = append_bytes(o, log, ends[n - 1], dst);
+    for (uint64_t u = 0; u < n && !bad; u++) {
+      unsigned char b[8];
+      for (int k = 0; k < 8; k++) b[k] = (unsigned char)((base + ends[u]) >> (8 * k));
+      bad = fwrite(b, 1, 8, oi) != 8;
+    }
+    if (n) base += ends[n - 1];
+    free(ends);
+    if (n < p->take) break; /* one file in unit order: nothing after a gap */
+  }
+  if (o && fclose(o)) bad = 1;
+  if (oi && fclose(oi)) bad = 1;
+  if (bad) {
+    fprintf(stderr, "taikai merge: cannot write %s\n", dst);
+    return -1;
+  }
+  return absent;
+}
+
 /* Copies (hard links where it can) the logs of the merged units into <out>/logs. Returns the
  * number of merged units without a log in their shard, or -1 (printed). */
 static long long copy_logs(const merge *m, const char *out) {
@@ -382,7 +473,9 @@ static long long copy_logs(const merge *m, const char *out) {
     fprintf(stderr, "taikai merge: %s\n", err.msg);
     return -1;
   }
-  long long absent = 0;
+  int run_form = 0;
+  long long absent = join_run_logs(m, out, &run_form);
+  if (absent < 0 || run_form) return absent;
   static char buf[1 << 16];
   for (int i = 0; i < m->n; i++) {
     const piece *p = &m->ps[i];
@@ -569,7 +662,8 @@ int tk_cmd_merge(int argc, char **argv) {
   if (!outcome.stopped && !json_is_true(json_object_get(sum, "complete")))
     fprintf(stderr, "taikai merge: %s is an incomplete run: `taikai run %s --out %s%s%s` plays "
             "the rest\n", out, spec, out, m.records ? " --records" : "",
-            with_logs ? " --logs" : "");
+            !with_logs ? "" : has(out, "logs/run.jsonl.gz") ? " --logs=run,gz"
+                            : has(out, "logs/run.jsonl") ? " --logs=run" : " --logs");
   json_decref(sum);
   rc = 0;
   if (outcome.stopped) { /* the fault policy abort, or a signal, stopped the run it merges */

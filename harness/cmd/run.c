@@ -1,5 +1,5 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs[=gz]] [--records] [--shard K/N] [--mpi]`:
+ *   [--logs[=gz|run|run,gz]] [--records] [--shard K/N] [--mpi]`:
  * options, the output folder decision (new run, continue the same tournament, or refuse), the
  * run, and its exit status. */
 #include <errno.h>
@@ -17,7 +17,8 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]\n"
-          "                      [--logs[=gz]] [--records] [--shard K/N] [--quiet] [--no-html]\n"
+          "                      [--logs[=gz|run|run,gz]] [--records] [--shard K/N] [--quiet]\n"
+          "                      [--no-html]\n"
           "                      [--sprt ...] [--mpi]\n"
           "\n"
           "Plays the tournament described by the JSON file SPEC (schema: harness/spec.schema.json)\n"
@@ -39,6 +40,11 @@ static void usage(FILE *f) {
           "              taikai replay\n"
           "  --logs=gz   the same, gzip-compressed: DIR/logs/unit-NNNNNNNN.jsonl.gz (also\n"
           "              --logs-gzip; taikai replay reads either)\n"
+          "  --logs=run  the same lines in one file for the run, unit after unit in unit\n"
+          "              order: DIR/logs/run.jsonl (its unit boundaries in DIR/logs/run.index,\n"
+          "              for --resume); the same bytes whatever -j, and after a resume\n"
+          "  --logs=run,gz  the same, gzip-compressed (one gzip member per unit):\n"
+          "              DIR/logs/run.jsonl.gz\n"
           "  --records   also write every agent decision (view, legal actions, action) and each\n"
           "              unit's outcome to DIR/records.tkr, for training (taikai records DIR)\n"
           "  --shard K/N play only shard K of N (1 <= K <= N <= the walls): walls\n"
@@ -136,18 +142,29 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
     (*i)++;
   } else if (!strcmp(arg, "--resume")) {
     a->resume = 1;
-  } else if (!strcmp(arg, "--logs") || !strcmp(arg, "--logs=plain") ||
-             !strcmp(arg, "--logs=gz") || !strcmp(arg, "--logs-gzip")) {
-    int gz = !strcmp(arg, "--logs=gz") || !strcmp(arg, "--logs-gzip");
+  } else if (!strcmp(arg, "--logs") || !strcmp(arg, "--logs-gzip") || !strncmp(arg, "--logs=", 7)) {
+    /* --logs[=FORM] with FORM plain, gz, run, run,gz (or gz,run) */
+    const char *form = arg[6] == '=' ? arg + 7 : "";
+    int gz = !strcmp(arg, "--logs-gzip") || !strcmp(form, "gz") || !strcmp(form, "run,gz") ||
+             !strcmp(form, "gz,run");
+    int per_run = !strcmp(form, "run") || !strcmp(form, "run,gz") || !strcmp(form, "gz,run");
+    if (arg[6] == '=' && !gz && !per_run && strcmp(form, "plain")) {
+      fprintf(stderr, "taikai %s: --logs= expects gz, plain, run or run,gz, got '%s'\n", cmd,
+              form);
+      return -2;
+    }
     if (a->logs && a->logs != 1 + gz) {
       fprintf(stderr, "taikai %s: %s: the logs are either plain or gzip-compressed, not both\n",
               cmd, arg);
       return -2;
     }
+    if (a->logs && a->logs_run != per_run) {
+      fprintf(stderr, "taikai %s: %s: the logs are either one file per unit or one file for the "
+              "run (--logs=run), not both\n", cmd, arg);
+      return -2;
+    }
     a->logs = 1 + gz;
-  } else if (!strncmp(arg, "--logs=", 7)) {
-    fprintf(stderr, "taikai %s: --logs= expects gz or plain, got '%s'\n", cmd, arg + 7);
-    return -2;
+    a->logs_run = per_run;
   } else if (!strcmp(arg, "--records")) {
     a->records = 1;
   } else if (!strcmp(arg, "--mpi")) {
@@ -281,6 +298,20 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     }
     snprintf(run.logs_dir, len, "%s/logs", run.spec.output);
     run.logs_gzip = a->logs == 2;
+    if (a->logs_run) { /* the workers' unit logs go to logs/.units, the run's file beside it */
+      size_t rl = len + sizeof "/run.jsonl.gz", ul = len + sizeof "/.units";
+      char *units = malloc(ul);
+      if (!units || !(run.logs_run = malloc(rl))) {
+        free(units);
+        fprintf(stderr, "taikai %s: out of memory\n", cmd);
+        tk_run_free(&run);
+        return 1;
+      }
+      snprintf(run.logs_run, rl, "%s/run.jsonl%s", run.logs_dir, run.logs_gzip ? ".gz" : "");
+      snprintf(units, ul, "%s/.units", run.logs_dir);
+      free(run.logs_dir);
+      run.logs_dir = units;
+    }
     if (tk_mkdirs(run.logs_dir, &err)) {
       fprintf(stderr, "taikai %s: refused: --logs: %s\n", cmd, err.msg);
       tk_run_free(&run);
@@ -305,12 +336,14 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     fprintf(stderr, "taikai %s: %s: %s a run of this tournament (%llu of %llu units were "
             "already done)\n", cmd, run.spec.output, existing == 2 ? "extended" : "continued",
             (unsigned long long)outcome.resumed, (unsigned long long)units);
-  if (existing && a->logs && outcome.resumed)
+  if (existing && a->logs && !a->logs_run && outcome.resumed)
     fprintf(stderr, "taikai %s: --logs: the %llu units played before this command have logs "
             "only if that run had --logs\n", cmd, (unsigned long long)outcome.resumed);
   tk_summary_table(&run, sum, stdout);
   printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s%s}\n", run.spec.output,
-         a->no_html ? "" : ",report.html", a->records ? ",records.tkr" : "", a->logs ? ",logs/" : "");
+         a->no_html ? "" : ",report.html", a->records ? ",records.tkr" : "",
+         a->logs_run ? (a->logs == 2 ? ",logs/run.jsonl.gz" : ",logs/run.jsonl")
+                     : a->logs ? ",logs/" : "");
   json_decref(sum);
   tk_run_free(&run);
   if (outcome.stopped == TK_STOP_RULE) return 0; /* the rule's caller reports its decision */

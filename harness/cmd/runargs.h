@@ -11,6 +11,7 @@ typedef struct tk_run_args {
   const char *spec_path, *out;
   uint64_t jobs, walls, seed;
   int have_seed, quiet, resume, logs, records, no_html;
+  int logs_run;   /* --logs=run[,gz]: one log file for the run (logs: 1 plain, 2 gzip) */
   int mpi;        /* --mpi: under mpirun, rank 0 hands out units to the other ranks (mpi.c) */
   const char *seen[16]; /* long options seen (each may be given once) */
   int nseen;

@@ -37,7 +37,8 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai serve SPEC [--port P] [--host H] [--games N | --walls N] [--seed S]\n"
-          "                         [--out DIR] [--resume] [--logs[=gz]] [--records] [--quiet]\n"
+          "                         [--out DIR] [--resume] [--logs[=gz|run|run,gz]] [--records]\n"
+          "                         [--quiet]\n"
           "\n"
           "A UECda server (protocol 20070, as the contest's reference server speaks it; see\n"
           "docs/uecda.md). SPEC is a daifugo tournament with format \"seated\": agents[i] is\n"
@@ -59,6 +60,8 @@ static void usage(FILE *f) {
           "  --logs      also write every game as JSON lines, one file per block:\n"
           "              DIR/logs/unit-NNNNNNNN.jsonl (docs/daifugo.md; taikai replay checks them)\n"
           "  --logs=gz   the same, gzip-compressed (also --logs-gzip)\n"
+          "  --logs=run  one file for the run, block after block: DIR/logs/run.jsonl\n"
+          "              (--logs=run,gz: DIR/logs/run.jsonl.gz; taikai run --help)\n"
           "  --records   also write the plugin seats' decisions to DIR/records.tkr (taikai\n"
           "              records DIR); a client's decisions are not recorded\n"
           "  --quiet     no progress on stderr\n"

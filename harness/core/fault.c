@@ -131,9 +131,22 @@ int tk_fault_json(const tk_fault *f, char *buf, size_t cap) {
     ADD(",\"decision\":");
     QUOTE(f->decision);
   }
+  if (f->message[0]) {
+    ADD(",\"message\":");
+    QUOTE(f->message);
+  }
   ADD("}");
 #undef ADD
 #undef QUOTE
   if (cap) buf[n < cap ? n : cap - 1] = '\0';
   return (int)n;
+}
+
+void tk_fault_set_message(tk_fault *f, const char *msg) {
+  size_t i = 0;
+  for (; msg && msg[i] && i + 1 < sizeof f->message; i++) {
+    unsigned char c = (unsigned char)msg[i];
+    f->message[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+  }
+  f->message[i] = '\0';
 }

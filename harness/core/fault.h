@@ -6,7 +6,7 @@
  *   "fault": "<one-line reason for people>",
  *   "fault_info": {"kind": K, "entry": E, "seat": S[, "signal": N][, "exit_status": N]
  *                  [, "limit": "call"|"game", "limit_ms": N][, "limit_mb": N]
- *                  [, "detail": "..."][, "decision": "..."]}
+ *                  [, "detail": "..."][, "decision": "..."][, "message": "..."]}
  * and a seat that made illegal actions "illegal": <count>; a unit excluded by the skip policy
  * has "skipped": true at the top level. Every field is a pure function of what the agent did,
  * never of timing or of the worker that played it, so lines stay byte-identical for any -j. */
@@ -14,6 +14,8 @@
 #define TAIKAI_HARNESS_FAULT_H
 
 #include <stddef.h>
+
+#include "taikai/agent.h"
 
 /* Kinds, in the order of summary.json's "fault_kinds". */
 typedef enum tk_fault_kind {
@@ -49,7 +51,14 @@ typedef struct tk_fault {
   int limit_mb;       /* memory: the limit */
   char decision[192]; /* the last decision asked, e.g. "turn 3: hand 1155m..., drew 5p" */
   char detail[160];   /* illegal: the action; error: what was returned */
+  char message[TK_FAULT_MESSAGE_MAX]; /* error: the agent's own account of it (its last_error:
+                                       * e.g. the line an external program sent), printable
+                                       * ASCII; "" if it gave none */
 } tk_fault;
+
+/* Copies an agent's message into f->message: at most TK_FAULT_MESSAGE_MAX - 1 bytes, every
+ * byte outside printable ASCII (0x20-0x7e) as '?', so that it is valid UTF-8 and one line. */
+void tk_fault_set_message(tk_fault *f, const char *msg);
 
 /* "crash", "exit", "timeout", "memory", "illegal", "error" ("none" for TK_FAULT_NONE). */
 const char *tk_fault_kind_name(int kind);

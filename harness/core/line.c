@@ -112,6 +112,7 @@ static void read_fault(json_t *seat, int s, tk_fault *f) {
   f->game_limit = lim && !strcmp(lim, "game");
   get_str(info, "detail", f->detail, sizeof f->detail);
   get_str(info, "decision", f->decision, sizeof f->decision);
+  get_str(info, "message", f->message, sizeof f->message);
 }
 
 static int is_field(const tk_game *g, const char *key) {

@@ -165,6 +165,8 @@ static int refuse(tk_plugin *p, tk_error *err, int code, const char *fmt, const 
   if (p->handle) dlclose(p->handle);
   p->handle = NULL;
   p->desc = NULL;
+  free(p->own);
+  p->own = NULL;
   return code;
 }
 
@@ -197,11 +199,16 @@ int tk_plugin_open(tk_plugin *p, const char *path, const char *game, tk_error *e
     return refuse(p, err, TK_EABI, "ABI version %s, this taikai supports version %s (rebuild "
                   "the plugin against this taikai's include/taikai/agent.h)", a, b);
   }
-  if (d->struct_size < sizeof(tk_agent_descriptor)) {
+  if (d->struct_size < TK_AGENT_DESCRIPTOR_V2_BASE) {
     snprintf(a, sizeof a, "%u", (unsigned)d->struct_size);
-    snprintf(b, sizeof b, "%zu", sizeof(tk_agent_descriptor));
+    snprintf(b, sizeof b, "%u", (unsigned)TK_AGENT_DESCRIPTOR_V2_BASE);
     return refuse(p, err, TK_EABI, "descriptor size %s bytes, ABI version 2 needs %s", a, b);
   }
+  /* the fields the plugin declares; those appended after its struct_size stay NULL */
+  if (!(p->own = calloc(1, sizeof *p->own)))
+    return refuse(p, err, TK_ENOMEM, "out of memory%s%s", NULL, NULL);
+  memcpy(p->own, d, d->struct_size < sizeof *p->own ? d->struct_size : sizeof *p->own);
+  d = p->own;
   const char *missing = !d->name ? "name" : !d->version ? "version" : !d->game ? "game"
                         : !d->params_json ? "params_json" : !d->create ? "create"
                         : !d->destroy ? "destroy" : !d->act ? "act" : NULL;
@@ -236,6 +243,8 @@ void tk_plugin_close(tk_plugin *p) {
   if (p->handle) dlclose(p->handle);
   p->handle = NULL;
   p->desc = NULL;
+  free(p->own);
+  p->own = NULL;
 }
 
 static const char *type_name(const json_t *v) {

@@ -16,7 +16,10 @@ enum { TK_PATH_MAX = 4096, TK_PLUGIN_NAME_MAX = 63, TK_PLUGIN_VERSION_MAX = 63 }
 typedef struct tk_plugin {
   char path[TK_PATH_MAX];          /* the file loaded */
   void *handle;                    /* dlopen handle, NULL once closed */
-  const tk_agent_descriptor *desc; /* borrowed from the plugin, valid while loaded */
+  const tk_agent_descriptor *desc; /* the plugin's descriptor, valid while loaded: a copy of
+                                    * the struct_size bytes it declares, the fields appended
+                                    * after those NULL (owned, in `own`) */
+  tk_agent_descriptor *own;
   char sha256[TK_SHA256_HEX];      /* hash of the file's bytes, read just before dlopen */
 } tk_plugin;
 

@@ -98,6 +98,14 @@ static void error_fault(tk_fault *f, int seat, int entry, int rc) {
   snprintf(f->detail, sizeof f->detail, "returned %d (%s)", rc, tk_strerror(rc));
 }
 
+/* Asks agent `a` why its last call failed (its optional last_error), into `msg`; called inside
+ * the failed call's watch, so the same limits hold. */
+static void last_error(const tk_seat_agent *a, tk_error *msg) {
+  tk_error_clear(msg);
+  if (a->desc->last_error) a->desc->last_error(a->inst, msg);
+  msg->msg[sizeof msg->msg - 1] = '\0';
+}
+
 /* The head and the game's part of seat s's info struct. */
 static void fill_info(tk_loop *l, uint64_t wall, int s, int agent) {
   const tk_game *g = l->game;
@@ -133,6 +141,8 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
              fallback >> s & 1 ? " (fallback)" : "");
     np[s] = names[s];
   }
+  tk_error msg; /* an agent's account of its failed call (last_error) */
+  tk_error_clear(&msg);
   tk_unit_start us = {.rules = l->rules, .seed = l->seed, .wall = wall, .nseats = n,
                       .names = np, .log = log};
   int rc = g->start(l->state, &us, err);
@@ -144,10 +154,12 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     fill_info(l, wall, s, a->index);
     tk_watch_call(w, s, a->index, TK_ENTRY_BEGIN);
     int r2 = a->desc->begin_game(a->inst, l->info);
+    if (r2 < 0) last_error(a, &msg);
     leave(l);
     if (tk_watch_over(w, s, TK_ENTRY_BEGIN, &t->fault)) return 0;
     if (r2 < 0) {
       error_fault(&t->fault, s, TK_ENTRY_BEGIN, r2);
+      tk_fault_set_message(&t->fault, msg.msg);
       return 0;
     }
   }
@@ -171,9 +183,13 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     tk_watch_decision(w, l->view, g->view_size);
     tk_watch_call(w, s, a->index, TK_ENTRY_ACT);
     int r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
+    if (r2 < 0) last_error(a, &msg);
     leave(l);
     if (tk_watch_over(w, s, TK_ENTRY_ACT, &t->fault) || r2 < 0) {
-      if (!t->fault.kind) error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
+      if (!t->fault.kind) {
+        error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
+        tk_fault_set_message(&t->fault, msg.msg);
+      }
       g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
       return 0;
     }

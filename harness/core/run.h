@@ -40,8 +40,11 @@ typedef struct tk_run {
                                 * learned agent's "weights" resolved to a path) */
   char **weights;              /* owned: per agent, its weights file, or NULL (no weights) */
   tk_schedule sched;
-  char *logs_dir;              /* owned: `taikai run --logs`: each unit's game log here, else NULL */
+  char *logs_dir;              /* owned: `taikai run --logs`: each unit's game log here, else NULL
+                                * (with logs_run, a folder the parent empties unit by unit) */
   int logs_gzip;               /* `--logs=gz`: the logs gzip-compressed */
+  char *logs_run;              /* owned: `--logs=run`: the run's one log file (<out>/logs/run.jsonl
+                                * or run.jsonl.gz), appended in unit order, else NULL */
   int records;                 /* `taikai run --records`: keep every decision (records.tkr) */
   tk_run_file *files;          /* owned: tk_run_add_file's files, in the order added */
   int nfiles;

@@ -2,8 +2,10 @@
  * first, then games.jsonl line by line in unit order (the fault policy applied to each unit's
  * record, which is written by the one line writer and tallied, so the summary is computed from
  * exactly what was written), with `--records` records.tkr block by block in the same order,
+ * with `--logs=run` each unit's game log appended to the run's one log file in the same order,
  * then summary.json, report.md and report.html. Resumes a run left by a killed referee, and
  * stops cleanly, with a partial summary, on SIGINT/SIGTERM or at the first fault under the abort policy. */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +25,9 @@ typedef struct sink_ctx {
   const tk_run *r;
   FILE *games;        /* may be NULL */
   FILE *records;      /* `--records`: records.tkr, else NULL */
+  FILE *runlog;       /* `--logs=run`: the run's log file, else NULL */
+  FILE *runidx;       /* ... and its index (runlog_open) */
+  uint64_t runlog_end; /* the run log's size after the units written so far */
   const char *const *labels; /* by agent index */
   tk_tally *tally;
   tk_error *err;
@@ -54,12 +59,171 @@ static int first_fault(const tk_run *r, const tk_unit_rec *rec, char *buf, size_
   return 0;
 }
 
+/* ------------------------------------------------------------------ the run's one log file */
+
+/* `--logs=run`: the workers write each unit's log into r->logs_dir as for `--logs`; the parent
+ * appends it, in unit order, to r->logs_run and removes it. <logs>/run.index holds the run
+ * log's size after each unit (8 bytes, little-endian, one per unit in unit order), so that a
+ * resume can cut the log back to the units games.jsonl keeps. The log and its index are
+ * buffered apart from games.jsonl: the index counts a unit only once the log holds its bytes,
+ * and a resume keeps the units all the files hold (runlog_count). */
+
+static void index_path(const tk_run *r, char *buf, size_t cap) {
+  const char *slash = strrchr(r->logs_run, '/');
+  int dirlen = slash ? (int)(slash - r->logs_run) : 0;
+  snprintf(buf, cap, "%.*s%srun.index", dirlen, r->logs_run, slash ? "/" : "");
+}
+
+/* The run log of the other form (plain for .gz, .gz for plain). */
+static void other_form(const tk_run *r, char *buf, size_t cap) {
+  size_t n = strlen(r->logs_run);
+  if (n > 3 && !strcmp(r->logs_run + n - 3, ".gz"))
+    snprintf(buf, cap, "%.*s", (int)n - 3, r->logs_run);
+  else
+    snprintf(buf, cap, "%s.gz", r->logs_run);
+}
+
+/* Removes the files in `dir` (not its folders), and `dir` itself when `remove` is set. */
+static void clear_dir(const char *dir, int remove) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  char path[TK_PATH_MAX + 300];
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    unlink(path);
+  }
+  closedir(d);
+  if (remove) rmdir(dir);
+}
+
+/* The units whose log the run log holds whole: the index's entries, in order, up to the first
+ * that is torn, goes backwards or lies beyond the log's size; with `ends` (may be NULL) their
+ * end offsets (malloc'd). Returns 0 or TK_ENOMEM. */
+static int runlog_count(const tk_run *r, uint64_t *units, uint64_t **ends, tk_error *err) {
+  char ipath[TK_PATH_MAX + 16];
+  index_path(r, ipath, sizeof ipath);
+  *units = 0;
+  if (ends) *ends = NULL;
+  struct stat ls;
+  if (stat(r->logs_run, &ls)) return 0;
+  FILE *f = fopen(ipath, "rb");
+  if (!f) return 0;
+  uint64_t n = 0, cap = 0, prev = 0, *e = NULL;
+  unsigned char b[8];
+  while (fread(b, 1, 8, f) == 8) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    if (v < prev || v > (uint64_t)ls.st_size) break;
+    if (ends && n == cap) {
+      uint64_t *ne = realloc(e, (cap = cap ? 2 * cap : 1024) * sizeof *e);
+      if (!ne) {
+        free(e);
+        fclose(f);
+        return tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", ipath);
+      }
+      e = ne;
+    }
+    if (ends) e[n] = v;
+    prev = v;
+    n++;
+  }
+  fclose(f);
+  *units = n;
+  if (ends) *ends = e;
+  else free(e);
+  return 0;
+}
+
+/* Opens the run log and its index for `--logs=run`: new files, or, when continuing a run that
+ * kept `kept` units, the files that run wrote, cut back to those units. A run that did not
+ * write one log file from its start cannot start one, and a run that did is not continued
+ * without it (its file would miss units). */
+static int runlog_open(const tk_run *r, const char *dir, uint64_t kept, int continuing,
+                       sink_ctx *sc, tk_error *err) {
+  char ipath[TK_PATH_MAX + 16], other[TK_PATH_MAX + 8], plain[TK_PATH_MAX], gz[TK_PATH_MAX];
+  snprintf(plain, sizeof plain, "%s/logs/run.jsonl", dir);
+  snprintf(gz, sizeof gz, "%s/logs/run.jsonl.gz", dir);
+  int has_plain = !access(plain, F_OK), has_gz = !access(gz, F_OK);
+  if (continuing && !r->logs_run && (has_plain || has_gz))
+    return tk_error_set(err, TK_EINVAL, -1, "%s: this run writes its game logs to one file "
+                        "(%s): continue it with --logs=run%s", dir, has_gz ? gz : plain,
+                        has_gz ? ",gz" : "");
+  if (!r->logs_run) return 0;
+  index_path(r, ipath, sizeof ipath);
+  other_form(r, other, sizeof other);
+  if (continuing) {
+    if (access(r->logs_run, F_OK)) {
+      if (!access(other, F_OK))
+        return tk_error_set(err, TK_EINVAL, -1, "%s: --logs=run%s: this run writes its log to "
+                            "%s: continue it with --logs=run%s", dir, r->logs_gzip ? ",gz" : "",
+                            other, r->logs_gzip ? "" : ",gz");
+      return tk_error_set(err, TK_EINVAL, -1, "%s: --logs=run: the run in this folder did not "
+                          "write one log file from its start (no %s); write into a new folder",
+                          dir, r->logs_run);
+    }
+    uint64_t n, *ends = NULL;
+    int rc = runlog_count(r, &n, &ends, err);
+    if (rc) return rc;
+    uint64_t size = kept && kept <= n ? ends[kept - 1] : 0;
+    free(ends);
+    if (kept > n)
+      return tk_error_set(err, TK_EIO, -1, "%s: holds %llu units, games.jsonl %llu",
+                          r->logs_run, (unsigned long long)n, (unsigned long long)kept);
+    if (truncate(r->logs_run, (off_t)size) || truncate(ipath, (off_t)(kept * 8)))
+      return tk_error_set(err, TK_EIO, -1, "%s: cannot truncate: %s", r->logs_run,
+                          strerror(errno));
+    sc->runlog_end = size;
+  } else {
+    sc->runlog_end = 0;
+    unlink(other);
+  }
+  const char *mode = continuing ? "ab" : "wb";
+  if (!(sc->runlog = fopen(r->logs_run, mode)))
+    return tk_error_set(err, TK_EIO, -1, "%s: %s", r->logs_run, strerror(errno));
+  if (!(sc->runidx = fopen(ipath, mode)))
+    return tk_error_set(err, TK_EIO, -1, "%s: %s", ipath, strerror(errno));
+  return 0;
+}
+
+/* Appends unit `unit`'s log (written by its worker into r->logs_dir) to the run log, removes
+ * it, and adds the unit's end to the index. */
+static int runlog_append(sink_ctx *c, uint64_t unit) {
+  const tk_run *r = c->r;
+  char path[TK_PATH_MAX + 40];
+  snprintf(path, sizeof path, "%s/unit-%08llu.jsonl%s", r->logs_dir, (unsigned long long)unit,
+           r->logs_gzip ? ".gz" : "");
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return tk_error_set(c->err, TK_EIO, -1, "%s: unit %llu's log is missing: %s", path,
+                        (unsigned long long)unit, strerror(errno));
+  static char buf[1 << 16];
+  size_t got;
+  int bad = 0;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+    if (fwrite(buf, 1, got, c->runlog) != got) bad = 1;
+    c->runlog_end += got;
+  }
+  if (ferror(f)) bad = 1;
+  fclose(f);
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(c->runlog_end >> (8 * i));
+  if (bad || fwrite(b, 1, 8, c->runidx) != 8)
+    return tk_error_set(c->err, TK_EIO, -1, "%s: write failed: %s", r->logs_run,
+                        strerror(errno));
+  unlink(path);
+  return 0;
+}
+
 static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records_len) {
   sink_ctx *c = ctx;
   const tk_run *r = c->r;
   char why[512];
   int agent = -1;
   int faulted = first_fault(r, rec, why, sizeof why, &agent);
+  int rc0;
   if (faulted && r->spec.fault_policy == TK_POLICY_SKIP) rec->skipped = 1;
   int len = tk_line_write(r->game, rec, c->labels, c->line, sizeof c->line);
   if (len < 0)
@@ -68,6 +232,7 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
   /* the records block first: a run killed between the two keeps records for every line */
   if (c->records && records_len && fwrite(records, 1, records_len, c->records) != records_len)
     return tk_error_set(c->err, TK_EIO, -1, "records.tkr: write failed: %s", strerror(errno));
+  if (c->runlog && (rc0 = runlog_append(c, rec->unit))) return rc0;
   if (c->games && (fwrite(c->line, 1, (size_t)len, c->games) != (size_t)len ||
                    fputc('\n', c->games) == EOF))
     return tk_error_set(c->err, TK_EIO, -1, "games.jsonl: write failed: %s", strerror(errno));
@@ -317,6 +482,11 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
       snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
       if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
         goto done;
+      if (r->logs_run && !access(r->logs_run, F_OK)) { /* the units the run log holds whole */
+        uint64_t n;
+        if ((rc = runlog_count(r, &n, NULL, err))) goto done;
+        if (n < limit) limit = n;
+      }
       sc->rule = o->rule;
       sc->rule_ctx = o->rule_ctx;
       int64_t kept = resume_from(r, games, path, start, limit, &tally, rec, sc, err);
@@ -343,6 +513,8 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
     if (rc) goto done;
     if ((rc = open_records(r, dir, out->resumed, o->resume && out->resumed, &records, err)))
       goto done;
+    if ((rc = runlog_open(r, dir, out->resumed, o->resume && out->resumed, sc, err))) goto done;
+    if (r->logs_run) clear_dir(r->logs_dir, 0); /* unit logs left by an interrupted run */
   }
   sc->r = r;
   sc->games = games;
@@ -391,6 +563,13 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
     records = NULL;
     if (rc) goto done;
   }
+  if (sc->runlog) {
+    int bad = fclose(sc->runlog) != 0;
+    if (fclose(sc->runidx)) bad = 1;
+    sc->runlog = sc->runidx = NULL;
+    if (bad) rc = tk_error_set(err, TK_EIO, -1, "%s: write failed", r->logs_run);
+    if (rc) goto done;
+  }
   json_t *sum = tk_summary_json(r, &tally, err);
   if (!sum) {
     rc = TK_EINVAL;
@@ -410,6 +589,9 @@ done:
   signals_restore();
   if (games) fclose(games);
   if (records) fclose(records);
+  if (sc && sc->runlog) fclose(sc->runlog);
+  if (sc && sc->runidx) fclose(sc->runidx);
+  if (r->logs_run) clear_dir(r->logs_dir, 1); /* units played ahead of a stop, a try's .tmp */
   free(notices);
   free(rec);
   free(sc);

@@ -27,6 +27,7 @@ void tk_run_free(tk_run *r) {
   json_decref(r->rules_resolved);
   tk_schedule_free(&r->sched);
   free(r->logs_dir);
+  free(r->logs_run);
   if (r->weights)
     for (int i = 0; i < r->spec.nagents; i++) free(r->weights[i]);
   free(r->weights);
@@ -144,10 +145,17 @@ int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err
       rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
       goto fail;
     }
-    if ((rc = tk_worker_trial(r, i, &e))) {
+    tk_trial_files tf;
+    if ((rc = tk_worker_trial(r, i, &tf, &e))) {
       tk_error_set(err, rc, -1, "%s: agent '%s' (agents[%d]): %s", s->path, a->label, i, e.msg);
       goto fail;
     }
+    for (int k = 0; k < tf.n; k++) /* what the plugin names besides itself (an external bot) */
+      if ((rc = tk_run_add_file(r, i, tf.role[k], tf.path[k], &e))) {
+        tk_error_set(err, rc, -1, "%s: agent '%s' (agents[%d]): %s (a file the plugin names)",
+                     s->path, a->label, i, e.msg);
+        goto fail;
+      }
   }
   if (r->game->warm_up) r->game->warm_up();
   return 0;

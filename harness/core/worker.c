@@ -282,8 +282,9 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
 
 /* ------------------------------------------------------------------ trial create */
 
-int tk_worker_trial(const tk_run *r, int agent, tk_error *err) {
+int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error *err) {
   const tk_plugin *p = &r->plugins[agent];
+  memset(files, 0, sizeof *files);
   int fds[2];
   if (pipe(fds)) return tk_error_set(err, TK_EIO, -1, "pipe: %s", strerror(errno));
   fflush(NULL);
@@ -307,13 +308,24 @@ int tk_worker_trial(const tk_run *r, int agent, tk_error *err) {
                    strlen(e.msg[0] ? e.msg : "(no reason given)"));
       _exit(1);
     }
+    for (int i = 0; p->desc->file && i < TK_AGENT_MAX_FILES; i++) {
+      const char *role = NULL, *path = p->desc->file(inst, i, &role);
+      if (!path) break;
+      if (!role) role = "";
+      char tag = 'P'; /* a file: its role and path, each NUL-terminated */
+      tk_write_all(fds[1], &tag, 1);
+      tk_write_all(fds[1], role, strnlen(role, 31));
+      tk_write_all(fds[1], "", 1);
+      tk_write_all(fds[1], path, strnlen(path, TK_PATH_MAX - 1));
+      tk_write_all(fds[1], "", 1);
+    }
     p->desc->destroy(inst);
     status = 'D'; /* destroyed */
     tk_write_all(fds[1], &status, 1);
     _exit(0);
   }
   close(fds[1]);
-  char msg[TK_ERROR_MSG_MAX + 2];
+  static char msg[TK_ERROR_MSG_MAX + TK_AGENT_MAX_FILES * (TK_PATH_MAX + 34) + 2];
   size_t len = 0;
   int64_t limit = (int64_t)r->spec.time_limit_ms * 1000000, start = tk_now_ns();
   int timed_out = 0;
@@ -345,7 +357,8 @@ int tk_worker_trial(const tk_run *r, int agent, tk_error *err) {
   }
   kill(-pid, SIGKILL); /* whatever the agent forked */
   msg[len] = '\0';
-  const char *entry = len && msg[0] == 'C' ? "destroy" : "create";
+  const char *entry = !len || msg[0] != 'C' ? "create" : p->desc->file ? "file or destroy"
+                                                                     : "destroy";
   if (timed_out)
     return tk_error_set(err, TK_EINVAL, -1, "%s: %s did not return within %d ms (trial before "
                         "the run)", p->path, entry, r->spec.time_limit_ms);
@@ -355,7 +368,20 @@ int tk_worker_trial(const tk_run *r, int agent, tk_error *err) {
                         strsignal(WTERMSIG(status)));
   if (len && msg[0] == 'F')
     return tk_error_set(err, TK_EINVAL, -1, "%s: create failed: %s", p->path, msg + 1);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || len < 2 || msg[1] != 'D')
+  size_t at = 1; /* after 'C': the files, then 'D' */
+  while (len && at < len && msg[at] == 'P' && files->n < TK_AGENT_MAX_FILES) {
+    const char *role = msg + at + 1, *end = memchr(role, '\0', len - at - 1);
+    const char *path = end ? end + 1 : NULL;
+    const char *pend = path && path < msg + len ? memchr(path, '\0', (size_t)(msg + len - path))
+                                                : NULL;
+    if (!pend) break;
+    snprintf(files->role[files->n], sizeof files->role[0], "%s", role);
+    snprintf(files->path[files->n], sizeof files->path[0], "%s", path);
+    files->n++;
+    at = (size_t)(pend - msg) + 1;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || len < 2 || at != len - 1 ||
+      msg[at] != 'D')
     return tk_error_set(err, TK_EINVAL, -1, "%s: %s ended its process with exit status %d "
                         "(trial before the run)", p->path, entry,
                         WIFEXITED(status) ? WEXITSTATUS(status) : -1);

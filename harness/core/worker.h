@@ -50,10 +50,18 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep);
  * and writes their lines; destroys its agents and exits on a count of 0. Never returns. */
 void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch);
 
+/* The files an agent's instance names through its descriptor's optional `file` entry. */
+typedef struct tk_trial_files {
+  int n;
+  char role[TK_AGENT_MAX_FILES][32];
+  char path[TK_AGENT_MAX_FILES][TK_PATH_MAX];
+} tk_trial_files;
+
 /* Creates and destroys agent `agent` in a throw-away child process (confined as a worker, with
  * the per-call time limit), so that a create that fails, crashes, exits or hangs refuses the
- * run before it starts without harming the referee. Returns 0 or TK_EINVAL with the reason. */
-int tk_worker_trial(const tk_run *r, int agent, tk_error *err);
+ * run before it starts without harming the referee; between the two, asks the instance for
+ * its files (`file`), returned in *files. Returns 0 or TK_EINVAL with the reason. */
+int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error *err);
 
 /* 1 if the memory limit is an address-space limit (RLIMIT_AS); 0 in AddressSanitizer builds,
  * whose shadow memory rules RLIMIT_AS out: there the parent watches the resident size. */

@@ -87,7 +87,38 @@ typedef struct tk_agent_descriptor {
   int (*act)(tk_agent_instance *self, const void *view, const void *legal, void *action_out);
   /* The game is over; `result` is the game's result struct, borrowed. */
   void (*end_game)(tk_agent_instance *self, const void *result);
+
+  /* ---- Appended within ABI version 2, both optional (NULL: none). A plugin built before
+   * them declares a smaller struct_size (TK_AGENT_DESCRIPTOR_V2_BASE): the referee reads only
+   * the struct_size bytes a plugin declares and takes the fields beyond as NULL, so such a
+   * plugin loads and runs as before. */
+
+  /* What went wrong in the instance's last call that returned an error (act or begin_game
+   * < 0), for the fault record: the agent's own words, with what it received or sent that was
+   * wrong (a bridge: the external program's line). Write it to err->msg (tk_error_set, or a
+   * NUL-terminated copy of at most TK_ERROR_MSG_MAX - 1 bytes), or leave it empty for nothing to
+   * say. The referee calls it right after the failed call, within the same time limit, and
+   * keeps the first TK_FAULT_MESSAGE_MAX - 1 bytes as the fault's "message" in games.jsonl
+   * (bytes outside printable ASCII become '?'). It must depend only on what the agent did, as
+   * its choices do (same run, same message, whatever -j). */
+  void (*last_error)(tk_agent_instance *self, tk_error *err);
+  /* The files, besides the plugin's shared object and its weights, that make this instance
+   * what it is (an external program it runs, a script or model that program reads): file `i`
+   * (0, 1, ...) as its path, its role in *role (1 to 31 characters among a-z 0-9 _ -, unique
+   * per agent, not "plugin" or "weights"), NULL after the last (at most TK_AGENT_MAX_FILES).
+   * The strings are the instance's, valid until it is destroyed. The referee asks once, after
+   * its trial create before the run, and records each file's SHA-256 in spec.json's
+   * agents[].files, so a run resumed with other bytes in one of them is refused. */
+  const char *(*file)(tk_agent_instance *self, int i, const char **role);
 } tk_agent_descriptor;
+
+/* The size of an ABI version 2 descriptor without the optional fields appended after
+ * end_game: the smallest struct_size the referee accepts. */
+#define TK_AGENT_DESCRIPTOR_V2_BASE 104u
+/* The most files tk_agent_descriptor.file may name. */
+#define TK_AGENT_MAX_FILES 4
+/* The bytes (NUL included) of a fault's message kept from last_error. */
+#define TK_FAULT_MESSAGE_MAX 256
 
 typedef const tk_agent_descriptor *(*tk_agent_entry_fn)(void);
 
@@ -101,7 +132,10 @@ TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, params_json) == 48, "ABI v2 layou
 TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, weights) == 56, "ABI v2 layout");
 TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, create) == 64, "ABI v2 layout");
 TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, end_game) == 96, "ABI v2 layout");
-TK_STATIC_ASSERT(sizeof(tk_agent_descriptor) == 104, "ABI v2 size: bump TK_AGENT_ABI_VERSION");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, last_error) == TK_AGENT_DESCRIPTOR_V2_BASE,
+                 "ABI v2 layout: optional fields follow end_game");
+TK_STATIC_ASSERT(offsetof(tk_agent_descriptor, file) == 112, "ABI v2 layout");
+TK_STATIC_ASSERT(sizeof(tk_agent_descriptor) == 120, "ABI v2 size: append fields, never reorder");
 #endif
 
 /* Exporting the entry point. In a plugin write

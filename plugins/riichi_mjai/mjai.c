@@ -4,6 +4,10 @@
  * Parameter "command": the program and its arguments, split at spaces and tabs; a word may be
  * quoted with '...' or "..." to hold blanks (no escapes inside quotes; no shell: no variables,
  * globbing or redirection). The program is found through PATH when the first word has no '/'.
+ * Parameter "files": more paths (at most 2) that make the bot what it is (a model, a config).
+ * The descriptor's `file` names the program, the script its first non-option argument names
+ * when that is a regular file, and those files: the referee hashes them with the run. A fault's
+ * reason, with the line the bot sent, is kept for `last_error` (the fault's message).
  *
  * One program runs per seat the instance plays (an instance plays one seat of each game as a
  * duplicate's candidate, three as its baseline), started at the seat's first begin_game and
@@ -60,6 +64,12 @@ typedef struct agent {
   bot seat[4];
   tk_mjai_buf buf;
   char *line;         /* the last answer line */
+  char error[TK_ERROR_MSG_MAX]; /* the last fault, with the line the bot sent (last_error) */
+  /* the files that make the bot what it is (descriptor's `file`): the program, the script
+   * its first non-option argument names when that is a file, the "files" parameter's */
+  int nfiles;
+  char file_path[TK_AGENT_MAX_FILES][4096];
+  char file_role[TK_AGENT_MAX_FILES][16];
 } agent;
 
 /* Splits `cmd` into a->argv. Returns the number of words or -1 (an unclosed quote, too many
@@ -92,21 +102,35 @@ static int split(agent *a, const char *cmd) {
   return argc;
 }
 
-/* Is `prog` an executable file (through PATH when it has no '/')? */
-static int findable(const char *prog) {
-  if (strchr(prog, '/')) return access(prog, X_OK) == 0;
+/* Is `prog` an executable file (through PATH when it has no '/')? Its path goes to `out`. */
+static int findable(const char *prog, char *out, size_t cap) {
+  if (strchr(prog, '/')) {
+    snprintf(out, cap, "%s", prog);
+    return access(prog, X_OK) == 0;
+  }
   const char *path = getenv("PATH");
   if (!path) path = "/usr/bin:/bin";
-  char buf[4096];
   for (const char *p = path;; ) {
     const char *e = strchr(p, ':');
     size_t len = e ? (size_t)(e - p) : strlen(p);
-    snprintf(buf, sizeof buf, "%.*s/%s", (int)len, len ? p : ".", prog);
+    snprintf(out, cap, "%.*s/%s", (int)len, len ? p : ".", prog);
     struct stat sb;
-    if (!stat(buf, &sb) && S_ISREG(sb.st_mode) && !access(buf, X_OK)) return 1;
+    if (!stat(out, &sb) && S_ISREG(sb.st_mode) && !access(out, X_OK)) return 1;
     if (!e) return 0;
     p = e + 1;
   }
+}
+
+static int regular_file(const char *path) {
+  struct stat sb;
+  return !stat(path, &sb) && S_ISREG(sb.st_mode);
+}
+
+static void add_file(agent *a, const char *role, const char *path) {
+  if (a->nfiles == TK_AGENT_MAX_FILES) return;
+  snprintf(a->file_role[a->nfiles], sizeof a->file_role[0], "%s", role);
+  snprintf(a->file_path[a->nfiles], sizeof a->file_path[0], "%s", path);
+  a->nfiles++;
 }
 
 static void stop(bot *b) {
@@ -171,7 +195,40 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   }
   for (int s = 0; s < 4; s++) a->seat[s].fd = -1;
   int argc = cmd ? split(a, cmd) : 0;
-  if (argc <= 0 || !findable(a->argv[0])) {
+  char prog[4096] = "";
+  json_t *files = json_object_get(p, "files");
+  size_t nextra = json_array_size(files);
+  if (argc > 0 && findable(a->argv[0], prog, sizeof prog) && nextra <= TK_AGENT_MAX_FILES - 2) {
+    add_file(a, "program", prog);
+    for (int i = 1; i < argc; i++) /* an interpreter's script: its first non-option argument */
+      if (a->argv[i][0] != '-') {
+        if (regular_file(a->argv[i])) add_file(a, "script", a->argv[i]);
+        break;
+      }
+    for (size_t i = 0; i < nextra; i++) {
+      const char *f = json_string_value(json_array_get(files, i));
+      char role[16];
+      snprintf(role, sizeof role, "file-%zu", i + 1);
+      if (!f || !regular_file(f)) {
+        tk_error_set(err, TK_EINVAL, -1, "riichi_mjai: parameter \"files\"[%zu]: %s%.200s%s "
+                     "is not a readable file", i, f ? "\"" : "", f ? f : "not a string",
+                     f ? "\"" : "");
+        json_decref(p);
+        free(a->words);
+        free(a);
+        return NULL;
+      }
+      add_file(a, role, f);
+    }
+  } else if (argc > 0 && prog[0] && nextra > TK_AGENT_MAX_FILES - 2) {
+    tk_error_set(err, TK_EINVAL, -1, "riichi_mjai: parameter \"files\": %zu files, at most %d",
+                 nextra, TK_AGENT_MAX_FILES - 2);
+    json_decref(p);
+    free(a->words);
+    free(a);
+    return NULL;
+  }
+  if (argc <= 0 || !a->nfiles) {
     if (!cmd || argc == 0)
       tk_error_set(err, TK_EINVAL, -1,
                    "riichi_mjai: parameter \"command\" must name the bot's program (got %s)",
@@ -212,7 +269,10 @@ static int begin_game(tk_agent_instance *self, const void *info_) {
   if (b->faulted || b->pid <= 0) {
     stop(b);
     int rc = start(a, b);
-    if (rc) return rc;
+    if (rc) {
+      snprintf(a->error, sizeof a->error, "cannot start %.200s: %s", a->argv[0], strerror(errno));
+      return rc;
+    }
   }
   tk_mjai_stream_begin(&b->st, s);
   b->playing = 1;
@@ -345,11 +405,15 @@ static int match(json_t *o, const tk_riichi_view *v, const tk_riichi_legal *l, i
   return -1;
 }
 
-/* A fault of seat `s`: printed with the line the program sent; the program is stopped. */
+/* A fault of seat `s`: printed with the line the program sent and kept for last_error; the
+ * program is stopped. */
 static int fault(agent *a, bot *b, int s, int rc, const char *what) {
   fprintf(stderr, "riichi_mjai: seat %d: %s; the bot sent: %.300s%s\n", s, what,
           a->line && a->line[0] ? a->line : "(nothing)",
           a->line && strlen(a->line) > 300 ? "..." : "");
+  snprintf(a->error, sizeof a->error, "%s; the bot sent: %.900s%s", what,
+           a->line && a->line[0] ? a->line : "(nothing)",
+           a->line && strlen(a->line) > 900 ? "..." : "");
   free(a->line);
   a->line = NULL;
   stop(b);
@@ -432,21 +496,36 @@ static void end_game(tk_agent_instance *self, const void *result) {
   }
 }
 
+static void last_error(tk_agent_instance *self, tk_error *err) {
+  agent *a = self;
+  snprintf(err->msg, sizeof err->msg, "%s", a->error);
+  a->error[0] = '\0';
+}
+
+static const char *file(tk_agent_instance *self, int i, const char **role) {
+  agent *a = self;
+  if (i < 0 || i >= a->nfiles) return NULL;
+  *role = a->file_role[i];
+  return a->file_path[i];
+}
+
 static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "riichi_mjai",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .game = "riichi",
     .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "riichi: an external program speaking mjai JSON lines over stdin/stdout "
                    "(parameter \"command\"; docs/riichi.md)",
-    .params_json = "{\"command\": \"\"}",
+    .params_json = "{\"command\": \"\", \"files\": []}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,
     .act = act,
     .end_game = end_game,
+    .last_error = last_error,
+    .file = file,
 };
 
 TK_AGENT_ENTRY(riichi_mjai) { return &descriptor; }

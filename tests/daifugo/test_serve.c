@@ -1,7 +1,8 @@
 /* tests/daifugo/test_serve.c — `taikai serve` as `taikai run`: without external seats its
  * games.jsonl, summary.json, records.tkr and game logs are the bytes `taikai run` writes (and
- * the logs replay); a plugin seat that hangs, crashes, exits or fails is stopped, charged with
- * the fault `taikai run` charges it with, and the server plays on; a served run killed (SIGTERM,
+ * the logs replay; `--logs=run` writes them as one file, block after block); a plugin seat
+ * that hangs, crashes, exits or fails is stopped, charged with the fault `taikai run` charges
+ * it with, and the server plays on; a served run killed (SIGTERM,
  * then SIGKILL) and continued by the same command, its client connecting again, ends with the
  * bytes of an uninterrupted one; a folder of another tournament is refused. */
 #include <dirent.h>
@@ -135,6 +136,25 @@ static void test_same_as_run(void) {
   if (!exists(W("plain-gz/logs/unit-00000002.jsonl.gz"))) TK_FAILF("no compressed log");
   const char *replay_gz[] = {"replay", W("plain-gz/logs"), NULL};
   TK_EQ(taikai(replay_gz), 0, err_buf);
+  /* one log file for the run: the blocks' logs of `taikai run --logs` one after the other */
+  const char *one[] = {"serve", W("plain.json"), "--port", "0", "--out", W("plain-one"), "--quiet",
+                       "--logs=run", NULL};
+  TK_EQ(taikai(one), 0, err_buf);
+  FILE *cat = fopen(W("plain-cat.jsonl"), "wb");
+  for (int u = 0; u < 3 && cat; u++) {
+    char unit[1300];
+    snprintf(unit, sizeof unit, "%s/logs/unit-%08d.jsonl", W("plain-run"), u);
+    FILE *f = fopen(unit, "rb");
+    int ch;
+    while (f && (ch = fgetc(f)) != EOF) fputc(ch, cat);
+    if (f) fclose(f);
+  }
+  if (cat) fclose(cat);
+  if (!same_bytes(W("plain-one/logs/run.jsonl"), W("plain-cat.jsonl")))
+    TK_FAILF("serve --logs=run: run.jsonl is not the blocks' logs of taikai run concatenated");
+  const char *replay_one[] = {"replay", W("plain-one"), NULL};
+  TK_EQ(taikai(replay_one), 0, err_buf);
+  if (!strstr(out_buf, "1 log, 3 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
 }
 
 /* The fault_info of seat 0 in line `unit` of dir/games.jsonl (a new reference), or NULL. */

@@ -27,6 +27,9 @@ static tk_fault sample(int kind) {
   snprintf(f.decision, sizeof f.decision, "turn 3: hand 123m456p789s1122z, drew \"x\"");
   if (kind == TK_FAULT_ILLEGAL || kind == TK_FAULT_ERROR)
     snprintf(f.detail, sizeof f.detail, "discard of 5z, which is not held");
+  if (kind == TK_FAULT_ERROR)
+    tk_fault_set_message(&f,
+                         "an illegal action; the bot sent: {\"type\":\"dahai\",\"pai\":\"5z\"}");
   return f;
 }
 
@@ -50,6 +53,10 @@ static void test_fault_json(void) {
     if (k == TK_FAULT_EXIT) TK_EQ(json_integer_value(json_object_get(info, "exit_status")), 7, "exit");
     if (k == TK_FAULT_TIMEOUT) TK_EQ(json_integer_value(json_object_get(info, "limit_ms")), 300, "ms");
     if (k == TK_FAULT_MEMORY) TK_EQ(json_integer_value(json_object_get(info, "limit_mb")), 256, "mb");
+    const char *msg = json_string_value(json_object_get(info, "message"));
+    if (k == TK_FAULT_ERROR && (!msg || strcmp(msg, f.message)))
+      TK_FAILF("error: message %s, expected %s", msg ? msg : "(absent)", f.message);
+    if (k != TK_FAULT_ERROR && msg) TK_FAILF("%s: a message %s", tk_fault_kind_name(k), msg);
     TK_EQ(tk_fault_kind_of(tk_fault_kind_name(k)), k, "kind round trip");
     json_decref(j);
     /* truncation reports the full length and stays a C string */
@@ -61,6 +68,34 @@ static void test_fault_json(void) {
   TK_EQ(tk_fault_kind_of("nonsense"), TK_FAULT_NONE, "unknown kind");
   for (int e = TK_ENTRY_CREATE; e < TK_ENTRY_COUNT; e++)
     TK_EQ(tk_entry_of(tk_entry_name(e)), e, tk_entry_name(e));
+}
+
+/* An agent's message is kept to TK_FAULT_MESSAGE_MAX - 1 bytes of printable ASCII: control
+ * characters, a newline and bytes above 0x7e become '?', so the line stays one valid line. */
+static void test_message(void) {
+  tk_fault f;
+  memset(&f, 0, sizeof f);
+  tk_fault_set_message(&f, "a\tb\nc\x7f\xc3\xa9\"q\"\\");
+  CU_ASSERT_STRING_EQUAL(f.message, "a?b?c???\"q\"\\");
+  char longer[1000];
+  memset(longer, 'x', sizeof longer - 1);
+  longer[sizeof longer - 1] = '\0';
+  tk_fault_set_message(&f, longer);
+  TK_EQ((int)strlen(f.message), TK_FAULT_MESSAGE_MAX - 1, "cut");
+  tk_fault_set_message(&f, NULL);
+  CU_ASSERT_STRING_EQUAL(f.message, "");
+  /* written and parsed back as JSON */
+  f.kind = TK_FAULT_ERROR;
+  tk_fault_set_message(&f, "say \"hi\"\x01");
+  char frag[1024], obj[1100];
+  tk_fault_json(&f, frag, sizeof frag);
+  snprintf(obj, sizeof obj, "{%s}", frag + 1);
+  json_t *j = json_loads(obj, 0, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+  CU_ASSERT_STRING_EQUAL(
+      json_string_value(json_object_get(json_object_get(j, "fault_info"), "message")),
+      "say \"hi\"?");
+  json_decref(j);
 }
 
 static void test_reasons(void) {
@@ -121,7 +156,7 @@ static int fault_eq(const tk_fault *a, const tk_fault *b) {
          a->signal == b->signal && a->exit_status == b->exit_status &&
          a->limit_ms == b->limit_ms && a->game_limit == b->game_limit &&
          a->limit_mb == b->limit_mb && !strcmp(a->detail, b->detail) &&
-         !strcmp(a->decision, b->decision);
+         !strcmp(a->decision, b->decision) && !strcmp(a->message, b->message);
 }
 
 /* Only the members a fault's kind writes survive a round trip: compare after one. */
@@ -243,6 +278,7 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"fault_json", test_fault_json},
       {"reasons", test_reasons},
+      {"message", test_message},
       {"line_round_trip", test_line_round_trip},
       {"line_legacy_and_bad", test_line_legacy_and_bad},
       {"watch_over", test_watch_over},

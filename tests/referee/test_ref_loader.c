@@ -171,6 +171,41 @@ static void test_params(void) {
 }
 
 /* The built-in agents play whole games through the ABI. */
+/* An ABI 2 plugin built before the optional fields: loaded, its declared size kept, the fields
+ * beyond it NULL, and it plays; a plugin with them has them. */
+static void test_v2_base(void) {
+  tk_plugin p;
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_plugin_open(&p, FX("abi_v2_base"), "solo", &e);
+  if (rc) {
+    TK_FAILF("abi_v2_base refused: %s", e.msg);
+    return;
+  }
+  TK_EQ(p.desc->struct_size, TK_AGENT_DESCRIPTOR_V2_BASE, "declared size");
+  CU_ASSERT_PTR_NULL(p.desc->last_error);
+  CU_ASSERT_PTR_NULL(p.desc->file);
+  CU_ASSERT_STRING_EQUAL(p.desc->name, "abi_v2_base");
+  void *inst = p.desc->create("{}", 1, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(inst);
+  uint8_t wall[TK_SOLO_WALL_TILES];
+  tk_solo_wall(5, 0, wall);
+  tk_solo_game g;
+  tk_solo_init(&g, wall, NULL, NULL);
+  tk_solo_view v;
+  tk_solo_legal l;
+  tk_solo_view_of(&g, &v);
+  tk_solo_legal_of(&g, &l);
+  tk_solo_action a = {TK_TILE_NONE};
+  TK_EQ(p.desc->act(inst, &v, &l, &a), 0, "act");
+  TK_EQ(a.discard, v.drawn, "tsumogiri");
+  p.desc->destroy(inst);
+  tk_plugin_close(&p);
+  TK_EQ(tk_plugin_open(&p, PLUGIN("tsumogiri"), "solo", &e), 0, "tsumogiri");
+  TK_EQ(p.desc->struct_size, sizeof(tk_agent_descriptor), "a plugin built now: the whole size");
+  tk_plugin_close(&p);
+}
+
 static void test_play(void) {
   const char *names[] = {PLUGIN("greedy"), PLUGIN("tsumogiri"), PLUGIN("random")};
   for (int i = 0; i < 3; i++) {
@@ -228,6 +263,7 @@ int main(void) {
       {"failing_create", test_failing_create},
       {"params", test_params},
       {"play", test_play},
+      {"abi 2 without the optional fields", test_v2_base},
       {"find", test_find},
       CU_TEST_INFO_NULL,
   };

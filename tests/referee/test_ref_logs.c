@@ -4,12 +4,19 @@
  * wrong result) are refused naming the file and the line; compressed logs hold the same bytes
  * as plain ones, whatever -j, and leave games.jsonl unchanged; a resumed run rewrites exactly
  * the logs of the units it plays again (a stale .tmp replaced, the other form removed); riichi's
- * compressed logs are its plain ones and replay too; bad --logs options are refused. The binary runs as a child process with a time limit
- * (e2e_util.h), in a folder beside test_ref_e2e's. */
+ * compressed logs are its plain ones and replay too; bad --logs options are refused.
+ * `--logs=run` (one file for the run): the per-unit logs concatenated in unit order, plain and
+ * gzip, the same bytes with -j 1 and -j 2, replayed game by game, and the same bytes after a
+ * resume from torn files and after SIGKILLs, and joined by `taikai merge` from two shards;
+ * riichi's too; a run is continued only in the form
+ * it was started in. The binary runs as a child process with a time limit (e2e_util.h), in a
+ * folder beside test_ref_e2e's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -293,6 +300,211 @@ static void resumed(void) {
   if (!strstr(out_buf, "10 logs, 10 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
 }
 
+/* The files `paths` (n of them) concatenated into `out`. */
+static void concat(const char *out, const char *const *paths, int n) {
+  FILE *o = fopen(out, "wb");
+  for (int i = 0; i < n && o; i++) {
+    FILE *f = fopen(paths[i], "rb");
+    int ch;
+    while (f && (ch = fgetc(f)) != EOF) fputc(ch, o);
+    if (f) fclose(f);
+  }
+  if (o) fclose(o);
+}
+
+static long long file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* --logs=run and --logs=run,gz: the run's file is the per-unit files of --logs / --logs=gz
+ * concatenated in unit order (one gzip member per unit), whatever -j; its index holds each
+ * unit's end; no unit file is left; replay reads every block of it. */
+static void one_file(void) {
+  if (!ran) return;
+  const char *r1[] = {"run", W("spec.json"), "--out", W("run1"), "--logs=run", "-j", "1",
+                      "--quiet", NULL};
+  const char *r2[] = {"run", W("spec.json"), "--out", W("run2"), "--logs=run", "-j", "2",
+                      "--quiet", NULL};
+  const char *z2[] = {"run", W("spec.json"), "--out", W("runz"), "--logs=run,gz", "-j", "2",
+                      "--quiet", NULL};
+  TK_EQ(taikai(r1), 0, "--logs=run -j 1");
+  TK_EQ(taikai(r2), 0, "--logs=run -j 2");
+  TK_EQ(taikai(z2), 0, "--logs=run,gz -j 2");
+  CU_ASSERT(same_bytes(W("run1/games.jsonl"), W("plain/games.jsonl")));
+  CU_ASSERT(same_bytes(W("runz/games.jsonl"), W("plain/games.jsonl")));
+  const char *plain[UNITS], *gz[UNITS];
+  for (int u = 0; u < UNITS; u++) {
+    plain[u] = strdup(unit_log(W("plain"), u, ""));
+    gz[u] = strdup(unit_log(W("gz"), u, ".gz"));
+    if (exists(unit_log(W("run1"), u, "")) || exists(unit_log(W("runz"), u, ".gz")))
+      TK_FAILF("unit %d: a unit log beside the run's", u);
+  }
+  concat(W("cat-plain.jsonl"), plain, UNITS);
+  concat(W("cat-gz.jsonl.gz"), gz, UNITS);
+  if (!same_bytes(W("run1/logs/run.jsonl"), W("cat-plain.jsonl")))
+    TK_FAILF("run.jsonl (%lld bytes) is not the unit logs concatenated (%lld bytes)",
+             file_size(W("run1/logs/run.jsonl")), file_size(W("cat-plain.jsonl")));
+  CU_ASSERT(same_bytes(W("run1/logs/run.jsonl"), W("run2/logs/run.jsonl")));
+  CU_ASSERT(same_bytes(W("run1/logs/run.index"), W("run2/logs/run.index")));
+  if (!same_bytes(W("runz/logs/run.jsonl.gz"), W("cat-gz.jsonl.gz")))
+    TK_FAILF("run.jsonl.gz (%lld bytes) is not the .gz unit logs concatenated (%lld bytes)",
+             file_size(W("runz/logs/run.jsonl.gz")), file_size(W("cat-gz.jsonl.gz")));
+  CU_ASSERT(!exists(W("run1/logs/.units")));
+  /* the index: unit u ends where units 0..u of the plain logs end */
+  FILE *f = fopen(W("run1/logs/run.index"), "rb");
+  long long end = 0;
+  for (int u = 0; u < UNITS; u++) {
+    unsigned char b[8] = {0};
+    if (!f || fread(b, 1, 8, f) != 8) {
+      TK_FAILF("run.index: no entry for unit %d", u);
+      break;
+    }
+    long long v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    end += file_size(plain[u]);
+    if (v != end) TK_FAILF("run.index: unit %d ends at %lld, its log at %lld", u, v, end);
+  }
+  if (f && fgetc(f) != EOF) TK_FAILF("run.index: more than %d entries", UNITS);
+  if (f) fclose(f);
+  for (int u = 0; u < UNITS; u++) {
+    free((void *)plain[u]);
+    free((void *)gz[u]);
+  }
+  const char *rp[] = {"replay", W("run1"), NULL};
+  TK_EQ(taikai(rp), 0, "replay of run.jsonl");
+  if (!strstr(out_buf, "1 log, 10 games replayed, 0 mismatches") ||
+      !strstr(out_buf, "run.jsonl#10: daifugo block 1,"))
+    TK_FAILF("replay: %s", out_buf);
+  const char *rz[] = {"replay", "--quiet", W("runz/logs/run.jsonl.gz"), NULL};
+  TK_EQ(taikai(rz), 0, "replay of run.jsonl.gz");
+  if (!strstr(out_buf, "1 log, 10 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
+  /* two shards, each with its run log, merged: the whole run's log and index */
+  const char *s1[] = {"run", W("spec.json"), "--shard", "1/2", "--out", W("sh1"), "--logs=run,gz",
+                      "--quiet", NULL};
+  TK_EQ(taikai(s1), 0, "shard 1/2");
+  const char *s2[] = {"run", W("spec.json"), "--shard", "2/2", "--out", W("sh2"), "--logs=run,gz",
+                      "--quiet", NULL};
+  TK_EQ(taikai(s2), 0, "shard 2/2");
+  const char *mg[] = {"merge", W("sh1"), W("sh2"), "--out", W("merged"), NULL};
+  TK_EQ(taikai(mg), 0, "merge of the shards");
+  CU_ASSERT(same_bytes(W("merged/logs/run.jsonl.gz"), W("runz/logs/run.jsonl.gz")));
+  CU_ASSERT(same_bytes(W("merged/logs/run.index"), W("runz/logs/run.index")));
+}
+
+/* A resume after the states a kill can leave: games.jsonl, the run log and its index each cut
+ * at a different unit (files buffered apart), a torn tail on the log and on the index. The
+ * resumed run's files are those of the uninterrupted run. */
+static void one_file_resumed(void) {
+  if (!ran) return;
+  char spec[1600], out[1600]; /* W's buffers rotate: these stay */
+  snprintf(spec, sizeof spec, "%s", W("spec.json"));
+  snprintf(out, sizeof out, "%s", W("runr"));
+  const char *run[] = {"run", spec, "--out", out, "--logs=run,gz", "-j", "2", "--quiet", NULL};
+  TK_EQ(taikai(run), 0, "first run");
+  /* 1: games.jsonl keeps 3 units; the log and index hold all 10 plus a torn tail */
+  cut_run(W("runr"), 3);
+  FILE *f = fopen(W("runr/logs/run.jsonl.gz"), "ab");
+  fputs("\x1f\x8b torn", f);
+  fclose(f);
+  f = fopen(W("runr/logs/run.index"), "ab");
+  fputs("\x01\x02\x03", f);
+  fclose(f);
+  TK_EQ(taikai(run), 0, "resumed (games.jsonl behind)");
+  CU_ASSERT(same_bytes(W("runr/games.jsonl"), W("runz/games.jsonl")));
+  CU_ASSERT(same_bytes(W("runr/logs/run.jsonl.gz"), W("runz/logs/run.jsonl.gz")));
+  CU_ASSERT(same_bytes(W("runr/logs/run.index"), W("runz/logs/run.index")));
+  /* 2: the index keeps 4 entries and one that points past the log, the log 5 units and a torn
+   * sixth, games.jsonl 6 units: the resume keeps 4 */
+  FILE *idx = fopen(W("runr/logs/run.index"), "rb");
+  unsigned char e[UNITS][8];
+  CU_ASSERT_FATAL(idx && fread(e, 8, UNITS, idx) == UNITS);
+  fclose(idx);
+  long long end5 = 0;
+  for (int i = 7; i >= 0; i--) end5 = end5 << 8 | e[4][i];
+  CU_ASSERT_FATAL(truncate(W("runr/logs/run.jsonl.gz"), (off_t)end5 + 20) == 0);
+  CU_ASSERT_FATAL(truncate(W("runr/logs/run.index"), 8 * 4) == 0);
+  f = fopen(W("runr/logs/run.index"), "ab");
+  unsigned char far[8] = {0, 0, 0, 0, 0, 1, 0, 0};
+  fwrite(far, 1, 8, f);
+  fclose(f);
+  cut_run(W("runr"), 6);
+  int rc = taikai(run);
+  if (rc) TK_FAILF("resumed (the index behind): exit %d: %s", rc, err_buf);
+  CU_ASSERT(same_bytes(W("runr/games.jsonl"), W("runz/games.jsonl")));
+  CU_ASSERT(same_bytes(W("runr/logs/run.jsonl.gz"), W("runz/logs/run.jsonl.gz")));
+  CU_ASSERT(same_bytes(W("runr/logs/run.index"), W("runz/logs/run.index")));
+  CU_ASSERT(!exists(W("runr/logs/.units")));
+  /* a run is continued in the form it was started in */
+  cut_run(W("runr"), 2);
+  const char *other[] = {"run", spec, "--out", out, "--logs=run", "--quiet", NULL};
+  TK_EQ(taikai(other), 1, "resumed as plain");
+  if (!strstr(err_buf, "continue it with --logs=run,gz")) TK_FAILF("stderr: %s", err_buf);
+  const char *units[] = {"run", spec, "--out", out, "--logs", "--quiet", NULL};
+  TK_EQ(taikai(units), 1, "resumed with one file per unit");
+  if (!strstr(err_buf, "this run writes its game logs to one file"))
+    TK_FAILF("stderr: %s", err_buf);
+  const char *none[] = {"run", spec, "--out", out, "--quiet", NULL};
+  TK_EQ(taikai(none), 1, "resumed without logs");
+  if (!strstr(err_buf, "continue it with --logs=run,gz")) TK_FAILF("stderr: %s", err_buf);
+  TK_EQ(taikai(run), 0, "resumed in its form");
+  CU_ASSERT(same_bytes(W("runr/logs/run.jsonl.gz"), W("runz/logs/run.jsonl.gz")));
+  /* a run without a run log from its start does not start one */
+  cut_run(W("plain"), 4);
+  snprintf(out, sizeof out, "%s", W("plain"));
+  const char *late[] = {"run", spec, "--out", out, "--logs=run", "--quiet", NULL};
+  TK_EQ(taikai(late), 1, "--logs=run on a run of unit logs");
+  if (!strstr(err_buf, "did not write one log file from its start"))
+    TK_FAILF("stderr: %s", err_buf);
+  const char *again[] = {"run", spec, "--out", out, "--logs", "--quiet", NULL};
+  TK_EQ(taikai(again), 0, "the unit-log run finished");
+}
+
+/* SIGKILL of the referee at random moments (the seed printed), each time resumed by the same
+ * command with another -j: the run log and its index are those of an uninterrupted run. */
+static void one_file_killed(void) {
+  write_file(W("long.json"),
+             "{\"game\": \"daifugo\", \"seed\": 8, \"walls\": 24, \"format\": \"duplicate\",\n"
+             " \"agents\": [{\"plugin\": \"daifugo_random\", \"label\": \"random\"},\n"
+             "             {\"plugin\": \"daifugo_greedy\", \"label\": \"greedy\"}],\n"
+             " \"rules\": {\"block_games\": 20}}\n");
+  char spec[1600], full_out[1600], out[1600]; /* W's buffers rotate: these stay */
+  snprintf(spec, sizeof spec, "%s", W("long.json"));
+  snprintf(full_out, sizeof full_out, "%s", W("kfull"));
+  snprintf(out, sizeof out, "%s", W("kill"));
+  const char *full[] = {"run", spec, "--out", full_out, "--logs=run,gz", "-j", "2", "--quiet",
+                        NULL};
+  int64_t t0 = now_ms();
+  TK_EQ(taikai(full), 0, "uninterrupted run");
+  int64_t T = now_ms() - t0;
+  unsigned seed = (unsigned)time(NULL);
+  if (getenv("TK_KILL_SEED")) seed = (unsigned)atoi(getenv("TK_KILL_SEED"));
+  srand(seed);
+  printf("\n  uninterrupted %lld ms, seed %u (TK_KILL_SEED to replay); kills at", (long long)T,
+         seed);
+  const char *jobs[2] = {"1", "2"};
+  const char *args[] = {"run", spec, "--out", out, "--logs=run,gz", "-j", "2", "--quiet", NULL};
+  for (int k = 0; k < 5; k++) {
+    int delay = (int)(rand() % (T > 20 ? T : 20));
+    args[6] = jobs[rand() % 2];
+    pid_t pid = taikai_start(args);
+    sleep_ms(delay);
+    kill(pid, SIGKILL);
+    int rc = taikai_wait(pid);
+    printf(" %d ms -j %s (%s)", delay, args[6], rc == -SIGKILL ? "killed" : "had finished");
+    if (rc != -SIGKILL && rc != 0) TK_FAILF("run %d ended with %d: %s", k, rc, err_buf);
+  }
+  printf("\n");
+  int rc = taikai(args);
+  if (rc) TK_FAILF("final resume: exit %d: %s", rc, err_buf);
+  CU_ASSERT(same_bytes(W("kill/games.jsonl"), W("kfull/games.jsonl")));
+  CU_ASSERT(same_bytes(W("kill/logs/run.jsonl.gz"), W("kfull/logs/run.jsonl.gz")));
+  CU_ASSERT(same_bytes(W("kill/logs/run.index"), W("kfull/logs/run.index")));
+  const char *rp[] = {"replay", "--quiet", W("kill"), NULL};
+  TK_EQ(taikai(rp), 0, "replay of the killed and resumed run's log");
+  if (!strstr(out_buf, "1 log, 120 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
+}
+
 /* Riichi writes its mjai logs through the same loop: compressed, the same lines; replayed. */
 static void riichi_compressed(void) {
   write_file(W("riichi.json"),
@@ -312,15 +524,41 @@ static void riichi_compressed(void) {
   const char *rp[] = {"replay", "--quiet", W("rz"), NULL};
   TK_EQ(taikai(rp), 0, "replay of riichi's compressed logs");
   if (!strstr(out_buf, "4 logs, 4 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
+  /* one file for the run: start_game ... end_game of each unit (one game) after another */
+  const char *one[] = {"run", W("riichi.json"), "--out", W("r1"), "--logs=run", "-j", "2",
+                       "--quiet", NULL};
+  TK_EQ(taikai(one), 0, "riichi --logs=run");
+  const char *units[4];
+  for (int u = 0; u < 4; u++) units[u] = strdup(unit_log(W("rp"), u, ""));
+  concat(W("riichi-cat.jsonl"), units, 4);
+  for (int u = 0; u < 4; u++) free((void *)units[u]);
+  CU_ASSERT(same_bytes(W("r1/logs/run.jsonl"), W("riichi-cat.jsonl")));
+  size_t n;
+  char *text = read_all(W("r1/logs/run.jsonl"), &n);
+  TK_EQ(count_prefix(text, "{\"type\":\"start_game\""), 4, "start_game lines");
+  TK_EQ(count_prefix(text, "{\"type\":\"end_game\""), 4, "end_game lines");
+  free(text);
+  const char *r1[] = {"replay", W("r1"), NULL};
+  TK_EQ(taikai(r1), 0, "replay of riichi's run log");
+  if (!strstr(out_buf, "1 log, 4 games replayed, 0 mismatches") ||
+      !strstr(out_buf, "run.jsonl#4:"))
+    TK_FAILF("replay: %s", out_buf);
 }
 
 static void bad_options(void) {
   const char *a1[] = {"run", W("spec.json"), "--out", W("x"), "--logs=zip", NULL};
   TK_EQ(taikai(a1), 2, "--logs=zip");
-  CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "--logs= expects gz or plain, got 'zip'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "--logs= expects gz, plain, run or run,gz, got 'zip'"));
   const char *a2[] = {"run", W("spec.json"), "--out", W("x"), "--logs", "--logs=gz", NULL};
   TK_EQ(taikai(a2), 2, "--logs and --logs=gz");
   CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "either plain or gzip-compressed"));
+  const char *a3[] = {"run", W("spec.json"), "--out", W("x"), "--logs=gz", "--logs=run,gz", NULL};
+  TK_EQ(taikai(a3), 2, "--logs=gz and --logs=run,gz");
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "one file per unit or one file for the run"));
+  const char *a4[] = {"run", W("spec.json"), "--out", W("x"), "--logs=run,zip", NULL};
+  TK_EQ(taikai(a4), 2, "--logs=run,zip");
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(err_buf, "--logs= expects gz, plain, run or run,gz, got 'run,zip'"));
   CU_ASSERT(!exists(W("x")));
 }
 
@@ -334,7 +572,10 @@ int main(void) {
       {"hand-edited logs refused, naming file and line", tampered},
       {"--logs=gz: the same bytes compressed, any -j; replayed, concatenated too", compressed},
       {"resume rewrites the logs of the units played again", resumed},
-      {"riichi --logs-gzip: its plain logs compressed, replayed", riichi_compressed},
+      {"--logs=run[,gz]: the unit logs concatenated, any -j, replayed", one_file},
+      {"--logs=run,gz: resumed from torn files, the same bytes; its form kept", one_file_resumed},
+      {"--logs=run,gz: killed and resumed, the same bytes", one_file_killed},
+      {"riichi --logs-gzip and --logs=run: the same lines, replayed", riichi_compressed},
       {"bad --logs options", bad_options},
       CU_TEST_INFO_NULL,
   };

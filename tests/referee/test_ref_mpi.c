@@ -1,9 +1,9 @@
 /* tests/referee/test_ref_mpi.c — `taikai run --mpi` end to end. In a build without MPI: the
  * option is refused with a message. With -DTAIKAI_MPI=ON (make test-mpi): runs under mpirun
  * (3 and 4 ranks, oversubscribed) write the same bytes as a local run — solo, and daifugo with
- * --logs=gz and --records — and a run whose rank 1 is killed (SIGKILL) mid-run keeps a prefix
- * of the local run's games.jsonl and finishes, locally or under mpirun, with the local run's
- * bytes. */
+ * --logs=gz and --records, and with --logs=run,gz — and a run whose rank 1 is killed (SIGKILL)
+ * mid-run keeps a prefix of the local run's games.jsonl and finishes, locally or under mpirun,
+ * with the local run's bytes. */
 #include <dirent.h>
 
 #include "e2e_util.h"
@@ -191,6 +191,19 @@ static void daifugo_logs_records(void) {
   CU_ASSERT(exists(W("d/records.tkr")));
   CU_ASSERT(exists(W("d/logs/unit-00000029.jsonl.gz")));
   CU_ASSERT(same_folder(local, W("d"), "logs"));
+  /* one log file for the run: rank 0 appends the units in order, as a local run does */
+  const char *one[] = {"--logs=run,gz", NULL};
+  CU_ASSERT(local_reference(W("daifugo.json"), "d1", one) == 0);
+  const char *args1[] = {"run", W("daifugo.json"), "--out", W("d1"), "-j", "1", "--logs=run,gz",
+                         "--mpi", NULL};
+  TK_EQ(mpirun(3, args1), 0, err_buf);
+  char a[1200], b[1200];
+  snprintf(a, sizeof a, "%s-local/logs/run.jsonl.gz", W("d1"));
+  snprintf(b, sizeof b, "%s/logs/run.jsonl.gz", W("d1"));
+  if (!same_bytes(a, b)) TK_FAILF("--mpi --logs=run,gz: run.jsonl.gz differs from the local run's");
+  snprintf(a, sizeof a, "%s-local/logs/run.index", W("d1"));
+  snprintf(b, sizeof b, "%s/logs/run.index", W("d1"));
+  if (!same_bytes(a, b)) TK_FAILF("--mpi --logs=run,gz: run.index differs from the local run's");
 }
 
 /* The pid of rank `rank` among the children of mpirun `mpirun`, or -1. */
@@ -290,7 +303,7 @@ int main(void) {
 #else
   CU_TestInfo tests[] = {
       {"solo: the local run's bytes with 3 and 4 ranks", solo_bytes},
-      {"daifugo --logs=gz --records: the local run's bytes", daifugo_logs_records},
+      {"daifugo --logs=gz --records, --logs=run,gz: the local run's bytes", daifugo_logs_records},
       {"a rank killed, resumed locally and under mpirun", rank_killed},
       {"a spec no rank can prepare: exit 2, no hang", refused_everywhere},
       CU_TEST_INFO_NULL,

@@ -11,14 +11,19 @@
  *     often: its tsumo, ron and reach answers are all accepted (wins, baseline deal-ins and
  *     riichi > 0, no fault), any -j;
  *   - a bot that answers garbage, an illegal discard, exits or sleeps past time_limit_ms: a
- *     fault of its seat (kind "error", or "timeout"), the line it sent named on stderr, every
- *     unit still played and written.
+ *     fault of its seat (kind "error", or "timeout"), the line it sent named on stderr and in
+ *     the fault's "message" in games.jsonl (none for a time-out: the worker is killed), every
+ *     unit still played and written;
+ *   - spec.json records the bot's program (found through PATH) and its script with their
+ *     SHA-256; a resume after the script changed is refused naming the agent, the file and
+ *     both hashes, and goes on once the script is restored; bad "files" are refused.
  * Skips (passing, with a message) when python3 is not on PATH. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "referee/e2e_util.h"
+#include "taikai/sha256.h"
 
 #define BOT "python3 " TK_BOT
 
@@ -154,8 +159,10 @@ static void efficient(void) {
   free_lines(l, n);
 }
 
-/* A misbehaving bot: each unit in which it misbehaves is a fault of its seat with `kind`. */
-static void misbehave(const char *how, const char *kind, const char *stderr_has, const char *extra) {
+/* A misbehaving bot: each unit in which it misbehaves is a fault of its seat with `kind`, whose
+ * fault_info has a "message" holding `message_has` (NULL: no message). */
+static void misbehave(const char *how, const char *kind, const char *stderr_has, const char *extra,
+                      const char *message_has) {
   if (!have_python) return;
   char args[200], name[64], out[64];
   snprintf(args, sizeof args, "--misbehave %s --after 3 --tag t%ld", how, (long)getpid());
@@ -184,6 +191,12 @@ static void misbehave(const char *how, const char *kind, const char *stderr_has,
       faults++;
       if (strncmp(f, kind, strlen(kind)))
         TK_FAILF("%s: unit %d: fault \"%s\", expected kind %s", how, u, f, kind);
+      const char *m = json_string_value(
+          json_object_get(json_object_get(x, "fault_info"), "message"));
+      if (message_has && (!m || !strstr(m, message_has)))
+        TK_FAILF("%s: unit %d: the fault's message is %s%s%s, expected one holding \"%s\"", how,
+                 u, m ? "\"" : "", m ? m : "absent", m ? "\"" : "", message_has);
+      if (!message_has && m) TK_FAILF("%s: unit %d: a message \"%s\"", how, u, m);
     }
   }
   TK_EQ(faults, 8, "one fault of the bot's seat per unit");
@@ -193,21 +206,104 @@ static void misbehave(const char *how, const char *kind, const char *stderr_has,
 }
 
 static void garbage(void) {
-  misbehave("garbage", "error", "riichi_mjai: seat", "");
+  misbehave("garbage", "error", "riichi_mjai: seat", "",
+            "an answer that is not one JSON object; the bot sent: this is not json");
   if (have_python && !strstr(err_buf, "the bot sent: this is not json"))
     TK_FAILF("stderr does not name the line: %.600s", err_buf);
 }
-static void illegal(void) { misbehave("illegal", "error", "an illegal action; the bot sent: {", ""); }
+static void illegal(void) {
+  misbehave("illegal", "error", "an illegal action; the bot sent: {", "",
+            "an illegal action; the bot sent: {\"type\": \"dahai\"");
+}
 static void exits(void) {
-  misbehave("exit", "error", "the bot exited or closed its output; the bot sent: (nothing)", "");
+  misbehave("exit", "error", "the bot exited or closed its output; the bot sent: (nothing)", "",
+            "the bot exited or closed its output; the bot sent: (nothing)");
 }
 static void sleeps(void) {
-  misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,");
+  misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,", NULL);
   /* the bot sleeps 60 s: one still running now outlived its killed worker */
   char cmd[200];
   snprintf(cmd, sizeof cmd, "pgrep -f 'mjai_bot[.]py --misbehave sleep --after 3 --tag t%ld$' > /dev/null",
            (long)getpid());
   if (have_python && system(cmd) == 0) TK_FAILF("a bot outlived the worker killed for its time-out");
+}
+
+/* agents[1].files of `dir`'s spec.json: the sha256 of the file with `role` ("" if none), its path
+ * into `path`. */
+static void file_of(const char *dir, const char *role, char *sha, char *path, size_t cap) {
+  char p[1300];
+  snprintf(p, sizeof p, "%s/spec.json", dir);
+  json_t *s = json_load_file(p, 0, NULL);
+  sha[0] = path[0] = '\0';
+  json_t *files = json_object_get(json_array_get(json_object_get(s, "agents"), 1), "files");
+  for (size_t i = 0; i < json_array_size(files); i++) {
+    json_t *f = json_array_get(files, i);
+    if (strcmp(json_string_value(json_object_get(f, "role")), role)) continue;
+    snprintf(sha, TK_SHA256_HEX, "%s", json_string_value(json_object_get(f, "sha256")));
+    snprintf(path, cap, "%s", json_string_value(json_object_get(f, "path")));
+  }
+  json_decref(s);
+}
+
+/* The bot's program and script are part of the run's identity. */
+static void identity(void) {
+  if (!have_python) return;
+  char bot[1300], text[4096], out[1300], specp[1300];
+  snprintf(bot, sizeof bot, "%s", W("bot-copy.py"));
+  char orig[1 << 16];
+  slurp(TK_BOT, orig, sizeof orig);
+  write_file(bot, orig);
+  snprintf(text, sizeof text,
+           "{\"game\": \"riichi\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\","
+           " \"agents\": [{\"plugin\": \"riichi_tsumogiri\", \"label\": \"base\"},"
+           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\","
+           " \"params\": {\"command\": \"python3 -u %s --wins all\"}}],"
+           " \"rules\": {\"length\": \"east\"}}\n", bot);
+  snprintf(specp, sizeof specp, "%s", W("ident.json"));
+  write_file(specp, text);
+  snprintf(out, sizeof out, "%s", W("ident"));
+  const char *args[] = {"run", specp, "--out", out, "--quiet", NULL};
+  TK_EQ(taikai(args), 0, "the first run");
+  char sha[TK_SHA256_HEX], path[1300], want[TK_SHA256_HEX];
+  tk_error e;
+  tk_error_clear(&e);
+  file_of(out, "program", sha, path, sizeof path);
+  if (!sha[0] || !strstr(path, "python3")) TK_FAILF("spec.json: program: '%s' %s", path, sha);
+  else if (tk_sha256_file(path, want, &e) || strcmp(sha, want))
+    TK_FAILF("program %s: sha256 %s in spec.json, %s on disk", path, sha, want);
+  file_of(out, "script", sha, path, sizeof path);
+  if (strcmp(path, bot)) TK_FAILF("spec.json: script '%s', expected '%s'", path, bot);
+  else if (tk_sha256_file(bot, want, &e) || strcmp(sha, want))
+    TK_FAILF("script: sha256 %s in spec.json, %s on disk", sha, want);
+  /* the script changed: the resume is refused, naming agent, file and both hashes */
+  char games[1400];
+  snprintf(games, sizeof games, "%s/games.jsonl", out);
+  write_file(games, ""); /* as if interrupted before its first unit */
+  char changed[(1 << 16) + 32];
+  snprintf(changed, sizeof changed, "%s# changed\n", orig);
+  write_file(bot, changed);
+  char now[TK_SHA256_HEX];
+  tk_sha256_file(bot, now, &e);
+  TK_EQ(taikai(args), 2, "resumed with a changed script");
+  char msg[1600];
+  snprintf(msg, sizeof msg, "agent 'bot': %s changed since the run started (sha256 %s in "
+           "spec.json, now %s)", bot, sha, now);
+  if (!strstr(err_buf, msg)) TK_FAILF("expected \"%s\" in: %.800s", msg, err_buf);
+  write_file(bot, orig);
+  TK_EQ(taikai(args), 0, "resumed with the script restored");
+  /* "files": more files to hash, each a readable file */
+  snprintf(text, sizeof text,
+           "{\"game\": \"riichi\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\","
+           " \"agents\": [{\"plugin\": \"riichi_tsumogiri\"},"
+           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\","
+           " \"params\": {\"command\": \"python3 %s\","
+           " \"files\": [\"%s\", \"/nonexistent/model.pt\"]}}],"
+           " \"rules\": {\"length\": \"east\"}}\n", bot, bot);
+  write_file(specp, text);
+  const char *bad[] = {"run", specp, "--out", W("ident-bad"), "--quiet", NULL};
+  TK_EQ(taikai(bad) != 0, 1, "a file that does not exist");
+  if (!strstr(err_buf, "parameter \"files\"[1]: \"/nonexistent/model.pt\" is not a readable file"))
+    TK_FAILF("stderr: %.600s", err_buf);
 }
 
 static void bad_command(void) {
@@ -239,6 +335,7 @@ int main(void) {
       {"the bot exits: a fault of the seat", exits},
       {"the bot sleeps past time_limit_ms: a timeout of the seat", sleeps},
       {"a command that does not exist is refused", bad_command},
+      {"the bot's program and script in spec.json; a changed script refuses the resume", identity},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("riichi_mjai", tests);

@@ -67,6 +67,7 @@ static int struct_fields(const char *h, const char *name, fields *out) {
   if (!end) return -1;
   out->n = 0;
   while (p < end) {
+    while (p < end && isspace((unsigned char)*p)) p++; /* a long comment, blanked by strip */
     const char *semi = memchr(p, ';', (size_t)(end - p));
     if (!semi) break;
     /* One declaration: "type a[4], b;" — each comma-separated declarator's identifier. */
