@@ -17,6 +17,11 @@
  * and so is a chi / pon that did not happen (another seat's pon or ron took the tile: its
  * discard is unknown).
  *
+ * Agreement (table 4): a discard or a pass agrees when the policy's first candidate is the
+ * teacher's; a call agrees when the policy makes the same call (the same exposed tiles), its
+ * following discard aside, as the paper counts (exact + call-only matches); the exact share is
+ * printed beside it.
+ *
  * Training. The units whose wall % M == M - 1 are held out (M = 10: a tenth); the others are
  * visited in an order shuffled from S in each epoch. At each step the candidate the current
  * weights rank first (ties: the first candidate, as rop_decide plays) is compared with the
@@ -53,6 +58,8 @@ typedef struct pool {
   size_t nfeat, capfeat;
   uint64_t *cand;
   size_t ncand, capcand;
+  uint8_t *act; /* each candidate's legal index (its call form at a call opportunity) */
+  size_t capact;
 } pool;
 
 typedef struct set {
@@ -150,6 +157,7 @@ static int add_decision(const char *file, uint64_t unit, const tk_riichi_view *v
   }
   example e = {.cand = p->ncand, .n = (uint16_t)n, .teacher = (uint16_t)teacher, .cat = (uint8_t)cat};
   p->cand = grow(p->cand, &p->capcand, p->ncand + (size_t)n + 1, sizeof *p->cand);
+  p->act = grow(p->act, &p->capact, p->ncand + (size_t)n + 1, sizeof *p->act);
   for (int i = 0; i < n; i++) {
     p->feat = grow(p->feat, &p->capfeat, p->nfeat + ROF_MAX_ACTIVE, sizeof *p->feat);
     tk_error err;
@@ -160,6 +168,7 @@ static int add_decision(const char *file, uint64_t unit, const tk_riichi_view *v
               (unsigned long long)unit, v->seat, err.msg);
       return -1;
     }
+    p->act[p->ncand] = c[i].action;
     p->cand[p->ncand++] = p->nfeat;
     p->nfeat += (size_t)nf;
   }
@@ -186,13 +195,24 @@ static int best_of(const double *w, const pool *p, const example *e) {
   return best;
 }
 
+/* Agreement per category. A call agrees, as in the paper's table 4, when the call form (the
+ * same legal call: exposed tiles) is the teacher's, whatever the following discard; `exact`
+ * (may be NULL) also counts the calls whose discard agrees. */
 static void agreement(const double *w, const pool *p, const set *s, size_t agree[NCAT],
-                      size_t total[NCAT]) {
+                      size_t total[NCAT], size_t *exact) {
   memset(agree, 0, NCAT * sizeof *agree);
   memset(total, 0, NCAT * sizeof *total);
+  if (exact) *exact = 0;
   for (size_t i = 0; i < s->n; i++) {
-    total[s->x[i].cat]++;
-    agree[s->x[i].cat] += best_of(w, p, &s->x[i]) == s->x[i].teacher;
+    const example *e = &s->x[i];
+    int b = best_of(w, p, e);
+    total[e->cat]++;
+    if (e->cat == CAT_CALL) {
+      agree[e->cat] += p->act[e->cand + (uint64_t)b] == p->act[e->cand + e->teacher];
+      if (exact) *exact += b == e->teacher;
+    } else {
+      agree[e->cat] += b == e->teacher;
+    }
   }
 }
 
@@ -354,13 +374,14 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < train.n; i++) order[i] = i;
   size_t ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT];
-  agreement(w, &p, &held, ag, tot);
+  agreement(w, &p, &held, ag, tot, NULL);
   printf("baseline, zero weights (the first candidate: the lowest tile, pass): held out: discards "
          "%.2f %%, calls %.2f %%, passes %.2f %%\n", pct(ag[0], tot[0]), pct(ag[1], tot[1]),
          pct(ag[2], tot[2]));
   tk_rng rng;
   tk_rng_seed(&rng, seed);
   double c = 1;
+  size_t exact = 0;
   for (long ep = 1; ep <= epochs; ep++) {
     for (size_t i = train.n - 1; i > 0; i--) { /* Fisher-Yates */
       size_t j = (size_t)tk_rng_below(&rng, (uint32_t)(i + 1));
@@ -379,8 +400,8 @@ int main(int argc, char **argv) {
       for (uint64_t j = p.cand[cg]; j < p.cand[cg + 1]; j++) w[p.feat[j]] -= 1, u[p.feat[j]] -= c;
     }
     for (size_t f = 0; f < ROF_FEATURES; f++) avg[f] = w[f] - u[f] / c;
-    agreement(avg, &p, &held, ag, tot);
-    agreement(avg, &p, &train, agt, tott);
+    agreement(avg, &p, &held, ag, tot, &exact);
+    agreement(avg, &p, &train, agt, tott, NULL);
     printf("epoch %ld: %zu mistakes; held out: discards %.2f %%, calls %.2f %%, passes %.2f %% "
            "(training %.2f / %.2f / %.2f %%)\n", ep, mistakes, pct(ag[0], tot[0]),
            pct(ag[1], tot[1]), pct(ag[2], tot[2]), pct(agt[0], tott[0]), pct(agt[1], tott[1]),
@@ -401,8 +422,10 @@ int main(int argc, char **argv) {
   printf("held-out agreement with '%s' (paper 000 table 4):\n", teacher);
   for (int i = 0; i < NCAT; i++)
     printf("  %-8s %6.2f %%  (%zu of %zu)\n", CAT_NAME[i], pct(ag[i], tot[i]), ag[i], tot[i]);
+  printf("  (calls with the same discard too: %.2f %%, %zu of %zu)\n", pct(exact, tot[CAT_CALL]),
+         exact, tot[CAT_CALL]);
   printf("wrote %s: %zu nonzero weights, sha256 %s (%.1f s CPU)\n", out, nnz, hex,
          (double)(clock() - t0) / CLOCKS_PER_SEC);
-  free(w), free(u), free(avg), free(order), free(train.x), free(held.x), free(p.feat), free(p.cand);
+  free(w), free(u), free(avg), free(order), free(train.x), free(held.x), free(p.feat), free(p.cand), free(p.act);
   return 0;
 }
