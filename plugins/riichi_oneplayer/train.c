@@ -3,7 +3,7 @@
  * reports the held-out agreement as paper 000's table 4 (discards, calls, passes).
  *
  *   riichi_oneplayer_train RECORDS... --teacher LABEL[,LABEL...] --out FILE [--epochs N]
- *                          [--holdout M] [--seed S]
+ *                          [--holdout M] [--seed S] [--train-units U]
  *
  * Examples. Every decision of an agent whose label is listed becomes a ranking example over the
  * policy's candidates (rop_candidates), the teacher's move being the candidate it played:
@@ -220,7 +220,7 @@ static double pct(size_t a, size_t n) { return n ? 100.0 * (double)a / (double)n
 
 static void usage(FILE *f) {
   fprintf(f, "usage: riichi_oneplayer_train RECORDS... --teacher LABEL[,LABEL...] --out FILE "
-             "[--epochs N] [--holdout M] [--seed S]\n");
+             "[--epochs N] [--holdout M] [--seed S] [--train-units U]\n");
 }
 
 /* Is `label` one of the comma-separated `list`? */
@@ -235,6 +235,10 @@ static int listed(const char *list, const char *label) {
   }
   return 0;
 }
+
+/* Training units read so far, and the most to keep (--train-units; 0 = all): a learning curve
+ * trains on the first U training units of the same files, against the same held-out set. */
+static unsigned long long train_units, max_train_units;
 
 static int read_file(const char *in, const char *teacher, long holdout, pool *p, set *train,
                      set *held, counts *k) {
@@ -266,6 +270,7 @@ static int read_file(const char *in, const char *teacher, long holdout, pool *p,
   int rc;
   while ((rc = tk_records_next(r, &u, &err)) == 1) {
     set *s = u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? held : train;
+    if (s == train && max_train_units && train_units++ >= max_train_units) continue;
     for (uint32_t i = 0; i < u.ndecisions; i++) {
       tk_records_decision d;
       tk_records_decision_at(r, &u, i, &d);
@@ -328,6 +333,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--epochs") && v && (epochs = strtol(v, &end, 10)) > 0 && !*end) {
       i++;
     } else if (!strcmp(a, "--holdout") && v && (holdout = strtol(v, &end, 10)) > 1 && !*end) {
+      i++;
+    } else if (!strcmp(a, "--train-units") && v && v[0] != '-' &&
+               ((max_train_units = strtoull(v, &end, 10)), !*end) && max_train_units > 0) {
       i++;
     } else if (!strcmp(a, "--seed") && v && v[0] != '-' && ((seed = strtoull(v, &end, 10)), !*end)) {
       i++;
