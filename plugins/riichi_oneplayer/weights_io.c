@@ -23,10 +23,10 @@ static uint32_t declared_rows(const char *path) {
 
 int rop_weights_load(const char *path, double **out, size_t *nnz, tk_error *err) {
   *out = NULL;
+  /* more rows than features cannot pass the index checks below (ascending, below
+   * ROF_FEATURES); the format's own checks come first, so a file of another shape is named by
+   * its field */
   uint32_t shape[2] = {declared_rows(path), 2};
-  if (shape[0] > ROF_FEATURES)
-    return tk_error_set(err, TK_EPARSE, -1, "weights %s: field 'shape[0]': %u rows, at most %u "
-                        "(one per feature)", path, shape[0], (unsigned)ROF_FEATURES);
   tk_weights w;
   int rc = tk_weights_load(path, ROP_MODEL, ROF_FEATURE_VERSION, 2, shape, &w, err);
   if (rc) return rc;
