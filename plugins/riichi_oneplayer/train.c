@@ -3,7 +3,7 @@
  * reports the held-out agreement as paper 000's table 4 (discards, calls, passes).
  *
  *   riichi_oneplayer_train RECORDS... --teacher LABEL[,LABEL...] --out FILE [--epochs N]
- *                          [--holdout M] [--seed S] [--train-units U]
+ *                          [--holdout M] [--seed S] [--train-units U] [--filter paper|none]
  *
  * Examples. Every decision of an agent whose label is listed becomes a ranking example over the
  * policy's candidates (rop_candidates), the teacher's move being the candidate it played:
@@ -15,7 +15,8 @@
  * chi / pon (part of the call's example) and decisions with fewer than two candidates (in riichi,
  * the drawn tile). A move that is none of the candidates (the nine-terminals draw) is skipped,
  * and so is a chi / pon that did not happen (another seat's pon or ron took the tile: its
- * discard is unknown).
+ * discard is unknown). `--filter paper` adds the paper's hand-level filter (paper_hands below),
+ * meant for records of players who also defend (humans, mixed tables); "none" is the default.
  *
  * Agreement (table 4): a discard or a pass agrees when the policy's first candidate is the
  * teacher's; a call agrees when the policy makes the same call (the same exposed tiles), its
@@ -99,7 +100,7 @@ static int legal_index(const tk_riichi_legal *l, const tk_riichi_action *a) {
 }
 
 typedef struct counts {
-  size_t decisions, kept[NCAT], rule, after_call, forced, other, overridden, unmatched;
+  size_t decisions, kept[NCAT], rule, after_call, forced, other, overridden, unmatched, filtered;
 } counts;
 
 /* Turns decision `d` (the next decision of the same seat in its unit: `next`, or NULL) into an
@@ -220,7 +221,7 @@ static double pct(size_t a, size_t n) { return n ? 100.0 * (double)a / (double)n
 
 static void usage(FILE *f) {
   fprintf(f, "usage: riichi_oneplayer_train RECORDS... --teacher LABEL[,LABEL...] --out FILE "
-             "[--epochs N] [--holdout M] [--seed S] [--train-units U]\n");
+             "[--epochs N] [--holdout M] [--seed S] [--train-units U] [--filter paper|none]\n");
 }
 
 /* Is `label` one of the comma-separated `list`? */
@@ -234,6 +235,58 @@ static int listed(const char *list, const char *label) {
     p = e + 1;
   }
   return 0;
+}
+
+/* --filter paper: paper 000's data filter (section 4; riichi-agents.md 2.2) on top of the one
+ * above. Only the hands of (a) a player who won while no seat was in riichi, or (b) the first
+ * player to declare riichi are kept, and of those only the decisions before that player's
+ * riichi. A hand of a unit is a run of decisions with the same (round, honba). */
+static int paper_filter;
+enum { MAX_HANDS = 256, NONE = 0xffffffffu };
+
+typedef struct hand_keep {
+  uint8_t keep;          /* seats whose decisions are kept */
+  uint8_t first_riichi;  /* seat, or 0xff */
+  uint32_t riichi_at[4]; /* index of each seat's riichi decision in the unit, or NONE */
+} hand_keep;
+
+/* The hand index of each decision (hand_of[i]) and what to keep of each hand. Returns the
+ * number of hands (at most MAX_HANDS; later hands share the last entry, never kept). */
+static int paper_hands(const tk_records *r, const tk_records_unit *u, uint16_t *hand_of,
+                       hand_keep *hk) {
+  int nh = 0, key = -1;
+  for (uint32_t i = 0; i < u->ndecisions; i++) {
+    tk_records_decision d;
+    tk_records_decision_at(r, u, i, &d);
+    tk_riichi_view v;
+    tk_riichi_action a;
+    memcpy(&v, d.view, sizeof v);
+    memcpy(&a, d.action, sizeof a);
+    int k = v.round << 8 | v.honba;
+    if (k != key && nh < MAX_HANDS) {
+      key = k;
+      hand_keep *n = &hk[nh++];
+      n->keep = 0;
+      n->first_riichi = 0xff;
+      for (int s = 0; s < 4; s++) n->riichi_at[s] = NONE;
+    }
+    hand_of[i] = (uint16_t)(nh - 1);
+    hand_keep *h = &hk[nh - 1];
+    int seat = (int)(d.seat & 3);
+    if (a.type == TK_RIICHI_RIICHI && h->riichi_at[seat] == NONE) {
+      h->riichi_at[seat] = i;
+      if (h->first_riichi == 0xff) h->first_riichi = (uint8_t)seat;
+    }
+    if (a.type == TK_RIICHI_TSUMO || a.type == TK_RIICHI_RON) {
+      int riichi = 0;
+      for (int s = 0; s < 4; s++) riichi |= v.riichi[s] != 0;
+      if (!riichi) h->keep |= (uint8_t)(1u << seat);
+    }
+  }
+  for (int i = 0; i < nh; i++)
+    if (hk[i].first_riichi != 0xff) hk[i].keep |= (uint8_t)(1u << hk[i].first_riichi);
+  if (nh == MAX_HANDS) hk[nh - 1].keep = 0;
+  return nh;
 }
 
 /* Training units read so far, and the most to keep (--train-units; 0 = all): a learning curve
@@ -268,13 +321,30 @@ static int read_file(const char *in, const char *teacher, long holdout, pool *p,
   }
   tk_records_unit u;
   int rc;
+  static uint16_t hand_of[1 << 16];
+  static hand_keep hk[MAX_HANDS];
   while ((rc = tk_records_next(r, &u, &err)) == 1) {
     set *s = u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? held : train;
     if (s == train && max_train_units && train_units++ >= max_train_units) continue;
+    if (paper_filter && u.ndecisions > (1u << 16)) {
+      fprintf(stderr, "riichi_oneplayer_train: %s: unit %llu: %u decisions, more than --filter "
+              "paper handles (65536)\n", in, (unsigned long long)u.unit, u.ndecisions);
+      tk_records_close(r);
+      return 2;
+    }
+    if (paper_filter) paper_hands(r, &u, hand_of, hk);
     for (uint32_t i = 0; i < u.ndecisions; i++) {
       tk_records_decision d;
       tk_records_decision_at(r, &u, i, &d);
       if (d.agent >= h->nagents || !who[d.agent]) continue;
+      if (paper_filter) {
+        const hand_keep *hh = &hk[hand_of[i]];
+        int seat = (int)(d.seat & 3);
+        if (!(hh->keep >> seat & 1) || (hh->riichi_at[seat] != NONE && i > hh->riichi_at[seat])) {
+          k->filtered++;
+          continue;
+        }
+      }
       tk_riichi_view v;
       tk_riichi_legal l;
       tk_riichi_action act, nx;
@@ -334,6 +404,8 @@ int main(int argc, char **argv) {
       i++;
     } else if (!strcmp(a, "--holdout") && v && (holdout = strtol(v, &end, 10)) > 1 && !*end) {
       i++;
+    } else if (!strcmp(a, "--filter") && v && (!strcmp(v, "paper") || !strcmp(v, "none"))) {
+      paper_filter = !strcmp(v, "paper"), i++;
     } else if (!strcmp(a, "--train-units") && v && v[0] != '-' &&
                ((max_train_units = strtoull(v, &end, 10)), !*end) && max_train_units > 0) {
       i++;
@@ -365,6 +437,9 @@ int main(int argc, char **argv) {
             "need some of each\n", train.n, held.n, teacher);
     return 2;
   }
+  if (paper_filter)
+    printf("--filter paper: %zu decisions of '%s' outside the kept hands or after the player's "
+           "riichi\n", k.filtered, teacher);
   printf("%zu decisions of '%s': %zu discards, %zu calls, %zu passes kept; skipped %zu with a "
          "legal win or riichi, %zu discards after a call, %zu with one candidate, %zu "
          "nine-terminals, %zu calls that did not happen, %zu unmatched\n", k.decisions, teacher,

@@ -6,7 +6,8 @@
  *   policy itself (rop_decide) with known weights W* (normal shanten and effective tiles, row
  *   2.5), a vector of the model's own space; the trainer must agree with it on most held-out
  *   decisions (far above zero weights, which play the first candidate), find the same numbers of examples as counted here, and write the same bytes
- *   twice; bad input (a foreign records file, a truncated one, an unknown teacher) refused
+ *   twice; the paper's hand filter (--filter paper) keeps exactly the examples of the hands'
+ *   clean winners and first riichi declarers, as counted here while playing; bad input (a foreign records file, a truncated one, an unknown teacher) refused
  *   naming the file;
  * - the plugin end to end: `taikai run` of a riichi tournament with the trained weights, and
  *   bad weights refused before any game with the file named. */
@@ -54,7 +55,35 @@ static int train(const char *const *args) {
 /* What the trainer should keep of the teacher's decisions (its data filter, restated). */
 typedef struct expect {
   long discards, calls, passes;
+  long f_discards, f_calls, f_passes; /* the same under --filter paper */
 } expect;
+
+/* The examples of the hand being played, for --filter paper: kept at the hand's end if their
+ * seat won with no riichi on the table or declared the hand's first riichi (the paper's filter,
+ * restated from the engine's side); a seat's examples after its riichi (a discard or a closed
+ * kan) are left out. */
+typedef struct hand_buf {
+  int n, cat[512], seat[512];
+  int keep, first_riichi, in_riichi;
+} hand_buf;
+
+static void hand_flush(hand_buf *hb, expect *x) {
+  if (hb->first_riichi >= 0) hb->keep |= 1 << hb->first_riichi;
+  for (int i = 0; i < hb->n; i++)
+    if (hb->keep >> hb->seat[i] & 1) {
+      if (hb->cat[i] == 0) x->f_discards++;
+      else if (hb->cat[i] == 1) x->f_calls++;
+      else x->f_passes++;
+    }
+  hb->n = 0;
+  hb->keep = 0;
+  hb->first_riichi = -1;
+  hb->in_riichi = 0;
+}
+
+static void hand_add(hand_buf *hb, int seat, int cat) {
+  if (hb->n < 512 && !(hb->in_riichi >> seat & 1)) hb->seat[hb->n] = seat, hb->cat[hb->n++] = cat;
+}
 
 static int has_rule_move(const tk_riichi_legal *l) {
   for (int i = 0; i < l->n; i++)
@@ -92,6 +121,8 @@ static void make_records(const char *path, int games, expect *x) {
     tk_riichi_game g;
     tk_riichi_init(&g, NULL, 5, (uint64_t)game, NULL, NULL);
     int steps = 0, pending[4] = {0};
+    static hand_buf hb;
+    hb.n = 0, hb.keep = 0, hb.first_riichi = -1, hb.in_riichi = 0;
     while (!tk_riichi_is_over(&g) && steps++ < 20000) {
       if (tk_riichi_phase(&g) == TK_RIICHI_PHASE_DEAL) {
         tk_riichi_deal(&g, NULL, NULL, NULL);
@@ -107,18 +138,26 @@ static void make_records(const char *path, int games, expect *x) {
       tk_riichi_action a = l.a[ch.action];
       CU_ASSERT_EQUAL_FATAL(tk_records_builder_add(&b, (uint32_t)s, 0, &v, &l, &a), 0);
       /* a chi / pon counts once its discard comes (another seat's pon or ron may take the tile) */
-      if (pending[s] && v.phase == TK_RIICHI_PHASE_SELF && v.after_call) x->calls++;
+      if (pending[s] && v.phase == TK_RIICHI_PHASE_SELF && v.after_call) x->calls++, hand_add(&hb, s, 1);
       pending[s] = 0;
       if (!has_rule_move(&l) && !(v.phase == TK_RIICHI_PHASE_SELF && v.after_call)) {
         rop_cand c[ROP_MAX_CANDS];
         if (rop_candidates(&v, &l, c, ROP_MAX_CANDS) >= 2) {
-          if (v.phase == TK_RIICHI_PHASE_SELF) x->discards++;
-          else if (a.type == TK_RIICHI_PASS) x->passes++;
-          else if (a.type == TK_RIICHI_MINKAN) x->calls++;
+          if (v.phase == TK_RIICHI_PHASE_SELF) x->discards++, hand_add(&hb, s, 0);
+          else if (a.type == TK_RIICHI_PASS) x->passes++, hand_add(&hb, s, 2);
+          else if (a.type == TK_RIICHI_MINKAN) x->calls++, hand_add(&hb, s, 1);
           else pending[s] = 1;
         }
       }
+      if (a.type == TK_RIICHI_RIICHI && hb.first_riichi < 0) hb.first_riichi = s;
+      if (a.type == TK_RIICHI_RIICHI) hb.in_riichi |= 1 << s;
+      if (a.type == TK_RIICHI_TSUMO || a.type == TK_RIICHI_RON) {
+        int riichi = 0;
+        for (int q = 0; q < 4; q++) riichi |= v.riichi[q] != 0;
+        if (!riichi) hb.keep |= 1 << s;
+      }
       CU_ASSERT_EQUAL_FATAL(tk_riichi_apply(&g, s, &a, NULL, NULL), 0);
+      if (tk_riichi_phase(&g) == TK_RIICHI_PHASE_DEAL || tk_riichi_is_over(&g)) hand_flush(&hb, x);
     }
     int32_t agent[4] = {0, 0, 0, 0}, fault[4] = {0};
     static int64_t field[TK_RECORDS_MAX_SEATS][TK_RECORDS_MAX_FIELDS];
@@ -268,6 +307,16 @@ static void test_train(void) {
   const char *t2[] = {W("star.tkr"), "--teacher", "star", "--epochs", "4", "--out", W("b.tkw"), NULL};
   TK_EQ(train(t2), 0, "train b");
   CU_ASSERT(same_bytes(W("a.tkw"), W("b.tkw")));
+  /* the paper's filter keeps the examples of the hands' clean winners and first riichi
+   * declarers, as counted while playing */
+  const char *t4[] = {W("star.tkr"), "--teacher", "star", "--epochs", "1", "--filter", "paper",
+                      "--out", W("d.tkw"), NULL};
+  TK_EQ(train(t4), 0, "train --filter paper");
+  snprintf(want, sizeof want, "%ld discards, %ld calls, %ld passes kept", x.f_discards,
+           x.f_calls, x.f_passes);
+  if (!strstr(out_buf, want)) TK_FAILF("--filter paper: expected '%s' in: %s", want, out_buf);
+  if (x.f_discards < 500 || x.f_discards * 2 > x.discards)
+    TK_FAILF("--filter paper kept %ld of %ld discards", x.f_discards, x.discards);
   /* another seed shuffles differently */
   const char *t3[] = {W("star.tkr"), "--teacher", "star", "--epochs", "4", "--seed", "2", "--out",
                       W("c.tkw"), NULL};
