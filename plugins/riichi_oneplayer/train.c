@@ -385,6 +385,10 @@ static int read_file(const char *in, const char *teacher, long holdout, pool *p,
   return 0;
 }
 
+static void free_all(pool *p, set *train, set *held) {
+  free(p->feat), free(p->cand), free(p->act), free(train->x), free(held->x);
+}
+
 int main(int argc, char **argv) {
   const char *in[64], *teacher = NULL, *out = NULL;
   int nin = 0;
@@ -430,11 +434,15 @@ int main(int argc, char **argv) {
   counts k = {0};
   for (int i = 0; i < nin; i++) {
     int rc = read_file(in[i], teacher, holdout, &p, &train, &held, &k);
-    if (rc) return rc;
+    if (rc) {
+      free_all(&p, &train, &held);
+      return rc;
+    }
   }
   if (!train.n || !held.n) {
     fprintf(stderr, "riichi_oneplayer_train: %zu training and %zu held-out examples of '%s'; "
             "need some of each\n", train.n, held.n, teacher);
+    free_all(&p, &train, &held);
     return 2;
   }
   if (paper_filter)
@@ -453,6 +461,8 @@ int main(int argc, char **argv) {
   size_t *order = malloc(train.n * sizeof *order);
   if (!w || !u || !avg || !order) {
     fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
+    free(w), free(u), free(avg), free(order);
+    free_all(&p, &train, &held);
     return 1;
   }
   for (size_t i = 0; i < train.n; i++) order[i] = i;
@@ -493,13 +503,11 @@ int main(int argc, char **argv) {
   tk_error err;
   tk_error_clear(&err);
   size_t nnz = 0;
-  if (rop_weights_save(out, avg, &nnz, &err)) {
-    fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
-    return 1;
-  }
   char hex[TK_SHA256_HEX];
-  if (tk_sha256_file(out, hex, &err)) {
+  if (rop_weights_save(out, avg, &nnz, &err) || tk_sha256_file(out, hex, &err)) {
     fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
+    free(w), free(u), free(avg), free(order);
+    free_all(&p, &train, &held);
     return 1;
   }
   printf("held-out agreement with '%s' (paper 000 table 4):\n", teacher);
@@ -509,6 +517,7 @@ int main(int argc, char **argv) {
          exact, tot[CAT_CALL]);
   printf("wrote %s: %zu nonzero weights, sha256 %s (%.1f s CPU)\n", out, nnz, hex,
          (double)(clock() - t0) / CLOCKS_PER_SEC);
-  free(w), free(u), free(avg), free(order), free(train.x), free(held.x), free(p.feat), free(p.cand), free(p.act);
+  free(w), free(u), free(avg), free(order);
+  free_all(&p, &train, &held);
   return 0;
 }
