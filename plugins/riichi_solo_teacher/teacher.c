@@ -1,5 +1,5 @@
 /* plugins/riichi_solo_teacher/teacher.c — riichi agent "riichi_solo_teacher": the teacher of the
- * one-player policy (issue 15 part 2; ../shared/specs/riichi-agents.md section 5). It plays each
+ * one-player policy (../shared/specs/riichi-agents.md section 5). It plays each
  * hand as one-player mahjong: every move is chosen by the win probability of the one-player
  * search (taikai/solve.h, objective TK_SOLVE_WIN), the opponents ignored.
  *   - wins (tsumo, ron) whenever legal; riichi whenever legal, with the best discard among those
