@@ -1,6 +1,6 @@
 /* plugins/riichi_oneplayer/policy.h — the one-player policy's decision (paper 000 §4; the spec's
  * "oneplayer" entry): every candidate move of a riichi decision is mapped to the hand after it and
- * scored w·φ(hand) with the features of features.h; the best is played. Shared by the future
+ * scored w·φ(hand) with the features of features.h; the best is played. Shared by the
  * riichi_oneplayer plugin and its trainer (which needs the candidates' hands).
  *
  * Candidates (docs/riichi-oneplayer.md, "The policy"):
