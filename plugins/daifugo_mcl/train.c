@@ -217,6 +217,41 @@ static double agreement(const learner *L, const double *w, const store *s, const
   return n ? agree / (double)n : 0;
 }
 
+/* The held-out agreement of weights w split by the teacher's move: its play type (pass, single,
+ * group, sequence: the B' unit DMCL_B_TYPE + t) crossed with a new table or not (the C' unit
+ * DMCL_C_NEW). agree[k] and count[k] for k = 2 * type + (new table). */
+static void agreement_by_kind(const learner *L, const double *w, const store *s,
+                              const size_t *idx, size_t n, double agree[8], long count[8]) {
+  for (int k = 0; k < 8; k++) agree[k] = 0, count[k] = 0;
+  for (size_t k = 0; k < n; k++) {
+    size_t pos = idx[k], first = s->first[pos];
+    int t = s->teacher[pos];
+    const uint8_t *ft = s->pool + s->moff[first + t];
+    int nft = s->mlen[first + t], type = 0, lead = 0;
+    for (int i = 0; i < nft; i++) {
+      if (ft[i] >= 1 + DMCL_B_TYPE && ft[i] < 1 + DMCL_B_TYPE + 4) type = ft[i] - 1 - DMCL_B_TYPE;
+      if (ft[i] == 36 + DMCL_C_NEW + 1) lead = 1;
+    }
+    size_t one = pos;
+    double a = agreement(L, w, s, &one, 1);
+    agree[2 * type + lead] += a;
+    count[2 * type + lead]++;
+  }
+}
+
+/* idx = 0 .. n-1 shuffled by Fisher-Yates from tk_rng_seed(seed); *rng is left after it (the
+ * NN's initial weights draw from it next). daifugo_mcl_teacher_noise repeats this order. */
+static void shuffle(size_t *idx, size_t n, unsigned long long seed, tk_rng *rng) {
+  tk_rng_seed(rng, seed);
+  for (size_t i = 0; i < n; i++) idx[i] = i;
+  for (size_t i = n - 1; i > 0; i--) {
+    size_t j = (size_t)(tk_rng_next(rng) % (i + 1));
+    size_t t = idx[i];
+    idx[i] = idx[j];
+    idx[j] = t;
+  }
+}
+
 /* ---- reading records */
 
 typedef struct counts {
@@ -423,14 +458,7 @@ int main(int argc, char **argv) {
   long best_at = 0;
   for (long run = 0; run < runs; run++) {
     tk_rng rng;
-    tk_rng_seed(&rng, seed + (unsigned long long)run);
-    for (size_t i = 0; i < s.np; i++) idx[i] = i;
-    for (size_t i = s.np - 1; i > 0; i--) { /* Fisher-Yates */
-      size_t j = (size_t)(tk_rng_next(&rng) % (i + 1));
-      size_t t = idx[i];
-      idx[i] = idx[j];
-      idx[j] = t;
-    }
+    shuffle(idx, s.np, seed + (unsigned long long)run, &rng);
     memset(L.acc, 0, L.count * sizeof *L.acc);
     L.c = 1;
     if (L.kind == DMCL_AP) memset(L.w, 0, L.count * sizeof *L.w);
@@ -477,6 +505,20 @@ int main(int argc, char **argv) {
     for (long j = 1; j < nsnap; j++)
       if (agr[run * nsnap + j] > agr[run * nsnap + bj]) bj = j;
     printf("run %ld: best %.4f at %ld\n", run + 1, agr[run * nsnap + bj], at[bj]);
+  }
+  {
+    double ag[8];
+    long cn[8];
+    tk_rng rng; /* run 1's order again: the loop above left run R's in idx */
+    shuffle(idx, s.np, seed, &rng);
+    agreement_by_kind(&L, best, &s, idx + ntrain, (size_t)nheld, ag, cn);
+    static const char *const type_name[4] = {"pass", "single", "group", "sequence"};
+    printf("run 1's written snapshot on its held-out positions, by the teacher's move:\n");
+    printf("%-10s %-14s %9s %8s\n", "move", "table", "positions", "agree");
+    for (int c = 0; c < 8; c++)
+      if (cn[c])
+        printf("%-10s %-14s %9ld %8.4f\n", type_name[c / 2], c % 2 ? "new (lead)" : "to follow",
+               cn[c], ag[c] / (double)cn[c]);
   }
   tk_weights tw;
   memset(&tw, 0, sizeof tw);
