@@ -5,6 +5,9 @@
  *   riichi_oneplayer_train INPUT... [--teacher WHO[,WHO...]] --out FILE [--epochs N]
  *                          [--holdout M] [--seed S] [--train-units U] [--filter paper|none]
  *                          [--skip-bad-games]
+ *   riichi_oneplayer_train INPUT... [--teacher ...] --evaluate WEIGHTS [--holdout M] [...]
+ *     prints the agreement of existing weights with the inputs' examples (held out, the others,
+ *     all), and trains nothing: e.g. how close the default weights play to human records.
  *
  * Inputs. Records of `taikai run --records` (records.tkr), and mjai logs (*.jsonl, *.jsonl.gz,
  * one game or several one after the other; a folder: its logs in name order) of any source:
@@ -106,13 +109,15 @@ static void push_example(set *s, const example *e) {
   s->x[s->n++] = *e;
 }
 
-/* The legal index of action `a` in l (a discard by its tile alone), or -1. */
+/* The legal index of action `a` in l (a discard by its tile alone; a chi / pon by its two
+ * consumed tiles in either order, as the engine accepts them and logs may write them), or -1. */
 static int legal_index(const tk_riichi_legal *l, const tk_riichi_action *a) {
   for (int i = 0; i < l->n; i++) {
     const tk_riichi_action *b = &l->a[i];
     if (b->type != a->type || b->tile != a->tile) continue;
     if ((a->type == TK_RIICHI_CHI || a->type == TK_RIICHI_PON) &&
-        (b->consumed[0] != a->consumed[0] || b->consumed[1] != a->consumed[1]))
+        !(b->consumed[0] == a->consumed[0] && b->consumed[1] == a->consumed[1]) &&
+        !(b->consumed[0] == a->consumed[1] && b->consumed[1] == a->consumed[0]))
       continue;
     return i;
   }
@@ -243,6 +248,8 @@ static void usage(FILE *f) {
   fprintf(f, "usage: riichi_oneplayer_train INPUT... [--teacher WHO[,WHO...]] --out FILE "
              "[--epochs N] [--holdout M] [--seed S] [--train-units U] [--filter paper|none] "
              "[--skip-bad-games]\n"
+             "       riichi_oneplayer_train INPUT... [--teacher ...] --evaluate WEIGHTS [...]: the "
+             "agreement of WEIGHTS, no training\n"
              "INPUT: records (taikai run --records: records.tkr), an mjai log (*.jsonl, "
              "*.jsonl.gz; one game or many), or a folder of logs (a run folder: its logs/)\n"
              "WHO: an agent label (records), a player name (a log's start_game names), or a seat "
@@ -648,7 +655,7 @@ static void free_all(pool *p, set *train, set *held) {
 }
 
 int main(int argc, char **argv) {
-  const char *in[64], *out = NULL;
+  const char *in[64], *out = NULL, *evaluate = NULL;
   int nin = 0;
   long epochs = 5, holdout = 10;
   unsigned long long seed = 1;
@@ -660,6 +667,8 @@ int main(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--teacher") && v) {
       teacher_list = v, i++;
+    } else if (!strcmp(a, "--evaluate") && v) {
+      evaluate = v, i++;
     } else if (!strcmp(a, "--skip-bad-games")) {
       skip_bad = 1;
     } else if (!strcmp(a, "--out") && v) {
@@ -684,7 +693,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!nin || !out) {
+  if (!nin || (!out && !evaluate) || (out && evaluate)) {
     usage(stderr);
     return 2;
   }
@@ -707,7 +716,7 @@ int main(int argc, char **argv) {
     printf("mjai logs: %llu games read, %llu replayed, %llu refused by the engine and skipped "
            "(--skip-bad-games), %llu without a teacher\n", log_games,
            log_games - bad_games - no_teacher_games, bad_games, no_teacher_games);
-  if (!train.n || !held.n) {
+  if (evaluate ? !(train.n + held.n) : !train.n || !held.n) {
     fprintf(stderr, "riichi_oneplayer_train: %zu training and %zu held-out examples of '%s'; "
             "need some of each\n", train.n, held.n, teacher);
     free_all(&p, &train, &held);
@@ -721,9 +730,34 @@ int main(int argc, char **argv) {
          "nine-terminals, %zu calls that did not happen, %zu unmatched\n", k.decisions, teacher,
          k.kept[CAT_DISCARD], k.kept[CAT_CALL], k.kept[CAT_PASS], k.rule, k.after_call, k.forced,
          k.other, k.overridden, k.unmatched);
-  printf("%zu training examples, %zu held out (walls %% %ld == %ld); %zu candidates, %.1f "
-         "active features each\n", train.n, held.n, holdout, holdout - 1, p.ncand,
+  printf("%zu training examples, %zu held out (walls, or logs' game numbers, %% %ld == %ld); "
+         "%zu candidates, %.1f active features each\n", train.n, held.n, holdout, holdout - 1, p.ncand,
          (double)p.nfeat / (double)p.ncand);
+  if (evaluate) { /* no training: the agreement of existing weights */
+    tk_error err;
+    tk_error_clear(&err);
+    double *we = NULL;
+    size_t nnz = 0, ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT], ex = 0, ext = 0;
+    if (rop_weights_load(evaluate, &we, &nnz, &err)) {
+      fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
+      free_all(&p, &train, &held);
+      return 2;
+    }
+    agreement(we, &p, &held, ag, tot, &ex);
+    agreement(we, &p, &train, agt, tott, &ext);
+    printf("agreement of %s (%zu nonzero weights) with '%s' (paper 000 table 4):\n", evaluate,
+           nnz, teacher);
+    printf("  %-8s %16s %16s %22s\n", "", "held out", "the others", "all");
+    for (int i = 0; i < NCAT; i++)
+      printf("  %-8s %6.2f %% %7zu  %6.2f %% %7zu  %6.2f %% (%zu of %zu)\n", CAT_NAME[i],
+             pct(ag[i], tot[i]), tot[i], pct(agt[i], tott[i]), tott[i],
+             pct(ag[i] + agt[i], tot[i] + tott[i]), ag[i] + agt[i], tot[i] + tott[i]);
+    printf("  (calls with the same discard too, all: %.2f %%)\n",
+           pct(ex + ext, tot[CAT_CALL] + tott[CAT_CALL]));
+    free(we);
+    free_all(&p, &train, &held);
+    return 0;
+  }
   double *w = calloc(ROF_FEATURES, sizeof *w), *u = calloc(ROF_FEATURES, sizeof *u);
   double *avg = calloc(ROF_FEATURES, sizeof *avg);
   size_t *order = malloc(train.n * sizeof *order);
