@@ -288,7 +288,7 @@ static void test_tenhou(void) {
   snprintf(want, sizeof want, "mjai logs: %d games read, %d replayed, 0 refused", games, games);
   if (!strstr(tout, want)) TK_FAILF("expected '%s' in: %s", want, tout);
   /* a Phoenix-lobby hanchan has about 10 hands of 4 players with ~11 discards each kept (443
-   * discards, 19 calls and 109 passes a game over the 158 complete records): bounds far from
+   * discards, 20 calls and 109 passes a game over the 158 complete records): bounds far from
    * that */
   long discards = count_before(tout, " discards,"), calls = count_before(tout, " calls,");
   long passes = count_before(tout, " passes kept"), unmatched = count_before(tout, " unmatched");
