@@ -93,6 +93,45 @@ tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const
 
 /* ------------------------------------------------------------ reader */
 
+int tk_log_games(char *text, size_t len, const char *marker, size_t **starts_out,
+                 int **firstline_out) {
+  size_t *starts = NULL;
+  int *firstline = NULL, nseg = 0, segcap = 0, lineno = 1;
+  for (size_t at = 0;;) { /* game 0 starts at the top, whatever its first line */
+    int sg = at == 0;
+    const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
+    size_t end = nl ? (size_t)(nl - text) + 1 : len;
+    if (at > 0 && end > at) {
+      char save = text[end - 1];
+      text[end - 1] = '\0';
+      sg = strstr(text + at, marker) && strstr(text + at, "\"type\"");
+      text[end - 1] = save;
+    }
+    if (sg) {
+      if (nseg == segcap) {
+        segcap = segcap ? 2 * segcap : 16;
+        size_t *ns = realloc(starts, sizeof *ns * (size_t)segcap);
+        if (ns) starts = ns;
+        int *nf = ns ? realloc(firstline, sizeof *nf * (size_t)segcap) : NULL;
+        if (nf) firstline = nf;
+        if (!ns || !nf) {
+          free(starts);
+          free(firstline);
+          return -1;
+        }
+      }
+      starts[nseg] = at;
+      firstline[nseg++] = lineno;
+    }
+    if (end >= len) break;
+    at = end;
+    lineno++;
+  }
+  *starts_out = starts;
+  *firstline_out = firstline;
+  return nseg;
+}
+
 typedef struct replay {
   json_t **line;   /* parsed lines (blank lines left out) */
   int *lineno;     /* each one's line number in the file (1-based) */

@@ -95,6 +95,15 @@ typedef struct tk_riichi_replay_hooks {
   void *ctx;
 } tk_riichi_replay_hooks;
 
+/* The games of a log file's text (text[0 .. len), NUL-terminated at len): game k is
+ * text[starts[k] .. starts[k + 1]) (the last one up to len), and its first line is the file's
+ * line firstline[k] (1-based). A game starts at the top of the text, whatever its first line,
+ * and at every later line holding `marker` ("\"start_game\"", daifugo's "\"start_block\"") and
+ * "\"type\"". `taikai replay` and the one-player trainer split files with it. Returns the
+ * number of games (at least 1), with *starts and *firstline malloc'd, or -1 when out of
+ * memory. */
+int tk_log_games(char *text, size_t len, const char *marker, size_t **starts, int **firstline);
+
 /* tk_riichi_log_replay with `hooks` (may be NULL) told of every decision. */
 int tk_riichi_log_replay_hooked(FILE *f, const tk_riichi_replay_hooks *hooks,
                                 tk_riichi_replay *out, tk_error *err);

@@ -47,7 +47,6 @@
  * candidates per update. The features of every candidate are computed once and kept. The
  * weights written are the nonzero averaged ones (weights_io.h); the same command reproduces them
  * byte for byte. */
-#define _GNU_SOURCE /* memmem */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -507,7 +506,7 @@ static int read_log_game(const char *path, char *text, size_t len, int first, lo
     no_teacher_games++;
     return 0;
   }
-  FILE *f = fmemopen(text, len, "r");
+  FILE *f = len ? fmemopen(text, len, "r") : tmpfile(); /* empty: no line */
   tk_riichi_replay *out = malloc(sizeof *out);
   if (!f || !out) {
     if (f) fclose(f);
@@ -556,32 +555,22 @@ static int read_log(const char *path, long holdout, decs *g, pool *p, set *train
     fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
     return 2;
   }
-  /* the games: a line whose "type" is start_game opens one */
-  size_t begin = 0;
-  int line = 1, begin_line = 1, ngames = 0, rc = 0;
-  for (size_t at = 0; at <= len && !rc;) {
-    const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
-    size_t end = nl ? (size_t)(nl - text) + 1 : len;
-    int sg = 0;
-    if (at < len && at > begin && memmem(text + at, end - at, "start_game", 10)) {
-      json_t *o = json_loadb(text + at, end - at, 0, NULL);
-      const char *t = json_string_value(json_object_get(o, "type"));
-      sg = t && !strcmp(t, "start_game");
-      json_decref(o);
-    }
-    if (sg || at >= len) {
-      if (at > begin || at == 0) {
-        ngames++;
-        rc = read_log_game(path, text + begin, at - begin, begin_line, holdout, g, p, train,
-                           held, k);
-      }
-      begin = at;
-      begin_line = line;
-    }
-    if (at >= len) break;
-    at = end;
-    line++;
+  /* the games, split as `taikai replay` splits them */
+  size_t *starts = NULL;
+  int *firstline = NULL, n = tk_log_games(text, len, "\"start_game\"", &starts, &firstline);
+  if (n < 0) {
+    free(text);
+    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
+    return 1;
   }
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    size_t end = i + 1 < n ? starts[i + 1] : len;
+    rc = read_log_game(path, text + starts[i], end - starts[i], firstline[i], holdout, g, p,
+                       train, held, k);
+  }
+  free(starts);
+  free(firstline);
   free(text);
   return rc;
 }
