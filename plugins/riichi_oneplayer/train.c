@@ -1,5 +1,5 @@
 /* plugins/riichi_oneplayer/train.c — `riichi_oneplayer_train`: trains the one-player policy's
- * weights by averaged perceptron on a teacher's riichi decisions (taikai run --records), and
+ * weights by averaged perceptron on a teacher's riichi decisions (records or mjai logs), and
  * reports the held-out agreement as paper 000's table 4 (discards, calls, passes).
  *
  *   riichi_oneplayer_train INPUT... [--teacher WHO[,WHO...]] --out FILE [--epochs N]
@@ -20,7 +20,7 @@
  * is not legal, a damaged line) stops training with the file, its line and the reason, or, with
  * --skip-bad-games, is left out and counted.
  *
- * Examples. Every decision of an agent whose label is listed becomes a ranking example over the
+ * Examples. Every decision of a teacher becomes a ranking example over the
  * policy's candidates (rop_candidates), the teacher's move being the candidate it played:
  * - at an own draw, the discard of that tile, or that kan ("discards" in the table);
  * - at a call opportunity, pass ("passes"), or the chi / pon together with the discard the
@@ -38,7 +38,8 @@
  * following discard aside, as the paper counts (exact + call-only matches); the exact share is
  * printed beside it.
  *
- * Training. The units whose wall % M == M - 1 are held out (M = 10: a tenth); the others are
+ * Training. The units whose wall % M == M - 1 are held out (M = 10: a tenth; a log game's number
+ * in the order read stands for its wall: read_log_game); the others are
  * visited in an order shuffled from S in each epoch. At each step the candidate the current
  * weights rank first (ties: the first candidate, as rop_decide plays) is compared with the
  * teacher's; when they differ the weights move by +1 on the teacher's features and -1 on the
