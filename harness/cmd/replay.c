@@ -283,39 +283,12 @@ int tk_cmd_replay(int argc, char **argv) {
     text[head] = saved;
     const char *marker = daifugo ? "\"start_block\"" : "\"start_game\"";
     size_t *starts = NULL;
-    int *firstline = NULL, nseg = 0, segcap = 0, lineno = 1;
-    for (size_t at = 0;;) { /* segment 0 starts at the top, whatever its first line */
-      int sg = at == 0;
-      const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
-      size_t end = nl ? (size_t)(nl - text) + 1 : len;
-      if (at > 0 && end > at) {
-        char save = text[end - 1];
-        text[end - 1] = '\0';
-        sg = strstr(text + at, marker) && strstr(text + at, "\"type\"");
-        text[end - 1] = save;
-      }
-      if (sg) {
-        if (nseg == segcap) {
-          segcap = segcap ? 2 * segcap : 16;
-          size_t *ns = realloc(starts, sizeof *ns * (size_t)segcap);
-          if (ns) starts = ns;
-          int *nf = ns ? realloc(firstline, sizeof *nf * (size_t)segcap) : NULL;
-          if (nf) firstline = nf;
-          if (!ns || !nf) {
-            free(starts);
-            free(firstline);
-            free(text);
-            fprintf(stderr, "taikai replay: out of memory\n");
-            rc = 2;
-            goto done;
-          }
-        }
-        starts[nseg] = at;
-        firstline[nseg++] = lineno;
-      }
-      if (end >= len) break;
-      at = end;
-      lineno++;
+    int *firstline = NULL, nseg = tk_log_games(text, len, marker, &starts, &firstline);
+    if (nseg < 0) {
+      free(text);
+      fprintf(stderr, "taikai replay: out of memory\n");
+      rc = 2;
+      goto done;
     }
     for (int k = 0; k < nseg; k++) {
       size_t a = starts[k], b = k + 1 < nseg ? starts[k + 1] : len;

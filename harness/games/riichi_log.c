@@ -93,6 +93,45 @@ tk_riichi_sink tk_riichi_log_sink(tk_riichi_log *log, FILE *f, const char *const
 
 /* ------------------------------------------------------------ reader */
 
+int tk_log_games(char *text, size_t len, const char *marker, size_t **starts_out,
+                 int **firstline_out) {
+  size_t *starts = NULL;
+  int *firstline = NULL, nseg = 0, segcap = 0, lineno = 1;
+  for (size_t at = 0;;) { /* game 0 starts at the top, whatever its first line */
+    int sg = at == 0;
+    const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
+    size_t end = nl ? (size_t)(nl - text) + 1 : len;
+    if (at > 0 && end > at) {
+      char save = text[end - 1];
+      text[end - 1] = '\0';
+      sg = strstr(text + at, marker) && strstr(text + at, "\"type\"");
+      text[end - 1] = save;
+    }
+    if (sg) {
+      if (nseg == segcap) {
+        segcap = segcap ? 2 * segcap : 16;
+        size_t *ns = realloc(starts, sizeof *ns * (size_t)segcap);
+        if (ns) starts = ns;
+        int *nf = ns ? realloc(firstline, sizeof *nf * (size_t)segcap) : NULL;
+        if (nf) firstline = nf;
+        if (!ns || !nf) {
+          free(starts);
+          free(firstline);
+          return -1;
+        }
+      }
+      starts[nseg] = at;
+      firstline[nseg++] = lineno;
+    }
+    if (end >= len) break;
+    at = end;
+    lineno++;
+  }
+  *starts_out = starts;
+  *firstline_out = firstline;
+  return nseg;
+}
+
 typedef struct replay {
   json_t **line;   /* parsed lines (blank lines left out) */
   int *lineno;     /* each one's line number in the file (1-based) */
@@ -104,6 +143,7 @@ typedef struct replay {
   tk_error *err;
   tk_riichi_replay *out;
   int failed;
+  const tk_riichi_replay_hooks *hooks; /* may be NULL */
 } replay;
 
 static const char *type_of(json_t *o) { return json_string_value(json_object_get(o, "type")); }
@@ -505,6 +545,7 @@ static int run(replay *rp, const tk_riichi_rules *rules_in, tk_riichi_replay *ou
   tk_riichi_sink sink = {on_engine_event, r};
   int rc = 0;
   out->kyoku = 0;
+  if (r->hooks && r->hooks->begin) r->hooks->begin(r->hooks->ctx);
   out->bad_line = 0;
   out->bad_event[0] = out->bad_what[0] = out->bad_field[0] = out->expected[0] = out->logged[0] = '\0';
   tk_error e2;
@@ -536,6 +577,9 @@ static int run(replay *rp, const tk_riichi_rules *rules_in, tk_riichi_replay *ou
       int s = tk_riichi_to_act(&g);
       tk_riichi_action a;
       if (decide(r, &g, s, &a)) break;
+      int line = a.type == TK_RIICHI_PASS || r->cur >= r->n ? 0 : r->lineno[r->cur];
+      tk_riichi_game before;
+      if (r->hooks && r->hooks->decision) before = g;
       tk_error_clear(&e2);
       if (tk_riichi_apply(&g, s, &a, &sink, &e2)) {
         char what[320];
@@ -543,6 +587,7 @@ static int run(replay *rp, const tk_riichi_rules *rules_in, tk_riichi_replay *ou
         mismatch(r, what, NULL, NULL);
         break;
       }
+      if (r->hooks && r->hooks->decision) r->hooks->decision(r->hooks->ctx, &before, s, &a, line);
     }
   }
   if (!rc && r->failed) rc = TK_EINVAL;
@@ -555,9 +600,15 @@ static int run(replay *rp, const tk_riichi_rules *rules_in, tk_riichi_replay *ou
 }
 
 int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
+  return tk_riichi_log_replay_hooked(f, NULL, out, err);
+}
+
+int tk_riichi_log_replay_hooked(FILE *f, const tk_riichi_replay_hooks *hooks,
+                                tk_riichi_replay *out, tk_error *err) {
   memset(out, 0, sizeof *out);
   replay r;
   memset(&r, 0, sizeof r);
+  r.hooks = hooks;
   r.err = err;
   r.out = out;
   int cap = 0, rc = 0, physical = 0;

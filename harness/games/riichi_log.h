@@ -80,4 +80,32 @@ typedef struct tk_riichi_replay {
  * summary (line number first) in `err`; TK_ENOMEM. */
 int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err);
 
+/* Observers of a replay's decisions (every member may be NULL). `begin` is called before each
+ * pass over the log: a log that does not declare its length may be replayed twice (east-only,
+ * then hanchan), and only the decisions of the last pass belong to the result. `decision` is
+ * called at every decision the engine asks for (tk_riichi_to_act), with the game before the
+ * move: the seat's view and legal actions (tk_riichi_view_of, tk_riichi_legal_of) are those
+ * the referee gives an agent there, and `a` is the move the log records, already known to be
+ * legal (the engine accepted it); `line` is its line in the log (1-based; 0 for a pass, which
+ * the log does not write). */
+typedef struct tk_riichi_replay_hooks {
+  void (*begin)(void *ctx);
+  void (*decision)(void *ctx, const tk_riichi_game *g, int seat, const tk_riichi_action *a,
+                   int line);
+  void *ctx;
+} tk_riichi_replay_hooks;
+
+/* The games of a log file's text (text[0 .. len), NUL-terminated at len): game k is
+ * text[starts[k] .. starts[k + 1]) (the last one up to len), and its first line is the file's
+ * line firstline[k] (1-based). A game starts at the top of the text, whatever its first line,
+ * and at every later line holding `marker` ("\"start_game\"", daifugo's "\"start_block\"") and
+ * "\"type\"". `taikai replay` and the one-player trainer split files with it. Returns the
+ * number of games (at least 1), with *starts and *firstline malloc'd, or -1 when out of
+ * memory. */
+int tk_log_games(char *text, size_t len, const char *marker, size_t **starts, int **firstline);
+
+/* tk_riichi_log_replay with `hooks` (may be NULL) told of every decision. */
+int tk_riichi_log_replay_hooked(FILE *f, const tk_riichi_replay_hooks *hooks,
+                                tk_riichi_replay *out, tk_error *err);
+
 #endif

@@ -1,11 +1,26 @@
 /* plugins/riichi_oneplayer/train.c — `riichi_oneplayer_train`: trains the one-player policy's
- * weights by averaged perceptron on a teacher's riichi decisions (taikai run --records), and
+ * weights by averaged perceptron on a teacher's riichi decisions (records or mjai logs), and
  * reports the held-out agreement as paper 000's table 4 (discards, calls, passes).
  *
- *   riichi_oneplayer_train RECORDS... --teacher LABEL[,LABEL...] --out FILE [--epochs N]
+ *   riichi_oneplayer_train INPUT... [--teacher WHO[,WHO...]] --out FILE [--epochs N]
  *                          [--holdout M] [--seed S] [--train-units U] [--filter paper|none]
+ *                          [--skip-bad-games]
+ *   riichi_oneplayer_train INPUT... [--teacher ...] --evaluate WEIGHTS [--holdout M] [...]
+ *     prints the agreement of existing weights with the inputs' examples (held out, the others,
+ *     all), and trains nothing: e.g. how close the default weights play to human records.
  *
- * Examples. Every decision of an agent whose label is listed becomes a ranking example over the
+ * Inputs. Records of `taikai run --records` (records.tkr), and mjai logs (*.jsonl, *.jsonl.gz,
+ * one game or several one after the other; a folder: its logs in name order) of any source:
+ * `taikai run --logs`, `taikai import tenhou`, other mjai writers. A log is replayed through
+ * the engine by the reader of `taikai replay` (harness/games/riichi_log.h), which rebuilds at
+ * every decision the view and legal actions the referee gives an agent, and the move made; the
+ * examples below are then drawn the same way from either source. The teachers are the agents
+ * whose label (records), the players whose start_game name (logs), or the seats (0-3) --teacher
+ * lists; every player without it. A log the engine refuses (rules it cannot replay, a move that
+ * is not legal, a damaged line) stops training with the file, its line and the reason, or, with
+ * --skip-bad-games, is left out and counted.
+ *
+ * Examples. Every decision of a teacher becomes a ranking example over the
  * policy's candidates (rop_candidates), the teacher's move being the candidate it played:
  * - at an own draw, the discard of that tile, or that kan ("discards" in the table);
  * - at a call opportunity, pass ("passes"), or the chi / pon together with the discard the
@@ -23,7 +38,8 @@
  * following discard aside, as the paper counts (exact + call-only matches); the exact share is
  * printed beside it.
  *
- * Training. The units whose wall % M == M - 1 are held out (M = 10: a tenth); the others are
+ * Training. The units whose wall % M == M - 1 are held out (M = 10: a tenth; a log game's number
+ * in the order read stands for its wall: read_log_game); the others are
  * visited in an order shuffled from S in each epoch. At each step the candidate the current
  * weights rank first (ties: the first candidate, as rop_decide plays) is compared with the
  * teacher's; when they differ the weights move by +1 on the teacher's features and -1 on the
@@ -32,12 +48,19 @@
  * candidates per update. The features of every candidate are computed once and kept. The
  * weights written are the nonzero averaged ones (weights_io.h); the same command reproduces them
  * byte for byte. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
+#include <jansson.h>
+
+#include "import.h"
 #include "policy.h"
+#include "riichi_log.h"
 #include "taikai/records.h"
 #include "taikai/rng.h"
 #include "taikai/sha256.h"
@@ -86,13 +109,15 @@ static void push_example(set *s, const example *e) {
   s->x[s->n++] = *e;
 }
 
-/* The legal index of action `a` in l (a discard by its tile alone), or -1. */
+/* The legal index of action `a` in l (a discard by its tile alone; a chi / pon by its two
+ * consumed tiles in either order, as the engine accepts them and logs may write them), or -1. */
 static int legal_index(const tk_riichi_legal *l, const tk_riichi_action *a) {
   for (int i = 0; i < l->n; i++) {
     const tk_riichi_action *b = &l->a[i];
     if (b->type != a->type || b->tile != a->tile) continue;
     if ((a->type == TK_RIICHI_CHI || a->type == TK_RIICHI_PON) &&
-        (b->consumed[0] != a->consumed[0] || b->consumed[1] != a->consumed[1]))
+        !(b->consumed[0] == a->consumed[0] && b->consumed[1] == a->consumed[1]) &&
+        !(b->consumed[0] == a->consumed[1] && b->consumed[1] == a->consumed[0]))
       continue;
     return i;
   }
@@ -220,8 +245,15 @@ static void agreement(const double *w, const pool *p, const set *s, size_t agree
 static double pct(size_t a, size_t n) { return n ? 100.0 * (double)a / (double)n : 0.0; }
 
 static void usage(FILE *f) {
-  fprintf(f, "usage: riichi_oneplayer_train RECORDS... --teacher LABEL[,LABEL...] --out FILE "
-             "[--epochs N] [--holdout M] [--seed S] [--train-units U] [--filter paper|none]\n");
+  fprintf(f, "usage: riichi_oneplayer_train INPUT... [--teacher WHO[,WHO...]] --out FILE "
+             "[--epochs N] [--holdout M] [--seed S] [--train-units U] [--filter paper|none] "
+             "[--skip-bad-games]\n"
+             "       riichi_oneplayer_train INPUT... [--teacher ...] --evaluate WEIGHTS [...]: the "
+             "agreement of WEIGHTS, no training\n"
+             "INPUT: records (taikai run --records: records.tkr), an mjai log (*.jsonl, "
+             "*.jsonl.gz; one game or many), or a folder of logs (a run folder: its logs/)\n"
+             "WHO: an agent label (records), a player name (a log's start_game names), or a seat "
+             "0-3; without --teacher every player is a teacher\n");
 }
 
 /* Is `label` one of the comma-separated `list`? */
@@ -237,32 +269,40 @@ static int listed(const char *list, const char *label) {
   return 0;
 }
 
+/* One decision of a game, whichever the source: records.tkr, or an mjai log replayed. */
+typedef struct dec {
+  tk_riichi_view v;
+  tk_riichi_legal l;
+  tk_riichi_action a;
+  uint8_t seat, teacher; /* teacher: the player is one of --teacher */
+} dec;
+
+typedef struct decs {
+  dec *d;
+  size_t n, cap;
+} decs;
+
 /* --filter paper: paper 000's data filter (section 4; riichi-agents.md 2.2) on top of the one
  * above. Only the hands of (a) a player who won while no seat was in riichi, or (b) the first
  * player to declare riichi are kept, and of those only the decisions before that player's
- * riichi. A hand of a unit is a run of decisions with the same (round, honba). */
+ * riichi. A hand of a game is a run of decisions with the same (round, honba). */
 static int paper_filter;
 enum { MAX_HANDS = 256, NONE = 0xffffffffu };
 
 typedef struct hand_keep {
   uint8_t keep;          /* seats whose decisions are kept */
   uint8_t first_riichi;  /* seat, or 0xff */
-  uint32_t riichi_at[4]; /* index of each seat's riichi decision in the unit, or NONE */
+  uint32_t riichi_at[4]; /* index of each seat's riichi decision in the game, or NONE */
 } hand_keep;
 
 /* The hand index of each decision (hand_of[i]) and what to keep of each hand. Returns the
  * number of hands (at most MAX_HANDS; later hands share the last entry, never kept). */
-static int paper_hands(const tk_records *r, const tk_records_unit *u, uint16_t *hand_of,
-                       hand_keep *hk) {
+static int paper_hands(const decs *g, uint16_t *hand_of, hand_keep *hk) {
   int nh = 0, key = -1;
-  for (uint32_t i = 0; i < u->ndecisions; i++) {
-    tk_records_decision d;
-    tk_records_decision_at(r, u, i, &d);
-    tk_riichi_view v;
-    tk_riichi_action a;
-    memcpy(&v, d.view, sizeof v);
-    memcpy(&a, d.action, sizeof a);
-    int k = v.round << 8 | v.honba;
+  for (uint32_t i = 0; i < g->n; i++) {
+    const tk_riichi_view *v = &g->d[i].v;
+    const tk_riichi_action *a = &g->d[i].a;
+    int k = v->round << 8 | v->honba;
     if (k != key && nh < MAX_HANDS) {
       key = k;
       hand_keep *n = &hk[nh++];
@@ -272,14 +312,14 @@ static int paper_hands(const tk_records *r, const tk_records_unit *u, uint16_t *
     }
     hand_of[i] = (uint16_t)(nh - 1);
     hand_keep *h = &hk[nh - 1];
-    int seat = (int)(d.seat & 3);
-    if (a.type == TK_RIICHI_RIICHI && h->riichi_at[seat] == NONE) {
+    int seat = g->d[i].seat & 3;
+    if (a->type == TK_RIICHI_RIICHI && h->riichi_at[seat] == NONE) {
       h->riichi_at[seat] = i;
       if (h->first_riichi == 0xff) h->first_riichi = (uint8_t)seat;
     }
-    if (a.type == TK_RIICHI_TSUMO || a.type == TK_RIICHI_RON) {
+    if (a->type == TK_RIICHI_TSUMO || a->type == TK_RIICHI_RON) {
       int riichi = 0;
-      for (int s = 0; s < 4; s++) riichi |= v.riichi[s] != 0;
+      for (int s = 0; s < 4; s++) riichi |= v->riichi[s] != 0;
       if (!riichi) h->keep |= (uint8_t)(1u << seat);
     }
   }
@@ -289,12 +329,76 @@ static int paper_hands(const tk_records *r, const tk_records_unit *u, uint16_t *
   return nh;
 }
 
-/* Training units read so far, and the most to keep (--train-units; 0 = all): a learning curve
- * trains on the first U training units of the same files, against the same held-out set. */
+/* Training games read so far, and the most to keep (--train-units; 0 = all): a learning curve
+ * trains on the first U training games of the same files, against the same held-out set. */
 static unsigned long long train_units, max_train_units;
 
-static int read_file(const char *in, const char *teacher, long holdout, pool *p, set *train,
-                     set *held, counts *k) {
+/* The examples of one game's decisions `g` (every seat's, in the order they were made), into
+ * `s`; `what` names the game in messages. Returns 0, or 2 after a message. */
+static int add_game(const char *what, uint64_t unit, const decs *g, pool *p, set *s, counts *k) {
+  static uint16_t hand_of[1 << 16];
+  static hand_keep hk[MAX_HANDS];
+  if (paper_filter && g->n > (1u << 16)) {
+    fprintf(stderr, "riichi_oneplayer_train: %s: %zu decisions, more than --filter paper handles "
+            "(65536)\n", what, g->n);
+    return 2;
+  }
+  if (paper_filter) paper_hands(g, hand_of, hk);
+  for (size_t i = 0; i < g->n; i++) {
+    const dec *d = &g->d[i];
+    if (!d->teacher) continue;
+    if (paper_filter) {
+      const hand_keep *hh = &hk[hand_of[i]];
+      int seat = d->seat & 3;
+      if (!(hh->keep >> seat & 1) || (hh->riichi_at[seat] != NONE && i > hh->riichi_at[seat])) {
+        k->filtered++;
+        continue;
+      }
+    }
+    /* a chi / pon's discard: the seat's next decision, if it is the discard after that call
+     * (another seat's pon or ron may have taken the tile instead) */
+    const tk_riichi_action *next = NULL;
+    if (d->v.phase == TK_RIICHI_PHASE_REACT &&
+        (d->a.type == TK_RIICHI_CHI || d->a.type == TK_RIICHI_PON))
+      for (size_t j = i + 1; j < g->n; j++) {
+        if (g->d[j].seat != d->seat) continue;
+        if (g->d[j].v.phase == TK_RIICHI_PHASE_SELF && g->d[j].v.after_call) next = &g->d[j].a;
+        break;
+      }
+    if (d->l.n > TK_RIICHI_MAX_LEGAL || d->v.nhand > 14) {
+      fprintf(stderr, "riichi_oneplayer_train: %s: a malformed decision (legal.n %u, view.nhand "
+              "%u)\n", what, d->l.n, d->v.nhand);
+      return 2;
+    }
+    if (add_decision(what, unit, &d->v, &d->l, &d->a, next, p, s, k)) return 2;
+  }
+  return 0;
+}
+
+static int push_dec(decs *g, const dec *d) {
+  if (g->n == g->cap) {
+    size_t cap = g->cap ? 2 * g->cap : 512;
+    dec *nd = realloc(g->d, cap * sizeof *nd);
+    if (!nd) return -1;
+    g->d = nd;
+    g->cap = cap;
+  }
+  g->d[g->n++] = *d;
+  return 0;
+}
+
+static const char *teacher_list; /* --teacher, or NULL: every player */
+
+/* Is the player `name` in seat `seat` a teacher? --teacher lists labels (records), player names
+ * (a log's start_game "names"), or seats 0-3; without it every player is. */
+static int is_teacher(const char *name, int seat) {
+  if (!teacher_list) return 1;
+  char digit[2] = {(char)('0' + seat), '\0'};
+  return (name && listed(teacher_list, name)) || (seat >= 0 && listed(teacher_list, digit));
+}
+
+static int read_records(const char *in, long holdout, decs *g, pool *p, set *train, set *held,
+                        counts *k) {
   tk_error err;
   tk_error_clear(&err);
   tk_records *r;
@@ -311,9 +415,10 @@ static int read_file(const char *in, const char *teacher, long holdout, pool *p,
   const tk_records_header *h = tk_records_header_of(r);
   uint8_t who[TK_RECORDS_MAX_AGENTS] = {0};
   int any = 0;
-  for (uint32_t i = 0; i < h->nagents; i++) any |= who[i] = (uint8_t)listed(teacher, h->agent[i]);
+  for (uint32_t i = 0; i < h->nagents; i++) any |= who[i] = (uint8_t)is_teacher(h->agent[i], -1);
   if (!any) {
-    fprintf(stderr, "riichi_oneplayer_train: %s: no agent labelled '%s' (agents:", in, teacher);
+    fprintf(stderr, "riichi_oneplayer_train: %s: no agent labelled '%s' (agents:", in,
+            teacher_list);
     for (uint32_t i = 0; i < h->nagents; i++) fprintf(stderr, " %s", h->agent[i]);
     fprintf(stderr, ")\n");
     tk_records_close(r);
@@ -321,60 +426,30 @@ static int read_file(const char *in, const char *teacher, long holdout, pool *p,
   }
   tk_records_unit u;
   int rc;
-  static uint16_t hand_of[1 << 16];
-  static hand_keep hk[MAX_HANDS];
   while ((rc = tk_records_next(r, &u, &err)) == 1) {
     set *s = u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? held : train;
     if (s == train && max_train_units && train_units++ >= max_train_units) continue;
-    if (paper_filter && u.ndecisions > (1u << 16)) {
-      fprintf(stderr, "riichi_oneplayer_train: %s: unit %llu: %u decisions, more than --filter "
-              "paper handles (65536)\n", in, (unsigned long long)u.unit, u.ndecisions);
-      tk_records_close(r);
-      return 2;
-    }
-    if (paper_filter) paper_hands(r, &u, hand_of, hk);
+    g->n = 0;
     for (uint32_t i = 0; i < u.ndecisions; i++) {
       tk_records_decision d;
       tk_records_decision_at(r, &u, i, &d);
-      if (d.agent >= h->nagents || !who[d.agent]) continue;
-      if (paper_filter) {
-        const hand_keep *hh = &hk[hand_of[i]];
-        int seat = (int)(d.seat & 3);
-        if (!(hh->keep >> seat & 1) || (hh->riichi_at[seat] != NONE && i > hh->riichi_at[seat])) {
-          k->filtered++;
-          continue;
-        }
-      }
-      tk_riichi_view v;
-      tk_riichi_legal l;
-      tk_riichi_action act, nx;
-      memcpy(&v, d.view, sizeof v);
-      memcpy(&l, d.legal, sizeof l);
-      memcpy(&act, d.action, sizeof act);
-      /* a chi / pon's discard: the seat's next decision, if it is the discard after that call
-       * (another seat's pon or ron may have taken the tile instead) */
-      const tk_riichi_action *next = NULL;
-      if (v.phase == TK_RIICHI_PHASE_REACT && (act.type == TK_RIICHI_CHI || act.type == TK_RIICHI_PON))
-        for (uint32_t j = i + 1; j < u.ndecisions; j++) {
-          tk_records_decision e;
-          tk_records_decision_at(r, &u, j, &e);
-          if (e.seat != d.seat) continue;
-          tk_riichi_view nv;
-          memcpy(&nv, e.view, sizeof nv);
-          memcpy(&nx, e.action, sizeof nx);
-          if (nv.phase == TK_RIICHI_PHASE_SELF && nv.after_call) next = &nx;
-          break;
-        }
-      if (l.n > TK_RIICHI_MAX_LEGAL || v.nhand > 14) {
-        fprintf(stderr, "riichi_oneplayer_train: %s: unit %llu: a malformed decision (legal.n %u, "
-                "view.nhand %u)\n", in, (unsigned long long)u.unit, l.n, v.nhand);
+      dec x;
+      memcpy(&x.v, d.view, sizeof x.v);
+      memcpy(&x.l, d.legal, sizeof x.l);
+      memcpy(&x.a, d.action, sizeof x.a);
+      x.seat = (uint8_t)(d.seat & 3);
+      x.teacher = d.agent < h->nagents && who[d.agent];
+      if (push_dec(g, &x)) {
+        fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
         tk_records_close(r);
-        return 2;
+        return 1;
       }
-      if (add_decision(in, u.unit, &v, &l, &act, next, p, s, k)) {
-        tk_records_close(r);
-        return 2;
-      }
+    }
+    char what[1100];
+    snprintf(what, sizeof what, "%s: unit %llu", in, (unsigned long long)u.unit);
+    if ((rc = add_game(what, u.unit, g, p, s, k))) {
+      tk_records_close(r);
+      return rc;
     }
   }
   tk_records_close(r);
@@ -385,12 +460,192 @@ static int read_file(const char *in, const char *teacher, long holdout, pool *p,
   return 0;
 }
 
+/* mjai logs. Each game is replayed through the engine (tk_riichi_log_replay_hooked, the reader
+ * of `taikai replay`), which rebuilds every decision of every seat as the referee gives it.
+ * Games are numbered in the order they are read (files in the order given, a folder's files in
+ * name order, a file's games in order), from 0: that number stands for the records' wall in
+ * --holdout (a run's logs, read in unit order, number the games as the run numbers its units;
+ * that is the wall when every wall is played once). */
+static int skip_bad;                       /* --skip-bad-games */
+static unsigned long long log_games, bad_games, no_teacher_games;
+
+typedef struct hook_ctx {
+  decs *g;
+  uint8_t teacher[4];
+  int oom;
+} hook_ctx;
+
+static void on_begin(void *ctx) { ((hook_ctx *)ctx)->g->n = 0; }
+
+static void on_decision(void *ctx, const tk_riichi_game *game, int seat, const tk_riichi_action *a,
+                        int line) {
+  (void)line;
+  hook_ctx *h = ctx;
+  dec x;
+  tk_riichi_view_of(game, seat, &x.v);
+  tk_riichi_legal_of(game, seat, &x.l);
+  x.a = *a;
+  x.seat = (uint8_t)seat;
+  x.teacher = h->teacher[seat & 3];
+  if (push_dec(h->g, &x)) h->oom = 1;
+}
+
+/* One game: the lines text[0 .. len) of `path`, starting at the file's line `first`. */
+static int read_log_game(const char *path, char *text, size_t len, int first, long holdout,
+                         decs *g, pool *p, set *train, set *held, counts *k) {
+  hook_ctx hc = {g, {0}, 0};
+  /* the players' names: start_game's "names" */
+  const char *eol = memchr(text, '\n', len);
+  json_t *sg = json_loadb(text, eol ? (size_t)(eol - text) : len, 0, NULL);
+  json_t *names = json_object_get(sg, "names");
+  int any = 0;
+  for (int s = 0; s < 4; s++)
+    any |= hc.teacher[s] = (uint8_t)is_teacher(json_string_value(json_array_get(names, s)), s);
+  json_decref(sg);
+  unsigned long long game = log_games++;
+  if (!any) { /* no teacher at this table: nothing to learn (the game is not replayed) */
+    no_teacher_games++;
+    return 0;
+  }
+  FILE *f = len ? fmemopen(text, len, "r") : tmpfile(); /* empty: no line */
+  tk_riichi_replay *out = malloc(sizeof *out);
+  if (!f || !out) {
+    if (f) fclose(f);
+    free(out);
+    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
+    return 1;
+  }
+  tk_riichi_replay_hooks hooks = {on_begin, on_decision, &hc};
+  tk_error err;
+  tk_error_clear(&err);
+  int e = tk_riichi_log_replay_hooked(f, &hooks, out, &err);
+  fclose(f);
+  if (hc.oom || e == TK_ENOMEM) {
+    free(out);
+    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
+    return 1;
+  }
+  if (e) {
+    int line = out->bad_line ? out->bad_line + first - 1 : first;
+    fprintf(stderr, "riichi_oneplayer_train: %s:%d: %s%s%s; the engine cannot replay this game%s\n",
+            path, line, out->bad_event, out->bad_event[0] ? ": " : "",
+            out->bad_what[0] ? out->bad_what : err.msg,
+            skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    if (out->rules_note[0]) fprintf(stderr, "  note: %s\n", out->rules_note);
+    free(out);
+    if (!skip_bad) return 2;
+    bad_games++;
+    return 0;
+  }
+  free(out);
+  set *s = game % (uint64_t)holdout == (uint64_t)holdout - 1 ? held : train;
+  if (s == train && max_train_units && train_units++ >= max_train_units) return 0;
+  char what[1100];
+  snprintf(what, sizeof what, "%s:%d", path, first);
+  return add_game(what, game, g, p, s, k);
+}
+
+/* A log file: every game in it, each from its start_game line. */
+static int read_log(const char *path, long holdout, decs *g, pool *p, set *train, set *held,
+                    counts *k) {
+  char *text = NULL;
+  size_t len = 0;
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_read_maybe_gz(path, &text, &len, &err)) {
+    fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
+    return 2;
+  }
+  /* the games, split as `taikai replay` splits them */
+  size_t *starts = NULL;
+  int *firstline = NULL, n = tk_log_games(text, len, "\"start_game\"", &starts, &firstline);
+  if (n < 0) {
+    free(text);
+    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
+    return 1;
+  }
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    size_t end = i + 1 < n ? starts[i + 1] : len;
+    rc = read_log_game(path, text + starts[i], end - starts[i], firstline[i], holdout, g, p,
+                       train, held, k);
+  }
+  free(starts);
+  free(firstline);
+  free(text);
+  return rc;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n > m && !strcmp(s + n - m, suffix);
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder: its *.jsonl and *.jsonl.gz logs in name order (a run folder, holding spec.json:
+ * its logs/ folder). */
+static int read_dir(const char *arg, long holdout, decs *g, pool *p, set *train, set *held,
+                    counts *k) {
+  char dir[4096];
+  struct stat st;
+  snprintf(dir, sizeof dir, "%s/spec.json", arg);
+  if (!stat(dir, &st)) snprintf(dir, sizeof dir, "%s/logs", arg);
+  else snprintf(dir, sizeof dir, "%s", arg);
+  DIR *d = opendir(dir);
+  if (!d) {
+    fprintf(stderr, "riichi_oneplayer_train: %s: cannot open the folder: %s\n", dir,
+            strerror(errno));
+    return 2;
+  }
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.' || !(ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz")))
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      char **nn = realloc(names, cap * sizeof *nn);
+      if (!nn) break;
+      names = nn;
+    }
+    size_t len = strlen(dir) + strlen(e->d_name) + 2;
+    if (!(names[n] = malloc(len))) break;
+    snprintf(names[n++], len, "%s/%s", dir, e->d_name);
+  }
+  closedir(d);
+  int rc = 0;
+  if (!n) {
+    fprintf(stderr, "riichi_oneplayer_train: %s: no *.jsonl or *.jsonl.gz log in this folder\n",
+            dir);
+    rc = 2;
+  }
+  if (n) qsort(names, n, sizeof *names, by_name);
+  for (size_t i = 0; i < n && !rc; i++) rc = read_log(names[i], holdout, g, p, train, held, k);
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  free(names);
+  return rc;
+}
+
+/* An input: a folder of logs, a log (*.jsonl, *.jsonl.gz), or records. */
+static int read_input(const char *in, long holdout, decs *g, pool *p, set *train, set *held,
+                      counts *k) {
+  struct stat st;
+  if (!stat(in, &st) && S_ISDIR(st.st_mode)) return read_dir(in, holdout, g, p, train, held, k);
+  if (ends_with(in, ".jsonl") || ends_with(in, ".jsonl.gz"))
+    return read_log(in, holdout, g, p, train, held, k);
+  return read_records(in, holdout, g, p, train, held, k);
+}
+
 static void free_all(pool *p, set *train, set *held) {
   free(p->feat), free(p->cand), free(p->act), free(train->x), free(held->x);
 }
 
 int main(int argc, char **argv) {
-  const char *in[64], *teacher = NULL, *out = NULL;
+  const char *in[64], *out = NULL, *evaluate = NULL;
   int nin = 0;
   long epochs = 5, holdout = 10;
   unsigned long long seed = 1;
@@ -401,7 +656,11 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--teacher") && v) {
-      teacher = v, i++;
+      teacher_list = v, i++;
+    } else if (!strcmp(a, "--evaluate") && v) {
+      evaluate = v, i++;
+    } else if (!strcmp(a, "--skip-bad-games")) {
+      skip_bad = 1;
     } else if (!strcmp(a, "--out") && v) {
       out = v, i++;
     } else if (!strcmp(a, "--epochs") && v && (epochs = strtol(v, &end, 10)) > 0 && !*end) {
@@ -424,7 +683,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!nin || !teacher || !out) {
+  if (!nin || (!out && !evaluate) || (out && evaluate)) {
     usage(stderr);
     return 2;
   }
@@ -432,14 +691,22 @@ int main(int argc, char **argv) {
   pool p = {0};
   set train = {0}, held = {0};
   counts k = {0};
+  decs g = {0};
+  const char *teacher = teacher_list ? teacher_list : "every player";
   for (int i = 0; i < nin; i++) {
-    int rc = read_file(in[i], teacher, holdout, &p, &train, &held, &k);
+    int rc = read_input(in[i], holdout, &g, &p, &train, &held, &k);
     if (rc) {
+      free(g.d);
       free_all(&p, &train, &held);
       return rc;
     }
   }
-  if (!train.n || !held.n) {
+  free(g.d);
+  if (log_games)
+    printf("mjai logs: %llu games read, %llu replayed, %llu refused by the engine and skipped "
+           "(--skip-bad-games), %llu without a teacher\n", log_games,
+           log_games - bad_games - no_teacher_games, bad_games, no_teacher_games);
+  if (evaluate ? !(train.n + held.n) : !train.n || !held.n) {
     fprintf(stderr, "riichi_oneplayer_train: %zu training and %zu held-out examples of '%s'; "
             "need some of each\n", train.n, held.n, teacher);
     free_all(&p, &train, &held);
@@ -453,9 +720,34 @@ int main(int argc, char **argv) {
          "nine-terminals, %zu calls that did not happen, %zu unmatched\n", k.decisions, teacher,
          k.kept[CAT_DISCARD], k.kept[CAT_CALL], k.kept[CAT_PASS], k.rule, k.after_call, k.forced,
          k.other, k.overridden, k.unmatched);
-  printf("%zu training examples, %zu held out (walls %% %ld == %ld); %zu candidates, %.1f "
-         "active features each\n", train.n, held.n, holdout, holdout - 1, p.ncand,
+  printf("%zu training examples, %zu held out (walls, or logs' game numbers, %% %ld == %ld); "
+         "%zu candidates, %.1f active features each\n", train.n, held.n, holdout, holdout - 1, p.ncand,
          (double)p.nfeat / (double)p.ncand);
+  if (evaluate) { /* no training: the agreement of existing weights */
+    tk_error err;
+    tk_error_clear(&err);
+    double *we = NULL;
+    size_t nnz = 0, ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT], ex = 0, ext = 0;
+    if (rop_weights_load(evaluate, &we, &nnz, &err)) {
+      fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
+      free_all(&p, &train, &held);
+      return 2;
+    }
+    agreement(we, &p, &held, ag, tot, &ex);
+    agreement(we, &p, &train, agt, tott, &ext);
+    printf("agreement of %s (%zu nonzero weights) with '%s' (paper 000 table 4):\n", evaluate,
+           nnz, teacher);
+    printf("  %-8s %16s %16s %22s\n", "", "held out", "the others", "all");
+    for (int i = 0; i < NCAT; i++)
+      printf("  %-8s %6.2f %% %7zu  %6.2f %% %7zu  %6.2f %% (%zu of %zu)\n", CAT_NAME[i],
+             pct(ag[i], tot[i]), tot[i], pct(agt[i], tott[i]), tott[i],
+             pct(ag[i] + agt[i], tot[i] + tott[i]), ag[i] + agt[i], tot[i] + tott[i]);
+    printf("  (calls with the same discard too, all: %.2f %%)\n",
+           pct(ex + ext, tot[CAT_CALL] + tott[CAT_CALL]));
+    free(we);
+    free_all(&p, &train, &held);
+    return 0;
+  }
   double *w = calloc(ROF_FEATURES, sizeof *w), *u = calloc(ROF_FEATURES, sizeof *u);
   double *avg = calloc(ROF_FEATURES, sizeof *avg);
   size_t *order = malloc(train.n * sizeof *order);
