@@ -6,6 +6,15 @@
 #include "../riichi_oneplayer/policy.h"
 #include "taikai/rng.h"
 
+void mcg_params_init(mcg_params *p, uint64_t seed, int opponents, const double *w) {
+  memset(p, 0, sizeof *p);
+  p->seed = seed;
+  p->opponents = opponents;
+  p->max_turn = 18;
+  p->w = w;
+  p->seat_wind = p->round_wind = p->turn = p->force_kind = -1;
+}
+
 int mcg_label(int han, int yakuman) {
   if (yakuman > 0 || han >= 4) return 4;
   return han < 0 ? 0 : han;
@@ -55,6 +64,9 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
   r.round_wind = rw < 4 ? 0 : rw < 8 ? 1 : 2;
   r.turn = 1 + (int)tk_rng_below(&rng, (uint32_t)p->max_turn);
   r.random_phase = -1;
+  if (p->seat_wind >= 0) r.seat_wind = p->seat_wind;
+  if (p->round_wind >= 0) r.round_wind = p->round_wind;
+  if (p->turn >= 0) r.turn = p->turn;
   int self = r.seat_wind; /* seat 0 deals */
 
   static _Thread_local tk_riichi_game g;
@@ -65,7 +77,7 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
   g.round = (uint8_t)(4 * r.round_wind);
   sink_ctx sc = {self, 0, 0, 0};
   tk_riichi_sink sink = {on_event, &sc};
-  if ((rc = tk_riichi_deal(&g, NULL, &sink, err))) return rc;
+  if ((rc = tk_riichi_deal(&g, p->wall, &sink, err))) return rc;
 
   int draws = 0, done = 0, pending = 0, melds_before = 0;
   uint8_t planned = TK_TILE_NONE;
@@ -133,6 +145,15 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
         if (nu == 0) return TK_ESTATE;
         r.nmoves = nu;
         const rop_cand *c = &cands[uniq[tk_rng_below(&rng, (uint32_t)nu)]];
+        if (p->force_kind >= 0) {
+          c = NULL;
+          for (int i = 0; i < nu && !c; i++) {
+            const tk_riichi_action *a = &l.a[cands[uniq[i]].action];
+            if (a->type == TK_RIICHI_DISCARD && tk_tile_kind(a->tile) == p->force_kind)
+              c = &cands[uniq[i]];
+          }
+          if (!c) return tk_error_set(err, TK_EINVAL, -1, "force_kind %d: not a move", p->force_kind);
+        }
         int nf = rof_features(&c->hand, &c->ctx, e->f, NULL, err);
         if (nf < 0) return nf;
         if (nf > MCX_MAX_FEATURES) return TK_EINVAL;

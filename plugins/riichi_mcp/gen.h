@@ -37,7 +37,16 @@ typedef struct mcg_params {
   int opponents;     /* MCX_OPP_* */
   int max_turn;      /* 18 */
   const double *w;   /* the one-player policy's weights (ROF_FEATURES) */
+  /* For scripted tests (mcg_params_init leaves them off): a wall to deal instead of the
+   * generated one, set-up values instead of the drawn ones (-1: drawn), and the random move
+   * replaced by the discard of kind `force_kind` (-1: uniform; the hand gives an error when that
+   * discard is not a move). The set-up draws happen either way, so the rest is unchanged. */
+  const uint8_t *wall;
+  int seat_wind, round_wind, turn, force_kind;
 } mcg_params;
+
+/* Fills `p` with the given seed, opponents and weights, max_turn 18 and no scripting. */
+void mcg_params_init(mcg_params *p, uint64_t seed, int opponents, const double *w);
 
 typedef struct mcg_result {
   int why;           /* MCG_WHY_* */

@@ -228,7 +228,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "riichi_mcp_records: %s: cannot open for writing\n", out);
     return 1;
   }
-  mcg_params p = {seed, opponents, (int)max_turn, w};
+  mcg_params p;
+  mcg_params_init(&p, seed, opponents, w);
+  p.max_turn = (int)max_turn;
   size_t cap = 4 + sizeof(chunk_stats) + (size_t)MCR_CHUNK * (11 + 4 * MCX_MAX_FEATURES);
   uint8_t *buf = malloc(cap);
   struct timespec t0, t1;
