@@ -32,7 +32,7 @@ static const char *const WHY[MCG_NWHY] = {"example", "ended before the random de
                                           "random call overridden"};
 
 typedef struct chunk_stats {
-  uint64_t why[MCG_NWHY], decisions, labels[MCX_CLASSES];
+  uint64_t why[MCG_NWHY], decisions, labels[MCX_CLASSES], at_call;
 } chunk_stats;
 
 /* Plays hands [first, first + MCR_CHUNK) and writes to `out` (fd): u32 byte count, then that
@@ -53,6 +53,7 @@ static int run_chunk(const mcg_params *p, uint64_t first, int fd, uint8_t *buf, 
     }
     st.why[r.why]++;
     st.decisions += r.decisions;
+    if (rc == MCG_EXAMPLE && r.random_phase == TK_RIICHI_PHASE_REACT) st.at_call++;
     if (rc == MCG_EXAMPLE) {
       st.labels[e.label]++;
       if (len + 11 + 4 * (size_t)e.n > cap) return TK_ENOMEM;
@@ -294,6 +295,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < MCG_NWHY; i++) tot.why[i] += st.why[i];
     tot.decisions += st.decisions;
+    tot.at_call += st.at_call;
     hands += MCR_CHUNK;
     if (status) break;
   }
@@ -320,6 +322,8 @@ int main(int argc, char **argv) {
          (unsigned long long)hands, (unsigned long long)tot.decisions);
   for (int i = 1; i < MCG_NWHY; i++)
     printf("  no example, %s: %llu\n", WHY[i], (unsigned long long)tot.why[i]);
+  printf("examples whose random move was at a call opportunity (in the chunks read): %llu\n",
+         (unsigned long long)tot.at_call);
   printf("new labels 0..4:");
   for (int c = 0; c < MCX_CLASSES; c++) printf(" %llu", (unsigned long long)tot.labels[c]);
   printf("\nwall %.2f s, CPU %.2f s (all processes), %.1f new examples per CPU second\n", wall,
