@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../../plugins/riichi_oneplayer/weights_io.h"
+#include "../../plugins/riichi_oneplayer/policy.h"
 #include "gen.h"
 #include "model.h"
 #include "rt.h"
@@ -71,25 +72,37 @@ static void test_label_three(void) {
   TK_EQ(e.label, 3, "label 3");
 }
 
-/* The example's features are those of the hand after the move: 13 tiles without 3z. */
+/* The example's features are those the policy scores for the move: the candidate "discard 3z"
+ * of the same position, built independently from the engine's view of the scripted deal. */
 static void test_features_after_move(void) {
   static mcx_example e;
   mcg_result r;
   TK_EQ(scripted("123m456p789s5566s", "3z5s", 1, 1, TK_WEST, &e, &r), MCG_EXAMPLE, "example");
-  rof_hand h;
-  memset(&h, 0, sizeof h);
-  const int kinds[] = {0, 1, 2, 12, 13, 14, 24, 25, 26, 22, 22, 23, 23};
-  for (int i = 0; i < 13; i++) h.c[kinds[i]]++;
-  rof_ctx x;
-  memset(&x, 0, sizeof x);
-  (void)x;
-  /* The normal-form shanten row 2.1n fires at tenpai (shanten 0) for this hand. */
-  int found = 0;
-  for (int i = 0; i < e.n; i++)
-    if (e.f[i] == (uint32_t)ROF_OFF_2_1n) found = 1;
-  TK_EQ(found, 1, "row 2.1n at shanten 0");
-  for (int i = 1; i < e.n; i++)
-    if (e.f[i] <= e.f[i - 1]) TK_FAILF("features not ascending at %d", i);
+  uint8_t w[TK_RIICHI_TILES];
+  const char *h[4] = {"123m456p789s5566s", NULL, NULL, NULL};
+  if (rt_wall(w, 0, h, "3z5s", NULL, "9p", "9p")) { TK_FAILF("wall"); return; }
+  static tk_riichi_game g;
+  if (tk_riichi_init(&g, NULL, 1, 0, NULL, NULL)) { TK_FAILF("init"); return; }
+  g.round = 4; /* South round, as the scripted set-up */
+  if (tk_riichi_deal(&g, w, NULL, NULL)) { TK_FAILF("deal"); return; }
+  tk_riichi_view v;
+  tk_riichi_legal l;
+  tk_riichi_view_of(&g, 0, &v);
+  tk_riichi_legal_of(&g, 0, &l);
+  static rop_cand c[ROP_MAX_CANDS];
+  int n = rop_candidates(&v, &l, c, ROP_MAX_CANDS), at = -1;
+  for (int i = 0; i < n; i++)
+    if (l.a[c[i].action].type == TK_RIICHI_DISCARD && tk_tile_kind(l.a[c[i].action].tile) == TK_WEST)
+      at = i;
+  if (at < 0) { TK_FAILF("no 3z candidate"); return; }
+  uint32_t f[ROF_MAX_ACTIVE];
+  int nf = rof_features(&c[at].hand, &c[at].ctx, f, NULL, NULL);
+  TK_EQ(e.n, nf, "active features");
+  for (int i = 0; i < nf && i < e.n; i++)
+    if (e.f[i] != f[i]) {
+      TK_FAILF("feature %d: example %u, candidate %u", i, e.f[i], f[i]);
+      break;
+    }
 }
 
 /* Exclusions: a win legal at the random decision (here tenhou), riichi already declared at it,
