@@ -160,11 +160,15 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
         e->n = (uint16_t)nf;
         e->hand = hand;
         act = l.a[c->action];
-        if (act.type == TK_RIICHI_DISCARD)
+        if (act.type == TK_RIICHI_DISCARD) {
+          /* riichi with this discard when legal: the same tile, the same copy when listed */
+          int ri = -1;
           for (int i = 0; i < l.n; i++)
             if (l.a[i].type == TK_RIICHI_RIICHI && l.a[i].tile == act.tile &&
-                l.a[i].tsumogiri == act.tsumogiri)
-              act = l.a[i];
+                (ri < 0 || l.a[i].tsumogiri == act.tsumogiri))
+              ri = i;
+          if (ri >= 0) act = l.a[ri];
+        }
         if (act.type == TK_RIICHI_CHI || act.type == TK_RIICHI_PON ||
             act.type == TK_RIICHI_MINKAN) {
           pending = 1;
