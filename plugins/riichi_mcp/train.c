@@ -3,6 +3,7 @@
  *
  *   riichi_mcp_train FILE... --model mcp|bcp --out WEIGHTS [--lambda L] [--l2 X] [--eta E]
  *                    [--delta D] [--holdout M] [--holdout-max H] [--bins B] [--max N]
+ *                    [--snapshots N1,N2,...]
  *
  * Every file is read through first: a torn or corrupt file, or one of another feature version,
  * is refused (named) before any training. Examples whose hand % M == M - 1 (M = 10) are held out
@@ -11,8 +12,9 @@
  * The per-example L2 strength λ_e is, by default, the paper's regulariser λ‖w‖²/N read
  * literally and spread over the N training examples: λ_e = 2λ / N² (λ = 0.01); --l2 sets λ_e
  * directly. η0 = 0.1, δ = 1e-6, zero initial weights, a bias feature.
- * Snapshots: after 10^5, 10^6 and 10^7 training examples (when there are that many) the weights
- * are written to WEIGHTS.1e5 (...) with their held-out log loss; the final ones to WEIGHTS.
+ * Snapshots: after 10^5, 10^6 and 10^7 training examples (--snapshots lists others, at most 16),
+ * when there are that many, the weights are written to WEIGHTS.<count> (WEIGHTS.100000, ...);
+ * the final ones to WEIGHTS.
  * Weights file: the project's format, model "riichi_mcp" / "riichi_bcp", feature version
  * ROF_FEATURE_VERSION, shape [nnz, 2], rows (k * D + j, w) for the nonzero weights of row k
  * (MCP class 0..4, BCP ">= k + 1 han"), feature j (j = D - 1 = ROF_FEATURES the bias). */
@@ -40,7 +42,7 @@ static int usage(const char *msg) {
   fprintf(stderr,
           "riichi_mcp_train: %s\nusage: riichi_mcp_train FILE... --model mcp|bcp --out WEIGHTS "
           "[--lambda L] [--l2 X] [--eta E] [--delta D] [--holdout M] [--holdout-max H] "
-          "[--bins B] [--max N]\n",
+          "[--bins B] [--max N] [--snapshots N1,N2,...]\n",
           msg);
   return 2;
 }
@@ -98,6 +100,8 @@ static int save(const mcm_model *m, const char *path, size_t *nnz_out, char *hex
 int main(int argc, char **argv) {
   const char *files[256], *out = NULL, *model = NULL;
   int nfiles = 0;
+  uint64_t snaps[16] = {100000, 1000000, 10000000};
+  int nsnaps = 3;
   double lambda = 0.01, l2 = -1, eta0 = 0.1, delta = 1e-6, M = 10, Hmax = 100000, bins = 10,
          maxn = 0;
   for (int i = 1; i < argc; i++) {
@@ -120,6 +124,20 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--holdout-max")) bad = num(a, v, 0, &Hmax);
     else if (!strcmp(a, "--bins")) bad = num(a, v, 1, &bins);
     else if (!strcmp(a, "--max")) bad = num(a, v, 0, &maxn);
+    else if (!strcmp(a, "--snapshots")) {
+      nsnaps = 0;
+      for (const char *q = v; *q;) {
+        char *end;
+        unsigned long long x = strtoull(q, &end, 10);
+        if (end == q || x == 0 || nsnaps == 16 || (*end && *end != ',')) {
+          fprintf(stderr, "riichi_mcp_train: --snapshots: bad list '%s' (up to 16 counts > 0, "
+                          "comma-separated)\n", v);
+          return 2;
+        }
+        snaps[nsnaps++] = x;
+        q = *end ? end + 1 : end;
+      }
+    }
     else {
       fprintf(stderr, "riichi_mcp_train: unknown flag '%s'\n", a);
       return 2;
@@ -225,11 +243,14 @@ int main(int argc, char **argv) {
         printf("| %llu | %.5f |\n", (unsigned long long)seen, eval(&m, &H));
         next_report *= 10;
       }
-      if (seen == 100000 || seen == 1000000 || seen == 10000000) {
+      int snap = 0;
+      for (int i = 0; i < nsnaps; i++) snap |= seen == snaps[i];
+      if (snap) {
         mcm_finalize(&m);
-        snprintf(path, sizeof path, "%s.1e%d", out, seen == 100000 ? 5 : seen == 1000000 ? 6 : 7);
+        snprintf(path, sizeof path, "%s.%llu", out, (unsigned long long)seen);
         if (save(&m, path, &nnz, hex)) return 1;
-        printf("snapshot %s: %zu nonzero weights, sha256 %s\n", path, nnz, hex);
+        printf("snapshot %s: held-out log loss %.5f, %zu nonzero weights, sha256 %s\n", path,
+               eval(&m, &H), nnz, hex);
       }
     }
     mcx_close(&r);

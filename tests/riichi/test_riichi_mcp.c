@@ -14,6 +14,7 @@
 #include "model.h"
 #include "rt.h"
 #include "taikai/rng.h"
+#include "taikai/weights.h"
 #include "unit.h"
 
 static double *W;
@@ -310,9 +311,28 @@ static void test_binaries(void) {
            "test $? -ne 0 && grep -q 'a.bin: header field seed' e.txt", TK_WORK_DIR,
            TK_RECORDS_BIN " --weights " TK_OP_WEIGHTS " --opponents policy");
   TK_EQ(sh(cmd), 0, "a resume with another seed is refused");
-  snprintf(cmd, sizeof cmd, "cd %s && %s a.bin --model bcp --out w.tkw >tr.txt && test -s w.tkw"
+  snprintf(cmd, sizeof cmd, "cd %s && rm -f w.tkw* && %s a.bin --model bcp --out w.tkw "
+           "--snapshots 20,40,1000 >tr.txt && test -s w.tkw && test -s w.tkw.20 && test -s w.tkw.40"
+           " && test ! -e w.tkw.1000 && grep -q 'snapshot w.tkw.40: held-out' tr.txt"
            " && grep -q 'sha256' tr.txt", TK_WORK_DIR, TK_TRAIN_BIN);
-  TK_EQ(sh(cmd), 0, "train");
+  TK_EQ(sh(cmd), 0, "train, with snapshots at 20 and 40 examples (not 1000: there are 53)");
+  /* the weights load in the project's format, as the model and the shape say */
+  tk_weights wt;
+  tk_error err;
+  tk_error_clear(&err);
+  uint32_t shape[2] = {0, 2};
+  /* the row count is not known in advance: read it back from the trainer's line */
+  FILE *tr = fopen(TK_WORK_DIR "/tr.txt", "r");
+  char line[512];
+  while (tr && fgets(line, sizeof line, tr))
+    if (!strncmp(line, "weights ", 8)) {
+      const char *q = strstr(line, ": ");
+      if (q) shape[0] = (uint32_t)strtoul(q + 2, NULL, 10);
+    }
+  if (tr) fclose(tr);
+  TK_EQ(tk_weights_load(TK_WORK_DIR "/w.tkw", "riichi_bcp", ROF_FEATURE_VERSION, 2, shape, &wt,
+                        &err), 0, err.msg);
+  if (!err.code) tk_weights_free(&wt);
   snprintf(cmd, sizeof cmd, "cd %s && head -c -3 a.bin > torn.bin && %s torn.bin --model mcp "
            "--out w2.tkw 2>e.txt >/dev/null; test $? -ne 0 && grep -q 'torn.bin: record 59' e.txt"
            " && test ! -e w2.tkw", TK_WORK_DIR, TK_TRAIN_BIN);
