@@ -11,6 +11,7 @@
 #include "../../plugins/riichi_oneplayer/weights_io.h"
 #include "../../plugins/riichi_oneplayer/policy.h"
 #include "gen.h"
+#include "target.h"
 #include "model.h"
 #include "rt.h"
 #include "taikai/rng.h"
@@ -343,6 +344,76 @@ static void test_binaries(void) {
   if (fsize(TK_WORK_DIR "/a.bin") <= MCX_HEADER_BYTES) TK_FAILF("a.bin is empty");
 }
 
+/* Target mode: a win is taken; when riichi is legal it is declared (the scripted tenpai, only 3z
+ * allows it); the weights the binaries test wrote (w.tkw, BCP) load, and the model name is
+ * checked. Over every self decision of a few generated hands, the chosen candidate's
+ * P(>= target) is the largest among the candidates that compete. Runs after test_binaries. */
+static void test_target(void) {
+  mcm_model m;
+  tk_error err;
+  tk_error_clear(&err);
+  if (mcm_load(TK_WORK_DIR "/w.tkw", MCM_MCP, &m, &err) == 0) {
+    TK_FAILF("a BCP file read as MCP was accepted");
+    mcm_free(&m);
+  }
+  if (!strstr(err.msg, "w.tkw") || !strstr(err.msg, "model")) TK_FAILF("refusal: %s", err.msg);
+  tk_error_clear(&err);
+  if (mcm_load(TK_WORK_DIR "/w.tkw", MCM_BCP, &m, &err)) {
+    TK_FAILF("load: %s", err.msg);
+    return;
+  }
+  uint8_t w[TK_RIICHI_TILES];
+  const char *h[4] = {"123m456p789s5566s", NULL, NULL, NULL};
+  if (rt_wall(w, 0, h, "3z", NULL, "9p", "9p")) { TK_FAILF("wall"); mcm_free(&m); return; }
+  static tk_riichi_game g;
+  tk_riichi_init(&g, NULL, 1, 0, NULL, NULL);
+  tk_riichi_deal(&g, w, NULL, NULL);
+  tk_riichi_view v;
+  tk_riichi_legal l;
+  tk_riichi_view_of(&g, 0, &v);
+  tk_riichi_legal_of(&g, 0, &l);
+  rop_choice ch;
+  for (int t = 1; t <= 4; t++) {
+    TK_EQ(mct_decide(&v, &l, &m, t, &ch, &err), 0, "decide");
+    TK_EQ(l.a[ch.action].type, TK_RIICHI_RIICHI, "riichi declared");
+    TK_EQ(tk_tile_kind(l.a[ch.action].tile), TK_WEST, "with 3z");
+  }
+  TK_EQ(mct_decide(&v, &l, &m, 5, &ch, &err), TK_EINVAL, "target 5 refused");
+  /* the best candidate, on whole games of the one-player policy with target-mode checks */
+  static rop_cand c[ROP_MAX_CANDS];
+  int checked = 0;
+  for (uint64_t game = 0; game < 3; game++) {
+    tk_riichi_init(&g, NULL, 5, game, NULL, NULL);
+    tk_riichi_deal(&g, NULL, NULL, NULL);
+    while (g.phase == TK_RIICHI_PHASE_SELF || g.phase == TK_RIICHI_PHASE_REACT) {
+      int seat = tk_riichi_to_act(&g);
+      tk_riichi_legal_of(&g, seat, &l);
+      tk_riichi_view_of(&g, seat, &v);
+      int target = 1 + (int)(checked % 4);
+      if (mct_decide(&v, &l, &m, target, &ch, &err)) { TK_FAILF("%s", err.msg); break; }
+      int type = l.a[ch.action].type, n = rop_candidates(&v, &l, c, ROP_MAX_CANDS);
+      if (type != TK_RIICHI_TSUMO && type != TK_RIICHI_RON && type != TK_RIICHI_RIICHI) {
+        for (int i = 0; i < n; i++) {
+          uint32_t f[ROF_MAX_ACTIVE];
+          double ge[5];
+          int nf = rof_features(&c[i].hand, &c[i].ctx, f, NULL, NULL);
+          mcm_predict_ge(&m, f, nf, ge);
+          if (ge[target] > ch.score + 1e-12) {
+            TK_FAILF("game %d: candidate %d has P(>=%d) %.6f above the choice's %.6f", (int)game,
+                     i, target, ge[target], ch.score);
+            break;
+          }
+        }
+        checked++;
+      }
+      tk_riichi_action a = l.a[ch.action];
+      if (tk_riichi_apply(&g, seat, &a, NULL, &err)) { TK_FAILF("apply: %s", err.msg); break; }
+    }
+  }
+  if (checked < 20) TK_FAILF("only %d decisions checked", checked);
+  mcm_free(&m);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"label: 5 han is class 4", test_label_east},
@@ -355,6 +426,7 @@ int main(void) {
       {"trainer on a known model", test_synthetic},
       {"lazy L2 equals eager", test_lazy_l2},
       {"binaries: -j, resume, refusals", test_binaries},
+      {"target mode", test_target},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("riichi_mcp", tests);
