@@ -192,8 +192,10 @@ static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M);
 
 static void build_tables(void) {
   build_rank();
-  uint8_t (*suit_tab)[10] = malloc(sizeof(uint8_t[10]) * SUIT_STATES);
-  uint8_t (*honor_tab)[10] = malloc(sizeof(uint8_t[10]) * HONOR_STATES);
+  /* Zeroed: build_table skips the configurations of more than 14 tiles, and every honor row is
+   * interned below, so those rows must hold a fixed value (zero), not whatever the heap held. */
+  uint8_t (*suit_tab)[10] = calloc(SUIT_STATES, sizeof(uint8_t[10]));
+  uint8_t (*honor_tab)[10] = calloc(HONOR_STATES, sizeof(uint8_t[10]));
   interner *in = malloc(sizeof *in);
   if (!suit_tab || !honor_tab || !in) abort();
   build_table(9, 1, suit_tab, 1);

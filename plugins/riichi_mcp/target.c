@@ -1,0 +1,100 @@
+/* plugins/riichi_mcp/target.c — target mode and the weights file read back (target.h). */
+#include "target.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "taikai/weights.h"
+
+static uint32_t declared_rows(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  uint8_t b[56];
+  size_t n = fread(b, 1, sizeof b, f);
+  fclose(f);
+  if (n < sizeof b) return 0;
+  return (uint32_t)b[52] | (uint32_t)b[53] << 8 | (uint32_t)b[54] << 16 | (uint32_t)b[55] << 24;
+}
+
+int mcm_load(const char *path, int kind, mcm_model *m, tk_error *err) {
+  uint32_t shape[2] = {declared_rows(path), 2};
+  tk_weights w;
+  int rc = tk_weights_load(path, kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp",
+                           ROF_FEATURE_VERSION, 2, shape, &w, err);
+  if (rc) return rc;
+  if (mcm_init(m, kind, ROF_FEATURES, 0.1, 1e-6, 0)) {
+    tk_weights_free(&w);
+    return tk_error_set(err, TK_ENOMEM, -1, "weights %s: out of memory", path);
+  }
+  double limit = (double)m->K * m->D, prev = -1;
+  for (uint32_t i = 0; i < shape[0]; i++) {
+    double x = w.values[2 * (size_t)i], v = w.values[2 * (size_t)i + 1];
+    int bad_index = !(x >= 0 && x < limit && x == floor(x) && x > prev);
+    if (bad_index || !isfinite(v)) {
+      rc = tk_error_set(err, TK_EPARSE, -1, "weights %s: field 'values[%u][%d]': %.17g (%s)", path,
+                        i, bad_index ? 0 : 1, bad_index ? x : v,
+                        bad_index ? "an index must be a whole number below K * D, ascending"
+                                  : "a weight must be finite");
+      mcm_free(m);
+      tk_weights_free(&w);
+      return rc;
+    }
+    size_t k = (size_t)x / m->D, j = (size_t)x % m->D;
+    m->w[j * (size_t)m->K + k] = v;
+    prev = x;
+  }
+  tk_weights_free(&w);
+  return 0;
+}
+
+int mct_decide(const tk_riichi_view *v, const tk_riichi_legal *l, const mcm_model *m, int target,
+               rop_choice *out, tk_error *err) {
+  memset(out, 0, sizeof *out);
+  out->action = -1;
+  out->discard = TK_TILE_NONE;
+  if (target < 1 || target > 4)
+    return tk_error_set(err, TK_EINVAL, -1, "target mode: target %d is not in 1..4", target);
+  if (!l->n) return tk_error_set(err, TK_EINVAL, -1, "target mode: the legal list is empty");
+  for (int i = 0; i < l->n; i++)
+    if (l->a[i].type == TK_RIICHI_TSUMO || l->a[i].type == TK_RIICHI_RON) {
+      out->action = i;
+      return 0;
+    }
+  static _Thread_local rop_cand cands[ROP_MAX_CANDS];
+  int n = rop_candidates(v, l, cands, ROP_MAX_CANDS);
+  out->ncands = n;
+  int riichi_of[0x80], any_riichi = 0;
+  for (int i = 0; i < 0x80; i++) riichi_of[i] = -1;
+  for (int i = 0; i < l->n; i++)
+    if (l->a[i].type == TK_RIICHI_RIICHI && riichi_of[l->a[i].tile & 0x7f] < 0) {
+      riichi_of[l->a[i].tile & 0x7f] = i;
+      any_riichi = 1;
+    }
+  uint32_t f[ROF_MAX_ACTIVE];
+  int best = -1;
+  double best_p = 0;
+  for (int i = 0; i < n; i++) {
+    const rop_cand *c = &cands[i];
+    int tile = l->a[c->action].tile & 0x7f;
+    if (any_riichi && (l->a[c->action].type != TK_RIICHI_DISCARD || riichi_of[tile] < 0)) continue;
+    int nf = rof_features(&c->hand, &c->ctx, f, NULL, err);
+    if (nf < 0) return nf;
+    double ge[5];
+    mcm_predict_ge(m, f, nf, ge);
+    if (best < 0 || ge[target] > best_p) {
+      best = i;
+      best_p = ge[target];
+    }
+  }
+  if (best < 0) {
+    out->action = tk_riichi_fallback(l);
+    return 0;
+  }
+  out->action = cands[best].action;
+  out->discard = cands[best].discard;
+  out->score = best_p;
+  if (any_riichi) out->action = riichi_of[l->a[cands[best].action].tile & 0x7f];
+  return 0;
+}

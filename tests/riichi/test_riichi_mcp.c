@@ -1,0 +1,435 @@
+/* tests/riichi/test_riichi_mcp.c — the MCP/BCP example generator and trainer
+ * (plugins/riichi_mcp/): labels of scripted hands worked out by hand, the exclusions, the
+ * example file (round trip, torn tail), the generator's bytes across -j and resume, the trainer
+ * on synthetic examples of a known model, and bad files refused by name. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../plugins/riichi_oneplayer/weights_io.h"
+#include "../../plugins/riichi_oneplayer/policy.h"
+#include "gen.h"
+#include "target.h"
+#include "model.h"
+#include "rt.h"
+#include "taikai/rng.h"
+#include "taikai/weights.h"
+#include "unit.h"
+
+static double *W;
+
+static const double *weights(void) {
+  if (!W) {
+    tk_error err;
+    tk_error_clear(&err);
+    if (rop_weights_load(TK_OP_WEIGHTS, &W, NULL, &err)) TK_FAILF("weights: %s", err.msg);
+  }
+  return W;
+}
+
+/* Plays the scripted hand: the dealer (seat 0, the self player) holds `hand`, the live draws are
+ * `live`, dora and ura indicators 9p (dora 1p, held by nobody's winning hand here). */
+static int scripted(const char *hand, const char *live, int round_wind, int turn, int force_kind,
+                    mcx_example *e, mcg_result *r) {
+  uint8_t w[TK_RIICHI_TILES];
+  const char *h[4] = {hand, NULL, NULL, NULL};
+  if (rt_wall(w, 0, h, live, NULL, "9p", "9p")) return -100;
+  mcg_params p;
+  mcg_params_init(&p, 1, MCX_OPP_TSUMOGIRI, weights());
+  p.wall = w;
+  p.seat_wind = 0;
+  p.round_wind = round_wind;
+  p.turn = turn;
+  p.force_kind = force_kind;
+  tk_error err;
+  tk_error_clear(&err);
+  int rc = mcg_play(&p, 0, e, r, &err);
+  if (rc < 0) TK_FAILF("mcg_play: %s", err.msg);
+  return rc;
+}
+
+/* 123m 456p 789s 1z1z 2z2z + 3z drawn, East round: the random move (forced) discards 3z, which
+ * allows riichi, so riichi is declared on the first discard: double riichi. Seat 1 draws 1z and
+ * throws it: ron, with double riichi 2 + ippatsu 1 + East as seat wind 1 + East as round wind
+ * 1 = 5 han (no dora: indicator 9p, ura 9p), label 4. */
+static void test_label_east(void) {
+  static mcx_example e;
+  mcg_result r;
+  TK_EQ(scripted("123m456p789s1122z", "3z1z", 0, 1, TK_WEST, &e, &r), MCG_EXAMPLE, "example");
+  TK_EQ(r.han, 5, "han: double riichi 2, ippatsu 1, double East 2");
+  TK_EQ(e.label, 4, "label >= 4");
+  TK_EQ(r.random_phase, TK_RIICHI_PHASE_SELF, "the random move is at the first draw");
+  TK_EQ((int)e.hand, 0, "hand index");
+}
+
+/* 123m 456p 789s 55s 66s + 3z: the same riichi, seat 1 throws 5s: double riichi 2 + ippatsu 1 =
+ * 3 han (no tanyao: terminals; no pinfu: a shanpon wait), label 3. */
+static void test_label_three(void) {
+  static mcx_example e;
+  mcg_result r;
+  TK_EQ(scripted("123m456p789s5566s", "3z5s", 1, 1, TK_WEST, &e, &r), MCG_EXAMPLE, "example");
+  TK_EQ(r.han, 3, "han: double riichi 2, ippatsu 1");
+  TK_EQ(e.label, 3, "label 3");
+}
+
+/* The example's features are those the policy scores for the move: the candidate "discard 3z"
+ * of the same position, built independently from the engine's view of the scripted deal. */
+static void test_features_after_move(void) {
+  static mcx_example e;
+  mcg_result r;
+  TK_EQ(scripted("123m456p789s5566s", "3z5s", 1, 1, TK_WEST, &e, &r), MCG_EXAMPLE, "example");
+  uint8_t w[TK_RIICHI_TILES];
+  const char *h[4] = {"123m456p789s5566s", NULL, NULL, NULL};
+  if (rt_wall(w, 0, h, "3z5s", NULL, "9p", "9p")) { TK_FAILF("wall"); return; }
+  static tk_riichi_game g;
+  if (tk_riichi_init(&g, NULL, 1, 0, NULL, NULL)) { TK_FAILF("init"); return; }
+  g.round = 4; /* South round, as the scripted set-up */
+  if (tk_riichi_deal(&g, w, NULL, NULL)) { TK_FAILF("deal"); return; }
+  tk_riichi_view v;
+  tk_riichi_legal l;
+  tk_riichi_view_of(&g, 0, &v);
+  tk_riichi_legal_of(&g, 0, &l);
+  static rop_cand c[ROP_MAX_CANDS];
+  int n = rop_candidates(&v, &l, c, ROP_MAX_CANDS), at = -1;
+  for (int i = 0; i < n; i++)
+    if (l.a[c[i].action].type == TK_RIICHI_DISCARD && tk_tile_kind(l.a[c[i].action].tile) == TK_WEST)
+      at = i;
+  if (at < 0) { TK_FAILF("no 3z candidate"); return; }
+  uint32_t f[ROF_MAX_ACTIVE];
+  int nf = rof_features(&c[at].hand, &c[at].ctx, f, NULL, NULL);
+  TK_EQ(e.n, nf, "active features");
+  for (int i = 0; i < nf && i < e.n; i++)
+    if (e.f[i] != f[i]) {
+      TK_FAILF("feature %d: example %u, candidate %u", i, e.f[i], f[i]);
+      break;
+    }
+}
+
+/* Exclusions: a win legal at the random decision (here tenhou), riichi already declared at it,
+ * and a hand over before it. */
+static void test_exclusions(void) {
+  static mcx_example e;
+  mcg_result r;
+  TK_EQ(scripted("123m456p789s1122z", "1z", 0, 1, -1, &e, &r), MCG_NONE, "tenhou");
+  TK_EQ(r.why, MCG_WHY_WIN, "why: a win legal");
+  /* turn 2: the policy declares riichi with 3z at the first draw (the only tenpai discard);
+   * nobody wins on 9m; at the second draw the self player is in riichi. */
+  TK_EQ(scripted("123m456p789s5566s", "3z999m9m1m", 1, 2, -1, &e, &r), MCG_NONE, "riichi");
+  TK_EQ(r.why, MCG_WHY_RIICHI, "why: in riichi");
+  /* turn 5: the same riichi, then seat 1 throws 5s: ron before the fifth turn. */
+  TK_EQ(scripted("123m456p789s5566s", "3z5s", 1, 5, -1, &e, &r), MCG_NONE, "ended");
+  TK_EQ(r.why, MCG_WHY_ENDED, "why: the hand ended first");
+}
+
+static void test_label_map(void) {
+  TK_EQ(mcg_label(0, 0), 0, "no han");
+  TK_EQ(mcg_label(1, 0), 1, "1");
+  TK_EQ(mcg_label(3, 0), 3, "3");
+  TK_EQ(mcg_label(4, 0), 4, "4");
+  TK_EQ(mcg_label(13, 0), 4, "13");
+  TK_EQ(mcg_label(0, 1), 4, "yakuman");
+}
+
+/* The set-up's distribution over many hands: seat wind 1/4, round wind 4/9, 4/9, 1/9. */
+static void test_setup_distribution(void) {
+  mcg_params p;
+  mcg_params_init(&p, 3, MCX_OPP_TSUMOGIRI, weights());
+  int seat[4] = {0}, round[4] = {0}, turn_lo = 99, turn_hi = 0;
+  static mcx_example e;
+  tk_error err;
+  const int N = 400;
+  for (int i = 0; i < N; i++) {
+    mcg_result r;
+    tk_error_clear(&err);
+    if (mcg_play(&p, (uint64_t)i, &e, &r, &err) < 0) {
+      TK_FAILF("hand %d: %s", i, err.msg);
+      return;
+    }
+    seat[r.seat_wind]++;
+    round[r.round_wind]++;
+    if (r.turn < turn_lo) turn_lo = r.turn;
+    if (r.turn > turn_hi) turn_hi = r.turn;
+  }
+  for (int s = 0; s < 4; s++)
+    if (fabs(seat[s] - N / 4.0) > 4 * sqrt(N * 0.25 * 0.75)) TK_FAILF("seat wind %d: %d", s, seat[s]);
+  if (fabs(round[0] - N * 4 / 9.0) > 4 * sqrt(N * 4 / 9.0 * 5 / 9.0)) TK_FAILF("East %d", round[0]);
+  if (fabs(round[2] - N / 9.0) > 4 * sqrt(N / 9.0 * 8 / 9.0)) TK_FAILF("West %d", round[2]);
+  TK_EQ(round[3], 0, "no North round");
+  TK_EQ(turn_lo, 1, "turns from 1");
+  TK_EQ(turn_hi, 18, "turns to 18");
+}
+
+/* The file: a record round trip, and a torn tail reported with the file name. */
+static void test_file(void) {
+  const char *path = TK_WORK_DIR "/io.bin";
+  mcx_header h = {ROF_FEATURE_VERSION, MCX_OPP_POLICY, 18, 77, {1, 2, 3}};
+  uint8_t hb[MCX_HEADER_BYTES], rb[MCX_RECORD_MAX];
+  mcx_header_encode(&h, hb);
+  FILE *f = fopen(path, "wb");
+  if (!f) { TK_FAILF("cannot write %s", path); return; }
+  fwrite(hb, 1, sizeof hb, f);
+  static mcx_example a, b;
+  a.hand = 5; a.label = 2; a.n = 3; a.f[0] = 0; a.f[1] = 300; a.f[2] = ROF_FEATURES - 1;
+  size_t la = mcx_record_encode(&a, UINT64_MAX, rb);
+  fwrite(rb, 1, la, f);
+  b.hand = 9; b.label = 4; b.n = 1; b.f[0] = 123456;
+  size_t lb = mcx_record_encode(&b, 5, rb);
+  fwrite(rb, 1, lb - 1, f); /* torn: the last checksum byte missing */
+  fclose(f);
+  mcx_reader r;
+  tk_error err;
+  tk_error_clear(&err);
+  TK_EQ(mcx_open(&r, path, &err), 0, "open");
+  static mcx_example e;
+  TK_EQ(mcx_next(&r, &e, &err), 1, "first record");
+  TK_EQ((int)e.hand, 5, "hand");
+  TK_EQ(e.label, 2, "label");
+  TK_EQ(e.n, 3, "n");
+  TK_EQ((long)e.f[2], (long)ROF_FEATURES - 1, "last index");
+  TK_EQ((long)r.h.seed, 77L, "seed");
+  TK_EQ(mcx_next(&r, &e, &err), TK_EPARSE, "torn second record");
+  if (!strstr(err.msg, path) || !strstr(err.msg, "record 1")) TK_FAILF("message: %s", err.msg);
+  mcx_close(&r);
+}
+
+/* Synthetic examples of a known MCP model over 12 features (3 active of 12 per example): after
+ * 200,000 examples MCP's probabilities are within 0.03 of the truth on every pattern checked,
+ * and the log loss went down. BCP cannot represent the tails of a softmax over three features
+ * exactly, so it learns from examples with one active feature (a saturated model: any class
+ * distribution per feature is representable), where its tails must come within 0.03. */
+static void test_synthetic(void) {
+  double wt[12][5];
+  tk_rng rng;
+  tk_rng_seed(&rng, 42);
+  for (int j = 0; j < 12; j++)
+    for (int k = 0; k < 5; k++) wt[j][k] = 2 * tk_rng_double(&rng) - 1;
+  mcm_model mc, bc;
+  if (mcm_init(&mc, MCM_MCP, 12, 0.1, 1e-6, 0) || mcm_init(&bc, MCM_BCP, 12, 0.1, 1e-6, 0)) {
+    TK_FAILF("init");
+    return;
+  }
+  uint32_t f[3];
+  double early = 0, late = 0;
+  for (int it = 0; it < 200000; it++) {
+    /* three distinct ascending features */
+    f[0] = tk_rng_below(&rng, 10);
+    f[1] = f[0] + 1 + tk_rng_below(&rng, (uint32_t)(10 - f[0]));
+    f[2] = f[1] + 1 + tk_rng_below(&rng, (uint32_t)(11 - f[1]));
+    double z[5], mx = -1e9, s = 0, p[5];
+    for (int k = 0; k < 5; k++) {
+      z[k] = wt[f[0]][k] + wt[f[1]][k] + wt[f[2]][k];
+      if (z[k] > mx) mx = z[k];
+    }
+    for (int k = 0; k < 5; k++) s += p[k] = exp(z[k] - mx);
+    double u = tk_rng_double(&rng) * s;
+    int y = 0;
+    while (y < 4 && u >= p[y]) u -= p[y++];
+    double l = mcm_loss(&mc, f, 3, y);
+    if (it < 2000) early += l;
+    if (it >= 198000) late += l;
+    mcm_update(&mc, f, 3, y);
+    /* one active feature, same model */
+    uint32_t o = tk_rng_below(&rng, 12);
+    s = 0;
+    for (int k = 0; k < 5; k++) s += p[k] = exp(wt[o][k]);
+    u = tk_rng_double(&rng) * s;
+    y = 0;
+    while (y < 4 && u >= p[y]) u -= p[y++];
+    mcm_update(&bc, &o, 1, y);
+  }
+  if (!(late < early)) TK_FAILF("log loss: first 2000 %.1f, last 2000 %.1f", early, late);
+  mcm_finalize(&mc);
+  double worst = 0, worst_ge = 0;
+  for (uint32_t a = 0; a < 10; a++) {
+    uint32_t g[3] = {a, a + 1, a + 2};
+    double z[5], mx = -1e9, s = 0, p[5], q[5];
+    for (int k = 0; k < 5; k++) {
+      z[k] = wt[g[0]][k] + wt[g[1]][k] + wt[g[2]][k];
+      if (z[k] > mx) mx = z[k];
+    }
+    for (int k = 0; k < 5; k++) s += p[k] = exp(z[k] - mx);
+    for (int k = 0; k < 5; k++) p[k] /= s;
+    mcm_predict(&mc, g, 3, q);
+    for (int k = 4; k >= 0; k--)
+      if (fabs(q[k] - p[k]) > worst) worst = fabs(q[k] - p[k]);
+  }
+  for (uint32_t o = 0; o < 12; o++) {
+    double p[5], r[5], s = 0, tail = 0;
+    for (int k = 0; k < 5; k++) s += p[k] = exp(wt[o][k]);
+    mcm_predict(&bc, &o, 1, r);
+    for (int k = 4; k >= 1; k--) {
+      tail += p[k] / s;
+      if (fabs(r[k] - tail) > worst_ge) worst_ge = fabs(r[k] - tail);
+    }
+  }
+  if (worst > 0.03) TK_FAILF("MCP: worst class error %.4f", worst);
+  if (worst_ge > 0.03) TK_FAILF("BCP: worst tail error %.4f", worst_ge);
+  mcm_free(&mc);
+  mcm_free(&bc);
+}
+
+/* Lazy L2 equals eager L2: with a large per-example strength, a feature seen at steps 1 and 50
+ * ends with the weight of shrinking it at every step in between. */
+static void test_lazy_l2(void) {
+  mcm_model m;
+  if (mcm_init(&m, MCM_BCP, 4, 0.5, 1e-6, 0.01)) { TK_FAILF("init"); return; }
+  uint32_t a = 0, b = 1;
+  mcm_update(&m, &a, 1, 4);
+  double w0 = m.w[0 * m.K + 0];
+  double eta = 0.5 / (1e-6 + sqrt((double)m.G[0]));
+  for (int i = 0; i < 48; i++) mcm_update(&m, &b, 1, 0);
+  mcm_finalize(&m);
+  double want = w0 * pow(1 + eta * 0.01, -48);
+  if (fabs(m.w[0] - want) > 1e-12 * fabs(want) + 1e-15)
+    TK_FAILF("lazy shrink: %.17g, eager %.17g", m.w[0], want);
+  mcm_free(&m);
+}
+
+static int sh(const char *cmd) {
+  int rc = system(cmd);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static long fsize(const char *p) {
+  struct stat st;
+  return stat(p, &st) ? -1 : (long)st.st_size;
+}
+
+/* End to end: the same bytes for -j 1, -j 3 and a torn run resumed with -j 2; the trainer
+ * writes weights and refuses a torn file and a foreign file, naming them. */
+static void test_binaries(void) {
+  const char *R = TK_RECORDS_BIN " --weights " TK_OP_WEIGHTS " --seed 11 --opponents policy";
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "cd %s && rm -f a.bin b.bin c.bin && %s --out a.bin -n 60 -j 1 >/dev/null"
+           " && %s --out b.bin -n 60 -j 3 >/dev/null && %s --out c.bin -n 25 -j 2 >/dev/null"
+           " && head -c -5 c.bin > t.bin && mv t.bin c.bin"
+           " && %s --out c.bin -n 60 -j 2 >/dev/null 2>c.err && cmp a.bin b.bin && cmp a.bin c.bin"
+           " && grep -q 'c.bin: record 24' c.err", TK_WORK_DIR, R, R, R, R);
+  TK_EQ(sh(cmd), 0, "byte-identical across -j and resume");
+  snprintf(cmd, sizeof cmd, "cd %s && %s --out a.bin -n 60 --seed 12 2>e.txt >/dev/null; "
+           "test $? -ne 0 && grep -q 'a.bin: header field seed' e.txt", TK_WORK_DIR,
+           TK_RECORDS_BIN " --weights " TK_OP_WEIGHTS " --opponents policy");
+  TK_EQ(sh(cmd), 0, "a resume with another seed is refused");
+  snprintf(cmd, sizeof cmd, "cd %s && rm -f w.tkw* && %s a.bin --model bcp --out w.tkw "
+           "--snapshots 20,40,1000 >tr.txt && test -s w.tkw && test -s w.tkw.20 && test -s w.tkw.40"
+           " && test ! -e w.tkw.1000 && grep -q 'snapshot w.tkw.40: held-out' tr.txt"
+           " && grep -q 'sha256' tr.txt", TK_WORK_DIR, TK_TRAIN_BIN);
+  TK_EQ(sh(cmd), 0, "train, with snapshots at 20 and 40 examples (not 1000: there are 53)");
+  /* the weights load in the project's format, as the model and the shape say */
+  tk_weights wt;
+  tk_error err;
+  tk_error_clear(&err);
+  uint32_t shape[2] = {0, 2};
+  /* the row count is not known in advance: read it back from the trainer's line */
+  FILE *tr = fopen(TK_WORK_DIR "/tr.txt", "r");
+  char line[512];
+  while (tr && fgets(line, sizeof line, tr))
+    if (!strncmp(line, "weights ", 8)) {
+      const char *q = strstr(line, ": ");
+      if (q) shape[0] = (uint32_t)strtoul(q + 2, NULL, 10);
+    }
+  if (tr) fclose(tr);
+  TK_EQ(tk_weights_load(TK_WORK_DIR "/w.tkw", "riichi_bcp", ROF_FEATURE_VERSION, 2, shape, &wt,
+                        &err), 0, err.msg);
+  if (!err.code) tk_weights_free(&wt);
+  snprintf(cmd, sizeof cmd, "cd %s && head -c -3 a.bin > torn.bin && %s torn.bin --model mcp "
+           "--out w2.tkw 2>e.txt >/dev/null; test $? -ne 0 && grep -q 'torn.bin: record 59' e.txt"
+           " && test ! -e w2.tkw", TK_WORK_DIR, TK_TRAIN_BIN);
+  TK_EQ(sh(cmd), 0, "a torn file is refused by name");
+  snprintf(cmd, sizeof cmd, "cd %s && %s w.tkw --model mcp --out w3.tkw 2>e.txt >/dev/null; "
+           "test $? -ne 0 && grep -q 'w.tkw: header: bad magic' e.txt", TK_WORK_DIR, TK_TRAIN_BIN);
+  TK_EQ(sh(cmd), 0, "a foreign file is refused by name");
+  if (fsize(TK_WORK_DIR "/a.bin") <= MCX_HEADER_BYTES) TK_FAILF("a.bin is empty");
+}
+
+/* Target mode: a win is taken; when riichi is legal it is declared (the scripted tenpai, only 3z
+ * allows it); the weights the binaries test wrote (w.tkw, BCP) load, and the model name is
+ * checked. Over every self decision of a few generated hands, the chosen candidate's
+ * P(>= target) is the largest among the candidates that compete. Runs after test_binaries. */
+static void test_target(void) {
+  mcm_model m;
+  tk_error err;
+  tk_error_clear(&err);
+  if (mcm_load(TK_WORK_DIR "/w.tkw", MCM_MCP, &m, &err) == 0) {
+    TK_FAILF("a BCP file read as MCP was accepted");
+    mcm_free(&m);
+  }
+  if (!strstr(err.msg, "w.tkw") || !strstr(err.msg, "model")) TK_FAILF("refusal: %s", err.msg);
+  tk_error_clear(&err);
+  if (mcm_load(TK_WORK_DIR "/w.tkw", MCM_BCP, &m, &err)) {
+    TK_FAILF("load: %s", err.msg);
+    return;
+  }
+  uint8_t w[TK_RIICHI_TILES];
+  const char *h[4] = {"123m456p789s5566s", NULL, NULL, NULL};
+  if (rt_wall(w, 0, h, "3z", NULL, "9p", "9p")) { TK_FAILF("wall"); mcm_free(&m); return; }
+  static tk_riichi_game g;
+  tk_riichi_init(&g, NULL, 1, 0, NULL, NULL);
+  tk_riichi_deal(&g, w, NULL, NULL);
+  tk_riichi_view v;
+  tk_riichi_legal l;
+  tk_riichi_view_of(&g, 0, &v);
+  tk_riichi_legal_of(&g, 0, &l);
+  rop_choice ch;
+  for (int t = 1; t <= 4; t++) {
+    TK_EQ(mct_decide(&v, &l, &m, t, &ch, &err), 0, "decide");
+    TK_EQ(l.a[ch.action].type, TK_RIICHI_RIICHI, "riichi declared");
+    TK_EQ(tk_tile_kind(l.a[ch.action].tile), TK_WEST, "with 3z");
+  }
+  TK_EQ(mct_decide(&v, &l, &m, 5, &ch, &err), TK_EINVAL, "target 5 refused");
+  /* the best candidate, on whole games of the one-player policy with target-mode checks */
+  static rop_cand c[ROP_MAX_CANDS];
+  int checked = 0;
+  for (uint64_t game = 0; game < 3; game++) {
+    tk_riichi_init(&g, NULL, 5, game, NULL, NULL);
+    tk_riichi_deal(&g, NULL, NULL, NULL);
+    while (g.phase == TK_RIICHI_PHASE_SELF || g.phase == TK_RIICHI_PHASE_REACT) {
+      int seat = tk_riichi_to_act(&g);
+      tk_riichi_legal_of(&g, seat, &l);
+      tk_riichi_view_of(&g, seat, &v);
+      int target = 1 + (int)(checked % 4);
+      if (mct_decide(&v, &l, &m, target, &ch, &err)) { TK_FAILF("%s", err.msg); break; }
+      int type = l.a[ch.action].type, n = rop_candidates(&v, &l, c, ROP_MAX_CANDS);
+      if (type != TK_RIICHI_TSUMO && type != TK_RIICHI_RON && type != TK_RIICHI_RIICHI) {
+        for (int i = 0; i < n; i++) {
+          uint32_t f[ROF_MAX_ACTIVE];
+          double ge[5];
+          int nf = rof_features(&c[i].hand, &c[i].ctx, f, NULL, NULL);
+          mcm_predict_ge(&m, f, nf, ge);
+          if (ge[target] > ch.score + 1e-12) {
+            TK_FAILF("game %d: candidate %d has P(>=%d) %.6f above the choice's %.6f", (int)game,
+                     i, target, ge[target], ch.score);
+            break;
+          }
+        }
+        checked++;
+      }
+      tk_riichi_action a = l.a[ch.action];
+      if (tk_riichi_apply(&g, seat, &a, NULL, &err)) { TK_FAILF("apply: %s", err.msg); break; }
+    }
+  }
+  if (checked < 20) TK_FAILF("only %d decisions checked", checked);
+  mcm_free(&m);
+}
+
+int main(void) {
+  CU_TestInfo tests[] = {
+      {"label: 5 han is class 4", test_label_east},
+      {"label: 3 han is class 3", test_label_three},
+      {"features of the hand after the move", test_features_after_move},
+      {"exclusions: win legal, in riichi, hand over", test_exclusions},
+      {"label classes", test_label_map},
+      {"set-up distribution", test_setup_distribution},
+      {"example file round trip and torn tail", test_file},
+      {"trainer on a known model", test_synthetic},
+      {"lazy L2 equals eager", test_lazy_l2},
+      {"binaries: -j, resume, refusals", test_binaries},
+      {"target mode", test_target},
+      CU_TEST_INFO_NULL,
+  };
+  int rc = tk_unit_run("riichi_mcp", tests);
+  free(W);
+  return rc;
+}
