@@ -30,6 +30,7 @@
 
 #include "../daifugo_mc/dmc.h"
 #include "features.h"
+#include "tools.h"
 #include "taikai/daifugo.h"
 #include "taikai/records.h"
 #include "taikai/rng.h"
@@ -201,15 +202,6 @@ static void usage(FILE *f) {
           "features' ties, for any teacher), no oracle.\n");
 }
 
-static int parse_long(const char *v, long lo, long hi, long *out) {
-  char *end = NULL;
-  if (!v) return -1;
-  long x = strtol(v, &end, 10);
-  if (end == v || *end || x < lo || x > hi) return -1;
-  *out = x;
-  return 0;
-}
-
 /* p ± z·sqrt(p(1-p)/n), the normal interval, printed as a share. */
 static void share(const char *what, long k, long n) {
   double p = n ? (double)k / (double)n : 0, se = n ? sqrt(p * (1 - p) / (double)n) : 0;
@@ -231,15 +223,15 @@ int main(int argc, char **argv) {
                ((o.seed = strtoull(v, &end, 10)), !*end)) {
       i++;
     } else if (!strcmp(a, "--skip")) {
-      ok = !parse_long(v, 0, 100000000, &o.skip), i++;
+      ok = !dmcl_parse_long(v, 0, 100000000, &o.skip), i++;
     } else if (!strcmp(a, "--positions")) {
-      ok = !parse_long(v, 1, 100000000, &o.positions), i++;
+      ok = !dmcl_parse_long(v, 1, 100000000, &o.positions), i++;
     } else if (!strcmp(a, "--playouts")) {
-      ok = !parse_long(v, 1, DMC_MAX_PLAYOUTS, &o.playouts), i++;
+      ok = !dmcl_parse_long(v, 1, DMC_MAX_PLAYOUTS, &o.playouts), i++;
     } else if (!strcmp(a, "--repeats")) {
-      ok = !parse_long(v, 0, 64, &o.repeats), i++;
+      ok = !dmcl_parse_long(v, 0, 64, &o.repeats), i++;
     } else if (!strcmp(a, "--oracle")) {
-      ok = !parse_long(v, 1, DMC_MAX_PLAYOUTS, &o.oracle), i++;
+      ok = !dmcl_parse_long(v, 1, DMC_MAX_PLAYOUTS, &o.oracle), i++;
     } else if (!strcmp(a, "--one-unit-per-wall")) {
       o.one_per_wall = 1;
     } else if (a[0] != '-' && o.nfiles < MAX_FILES) {
@@ -265,7 +257,7 @@ int main(int argc, char **argv) {
             o.skip, o.positions, o.skip + o.positions);
     return 2;
   }
-  /* the trainer's shuffle (train.c: Fisher-Yates from tk_rng_seed(S)) */
+  /* the trainer's order for run 1 with seed S */
   size_t *idx = malloc(np * sizeof *idx);
   uint8_t *chosen = calloc(np, 1);
   if (!idx || !chosen) {
@@ -273,14 +265,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   tk_rng rng;
-  tk_rng_seed(&rng, o.seed);
-  for (size_t i = 0; i < np; i++) idx[i] = i;
-  for (size_t i = np - 1; i > 0; i--) {
-    size_t j = (size_t)(tk_rng_next(&rng) % (i + 1));
-    size_t t = idx[i];
-    idx[i] = idx[j];
-    idx[j] = t;
-  }
+  dmcl_shuffle(idx, np, o.seed, &rng);
   for (long i = 0; i < o.positions; i++) chosen[idx[o.skip + i]] = 1;
   free(idx);
   static job j;

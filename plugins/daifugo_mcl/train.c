@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "features.h"
+#include "tools.h"
 #include "policy.h"
 #include "taikai/daifugo.h"
 #include "taikai/records.h"
@@ -239,19 +240,6 @@ static void agreement_by_kind(const learner *L, const double *w, const store *s,
   }
 }
 
-/* idx = 0 .. n-1 shuffled by Fisher-Yates from tk_rng_seed(seed); *rng is left after it (the
- * NN's initial weights draw from it next). daifugo_mcl_teacher_noise repeats this order. */
-static void shuffle(size_t *idx, size_t n, unsigned long long seed, tk_rng *rng) {
-  tk_rng_seed(rng, seed);
-  for (size_t i = 0; i < n; i++) idx[i] = i;
-  for (size_t i = n - 1; i > 0; i--) {
-    size_t j = (size_t)(tk_rng_next(rng) % (i + 1));
-    size_t t = idx[i];
-    idx[i] = idx[j];
-    idx[j] = t;
-  }
-}
-
 /* ---- reading records */
 
 typedef struct counts {
@@ -353,15 +341,6 @@ static void usage(FILE *f) {
           "seed 1, 1 run, train 50000, held 10000, every 1000, hidden 16, rate 0.5 (NN only).\n");
 }
 
-static int parse_long(const char *v, long lo, long hi, long *out) {
-  char *end = NULL;
-  if (!v) return -1;
-  long x = strtol(v, &end, 10);
-  if (end == v || *end || x < lo || x > hi) return -1;
-  *out = x;
-  return 0;
-}
-
 int main(int argc, char **argv) {
   const char *files[MAX_FILES], *teachers[MAX_TEACHERS], *out = NULL, *learner_name = NULL;
   int nfiles = 0, nteachers = 0, one_per_wall = 0;
@@ -385,15 +364,15 @@ int main(int argc, char **argv) {
                ((seed = strtoull(v, &end, 10)), !*end)) {
       i++;
     } else if (!strcmp(a, "--runs")) {
-      ok = !parse_long(v, 1, 1000, &runs), i++;
+      ok = !dmcl_parse_long(v, 1, 1000, &runs), i++;
     } else if (!strcmp(a, "--train")) {
-      ok = !parse_long(v, 1, 10000000, &ntrain), i++;
+      ok = !dmcl_parse_long(v, 1, 10000000, &ntrain), i++;
     } else if (!strcmp(a, "--held")) {
-      ok = !parse_long(v, 1, 10000000, &nheld), i++;
+      ok = !dmcl_parse_long(v, 1, 10000000, &nheld), i++;
     } else if (!strcmp(a, "--every")) {
-      ok = !parse_long(v, 1, 10000000, &every), i++;
+      ok = !dmcl_parse_long(v, 1, 10000000, &every), i++;
     } else if (!strcmp(a, "--hidden")) {
-      ok = !parse_long(v, 1, DMCL_MAX_HIDDEN, &hidden), i++;
+      ok = !dmcl_parse_long(v, 1, DMCL_MAX_HIDDEN, &hidden), i++;
     } else if (!strcmp(a, "--rate") && v && (rate = strtod(v, &end)) > 0 && !*end &&
                isfinite(rate)) {
       i++;
@@ -458,7 +437,7 @@ int main(int argc, char **argv) {
   long best_at = 0;
   for (long run = 0; run < runs; run++) {
     tk_rng rng;
-    shuffle(idx, s.np, seed + (unsigned long long)run, &rng);
+    dmcl_shuffle(idx, s.np, seed + (unsigned long long)run, &rng);
     memset(L.acc, 0, L.count * sizeof *L.acc);
     L.c = 1;
     if (L.kind == DMCL_AP) memset(L.w, 0, L.count * sizeof *L.w);
@@ -510,7 +489,7 @@ int main(int argc, char **argv) {
     double ag[8];
     long cn[8];
     tk_rng rng; /* run 1's order again: the loop above left run R's in idx */
-    shuffle(idx, s.np, seed, &rng);
+    dmcl_shuffle(idx, s.np, seed, &rng);
     agreement_by_kind(&L, best, &s, idx + ntrain, (size_t)nheld, ag, cn);
     static const char *const type_name[4] = {"pass", "single", "group", "sequence"};
     printf("run 1's written snapshot on its held-out positions, by the teacher's move:\n");
