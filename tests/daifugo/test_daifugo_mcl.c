@@ -222,17 +222,19 @@ static void tournament(void) {
     TK_FAILF("spec.json does not record the default weights file: %.400s", text);
 }
 
-/* Runs the trainer with `args` (a shell word list), its stdout and stderr in out_buf/err_buf;
+/* Runs program `bin` with `args` (a shell word list), its stdout and stderr in out_buf/err_buf;
  * returns its exit status. */
-static int train(const char *args) {
+static int program(const char *bin, const char *args) {
   char cmd[4096];
-  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", TK_TRAIN_BIN, args, W("train.out"),
+  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", bin, args, W("train.out"),
            W("train.err"));
   int status = system(cmd);
   slurp(W("train.out"), out_buf, sizeof out_buf);
   slurp(W("train.err"), err_buf, sizeof err_buf);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+static int train(const char *args) { return program(TK_TRAIN_BIN, args); }
 
 /* The trainer end to end: greedy records from the taikai binary, AP and NN weights that load
  * with the plugin's expectations, the same bytes from the same command, agreement lines, and
@@ -294,6 +296,72 @@ static void trainer(void) {
   }
 }
 
+/* The first integer after `label` in `text`, or -1. */
+static long number_after(const char *text, const char *label) {
+  const char *p = strstr(text, label);
+  return p ? strtol(p + strlen(label), NULL, 10) : -1;
+}
+
+/* daifugo_mcl_teacher_noise on the trainer test's greedy records: it keeps exactly the trainer's
+ * positions, its counts add up, the same command prints the same text, bad input exits 2. */
+static void teacher_noise(void) {
+  char rec[1600], args[2048];
+  static char first[sizeof out_buf];
+  snprintf(rec, sizeof rec, "%s", W("rec/records.tkr"));
+  snprintf(args, sizeof args, "'%s' --learner ap --one-unit-per-wall --train 300 --held 200 "
+           "--out '%s'", rec, W("n.tkw"));
+  if (train(args)) {
+    TK_FAILF("trainer: %s", err_buf);
+    return;
+  }
+  long kept = number_after(out_buf, "play decisions: ");
+  CU_ASSERT(kept > 500);
+  snprintf(args, sizeof args, "'%s' --one-unit-per-wall --skip 0 --positions 40 --repeats 2 "
+           "--playouts 60 --oracle 200", rec);
+  int rc = program(TK_NOISE_BIN, args);
+  if (rc) {
+    TK_FAILF("exit %d: %s", rc, err_buf);
+    return;
+  }
+  snprintf(first, sizeof first, "%s", out_buf);
+  TK_EQ(strtol(first, NULL, 10), kept, "the trainer's kept positions");
+  if (!strstr(first, "40 asked again") || !strstr(first, "of 80)") || !strstr(first, "of 40)"))
+    TK_FAILF("the counts do not add up to 40 positions and 80 repeats: %s", first);
+  /* the margin bins share the decisions without a shortcut */
+  long decided = number_after(first, "repeat 1 (score -2 .. +2), "), sum = 0;
+  for (const char *p = strstr(first, "margin"); p && (p = strstr(p, " (")); p += 2)
+    sum += strtol(p + 2, NULL, 10);
+  TK_EQ(sum, decided, "the margin bins' counts over the decided positions");
+  rc = program(TK_NOISE_BIN, args);
+  if (rc || strcmp(first, out_buf)) TK_FAILF("the same command printed other text: %s", out_buf);
+  snprintf(args, sizeof args, "'%s' --one-unit-per-wall --skip 0 --positions 200 --repeats 0", rec);
+  rc = program(TK_NOISE_BIN, args);
+  double share = 0;
+  const char *p = strstr(out_buf, "mean of 1 / (candidates with those features)");
+  if (rc || !p) TK_FAILF("--repeats 0: exit %d: %s%s", rc, out_buf, err_buf);
+  else share = strtod(p + strlen("mean of 1 / (candidates with those features)"), NULL);
+  CU_ASSERT(share > 0.5 && share <= 1.0);
+  static const struct {
+    const char *args, *want;
+  } bad[] = {
+      {"REC --repeats 65", "bad argument '--repeats' 65"},
+      {"REC --playouts 0", "bad argument '--playouts' 0"},
+      {"REC --skip 0 --positions 100000000", "positions kept; --skip 0 and --positions 100000000"},
+      {"REC --teacher nobody", "no agent labelled 'nobody'"},
+      {"/nonexistent.tkr", "/nonexistent.tkr"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char a[2048];
+    const char *r = strstr(bad[i].args, "REC");
+    if (r) snprintf(a, sizeof a, "'%s'%s", rec, r + 3);
+    else snprintf(a, sizeof a, "%s", bad[i].args);
+    rc = program(TK_NOISE_BIN, a);
+    if (rc != 2 || !strstr(err_buf, bad[i].want))
+      TK_FAILF("%s: exit %d, stderr '%s' (expected 2 and '%s')", bad[i].args, rc, err_buf,
+               bad[i].want);
+  }
+}
+
 int main(void) {
   if (load_weights()) return 1;
   if (e2e_begin(TK_WORK_DIR "-mcl")) return 1;
@@ -304,6 +372,7 @@ int main(void) {
       {"parameter and weights errors", params_and_files},
       {"a short tournament through taikai", tournament},
       {"the trainer: records to weights, reproducible, bad input", trainer},
+      {"the teacher-noise tool on the trainer's positions", teacher_noise},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("daifugo_mcl", tests);
