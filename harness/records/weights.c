@@ -92,12 +92,17 @@ int tk_weights_load(const char *path, const char *model, uint32_t feature_versio
   w->count = 1;
   for (uint32_t i = 0; i < ndims; i++) {
     w->shape[i] = get32(buf + head + 4 * i);
-    if (w->shape[i] != shape[i]) {
+    if (shape[i] != TK_WEIGHTS_ANY && w->shape[i] != shape[i]) {
       rc = tk_error_set(err, TK_EABI, -1, "weights %s: field 'shape[%u]': %u, expected %u", path,
                         i, w->shape[i], shape[i]);
       goto out;
     }
-    w->count *= shape[i];
+    if (w->shape[i] && w->count > SIZE_MAX / 16 / w->shape[i]) { /* 8 * count must not wrap */
+      rc = tk_error_set(err, TK_EPARSE, -1, "weights %s: field 'shape[%u]': %u: too many values",
+                        path, i, w->shape[i]);
+      goto out;
+    }
+    w->count *= w->shape[i];
   }
   size_t body = head + 4 * (size_t)ndims, need = body + 8 * w->count + 4;
   if (len != need) {

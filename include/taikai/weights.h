@@ -43,9 +43,13 @@ typedef struct tk_weights {
   double *values;             /* owned */
 } tk_weights;
 
+/* A shape entry that accepts the file's own size in that dimension (a sparse file's row count,
+ * say); w->shape then holds it. */
+#define TK_WEIGHTS_ANY 0u
+
 /* Loads `path`, checking it against the expected model name, feature version and shape
- * (ndims entries). Returns 0 with `w` filled (free with tk_weights_free), or TK_EIO / TK_EPARSE
- * / TK_EABI naming the file and the field. */
+ * (ndims entries, each a size or TK_WEIGHTS_ANY). Returns 0 with `w` filled (free with
+ * tk_weights_free), or TK_EIO / TK_EPARSE / TK_EABI naming the file and the field. */
 TK_DATA_API int tk_weights_load(const char *path, const char *model, uint32_t feature_version,
                            uint32_t ndims, const uint32_t *shape, tk_weights *w, tk_error *err);
 /* Writes `w` to `path` (through a temporary file renamed over it). Returns 0 or TK_EIO. */

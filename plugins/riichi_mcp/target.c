@@ -2,24 +2,13 @@
 #include "target.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "taikai/weights.h"
 
-static uint32_t declared_rows(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  uint8_t b[56];
-  size_t n = fread(b, 1, sizeof b, f);
-  fclose(f);
-  if (n < sizeof b) return 0;
-  return (uint32_t)b[52] | (uint32_t)b[53] << 8 | (uint32_t)b[54] << 16 | (uint32_t)b[55] << 24;
-}
-
 int mcm_load(const char *path, int kind, mcm_model *m, tk_error *err) {
-  uint32_t shape[2] = {declared_rows(path), 2};
+  uint32_t shape[2] = {TK_WEIGHTS_ANY, 2};
   tk_weights w;
   int rc = tk_weights_load(path, kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp",
                            ROF_FEATURE_VERSION, 2, shape, &w, err);
@@ -29,7 +18,7 @@ int mcm_load(const char *path, int kind, mcm_model *m, tk_error *err) {
     return tk_error_set(err, TK_ENOMEM, -1, "weights %s: out of memory", path);
   }
   double limit = (double)m->K * m->D, prev = -1;
-  for (uint32_t i = 0; i < shape[0]; i++) {
+  for (uint32_t i = 0; i < w.shape[0]; i++) {
     double x = w.values[2 * (size_t)i], v = w.values[2 * (size_t)i + 1];
     int bad_index = !(x >= 0 && x < limit && x == floor(x) && x > prev);
     if (bad_index || !isfinite(v)) {

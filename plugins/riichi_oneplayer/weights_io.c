@@ -8,25 +8,12 @@
 
 #include "taikai/weights.h"
 
-/* The shape the file declares (ndims at byte 48, shape[0] at 52), read before the checked load,
- * which needs the expected shape: the row count is the file's own. A file too short to hold them
- * gives 0, and the checked load then refuses it with its own message. */
-static uint32_t declared_rows(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  uint8_t b[56];
-  size_t n = fread(b, 1, sizeof b, f);
-  fclose(f);
-  if (n < sizeof b) return 0;
-  return (uint32_t)b[52] | (uint32_t)b[53] << 8 | (uint32_t)b[54] << 16 | (uint32_t)b[55] << 24;
-}
-
 int rop_weights_load(const char *path, double **out, size_t *nnz, tk_error *err) {
   *out = NULL;
   /* more rows than features cannot pass the index checks below (ascending, below
    * ROF_FEATURES); the format's own checks come first, so a file of another shape is named by
    * its field */
-  uint32_t shape[2] = {declared_rows(path), 2};
+  uint32_t shape[2] = {TK_WEIGHTS_ANY, 2};
   tk_weights w;
   int rc = tk_weights_load(path, ROP_MODEL, ROF_FEATURE_VERSION, 2, shape, &w, err);
   if (rc) return rc;
@@ -36,7 +23,7 @@ int rop_weights_load(const char *path, double **out, size_t *nnz, tk_error *err)
     return tk_error_set(err, TK_ENOMEM, -1, "weights %s: out of memory", path);
   }
   double prev = -1;
-  for (uint32_t i = 0; i < shape[0]; i++) {
+  for (uint32_t i = 0; i < w.shape[0]; i++) {
     double x = w.values[2 * (size_t)i], v = w.values[2 * (size_t)i + 1];
     if (!(x >= 0 && x < ROF_FEATURES && x == floor(x) && x > prev) || !isfinite(v)) {
       int bad_index = !(x >= 0 && x < ROF_FEATURES && x == floor(x) && x > prev);
@@ -51,8 +38,8 @@ int rop_weights_load(const char *path, double **out, size_t *nnz, tk_error *err)
     d[(size_t)x] = v;
     prev = x;
   }
+  if (nnz) *nnz = w.shape[0];
   tk_weights_free(&w);
-  if (nnz) *nnz = shape[0];
   *out = d;
   return 0;
 }

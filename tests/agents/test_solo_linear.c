@@ -125,11 +125,44 @@ static void test_bad_weights(void) {
   expect_refused("missing", W("nowhere.tkw"), "No such file");
 }
 
+/* TK_WEIGHTS_ANY takes a dimension's size from the file (sparse files: their row count), still
+ * checking the others and the byte count. */
+static void test_any_dimension(void) {
+  double v[6] = {1, 2, 3, 4, 5, 6};
+  tk_weights w = {.model = "sparse", .feature_version = 1, .ndims = 2, .shape = {3, 2},
+                  .count = 6, .values = v};
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_save(W("any.tkw"), &w, &e), 0);
+  tk_weights r;
+  const uint32_t any2[2] = {TK_WEIGHTS_ANY, 2}, any3[2] = {TK_WEIGHTS_ANY, 3};
+  CU_ASSERT_EQUAL_FATAL(tk_weights_load(W("any.tkw"), "sparse", 1, 2, any2, &r, &e), 0);
+  TK_EQ(r.shape[0], 3, "the file's rows");
+  TK_EQ(r.count, 6, "values");
+  CU_ASSERT_EQUAL(r.values[5], 6);
+  tk_weights_free(&r);
+  CU_ASSERT_EQUAL(tk_weights_load(W("any.tkw"), "sparse", 1, 2, any3, &r, &e), TK_EABI);
+  if (!strstr(e.msg, "field 'shape[1]': 2, expected 3")) TK_FAILF("message: %s", e.msg);
+  /* a header claiming 2^31 rows over a file of a few bytes */
+  static char buf[256];
+  FILE *f = fopen(W("any.tkw"), "rb");
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  buf[55] = (char)0x80; /* shape[0]'s high byte, at 52..55 */
+  f = fopen(W("huge.tkw"), "wb");
+  fwrite(buf, 1, n, f);
+  fclose(f);
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_weights_load(W("huge.tkw"), "sparse", 1, 2, any2, &r, &e), TK_EPARSE);
+  if (!strstr(e.msg, "112 bytes, its shape needs 34359738480 (cut short)")) TK_FAILF("message: %s", e.msg);
+}
+
 int main(void) {
   if (e2e_begin(WORK)) return 1;
   CU_TestInfo tests[] = {
       {"train_and_play", test_train_and_play},
       {"bad_weights", test_bad_weights},
+      {"any_dimension", test_any_dimension},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("solo_linear, a learned agent", tests);
