@@ -128,6 +128,7 @@ static void soak(void) {
          "%ld sennichite, %.2f s\n", played, blocks, actions, exch, passes, revs, senn, secs);
   if (played < games) TK_FAILF("stopped after %ld games", played);
   if (!senn || !revs) TK_FAILF("the soak never saw a sennichite (%ld) or revolution (%ld)", senn, revs);
+  TK_EQ(failures, 0, "invariant failures over the soak");
 }
 
 int main(int argc, char **argv) {
