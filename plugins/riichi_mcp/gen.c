@@ -54,7 +54,10 @@ static int has_win(const tk_riichi_legal *l) {
   return 0;
 }
 
-int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res, tk_error *err) {
+/* mcg_play (decide NULL: the policy, one random move) and mcg_evaluate (decide given: every
+ * decision of the self player, no random move; the set-up draws are made alike). */
+static int play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res,
+                mcg_decide_fn decide, void *dctx, tk_error *err) {
   mcg_result r;
   memset(&r, 0, sizeof r);
   tk_rng rng;
@@ -106,7 +109,7 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
     } else {
       int is_draw = g.phase == TK_RIICHI_PHASE_SELF && g.drawn != TK_TILE_NONE && !g.rinshan;
       /* The random decision: the first decision after the self player's (t-1)-th draw. */
-      int random_now = !done && draws >= r.turn - 1;
+      int random_now = !decide && !done && draws >= r.turn - 1;
       if (is_draw) draws++;
       if (pending && g.phase == TK_RIICHI_PHASE_SELF && g.after_call && planned != TK_TILE_NONE) {
         pick = -1;
@@ -180,7 +183,11 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
       } else {
         tk_riichi_view_of(&g, self, &v);
         rop_choice c;
-        if ((rc = rop_decide(&v, &l, p->w, &c, err))) return rc;
+        if ((rc = decide ? decide(dctx, &v, &l, &c, err) : rop_decide(&v, &l, p->w, &c, err)))
+          return rc;
+        if (c.action < 0 || c.action >= l.n)
+          return tk_error_set(err, TK_ESTATE, -1, "hand %llu: the self player chose action %d of %d",
+                              (unsigned long long)hand, c.action, l.n);
         act = l.a[c.action];
       }
     }
@@ -194,6 +201,13 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
     }
     if (pending && planned == TK_TILE_NONE && g.p[self].nmelds > melds_before) pending = 0;
   }
+  if (decide) {
+    r.why = MCG_WHY_OK;
+    r.han = sc.han;
+    r.yakuman = sc.yakuman;
+    if (res) *res = r;
+    return sc.won ? mcg_label(sc.han, sc.yakuman) : 0;
+  }
   if (result == MCG_EXAMPLE) {
     r.han = sc.han;
     r.yakuman = sc.yakuman;
@@ -201,4 +215,14 @@ int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res
   }
   if (res) *res = r;
   return result;
+}
+
+int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res, tk_error *err) {
+  return play(p, hand, e, res, NULL, NULL, err);
+}
+
+int mcg_evaluate(const mcg_params *p, uint64_t hand, mcg_decide_fn decide, void *ctx,
+                 mcg_result *res, tk_error *err) {
+  if (!decide) return tk_error_set(err, TK_EINVAL, -1, "mcg_evaluate: no decision function");
+  return play(p, hand, NULL, res, decide, ctx, err);
 }

@@ -24,6 +24,7 @@
 #ifndef RIICHI_MCP_GEN_H
 #define RIICHI_MCP_GEN_H
 
+#include "../riichi_oneplayer/policy.h"
 #include "mcp_io.h"
 
 #define MCG_SALT 0x6d63702d72656373ull /* "mcp-recs" */
@@ -60,6 +61,18 @@ typedef struct mcg_result {
 /* Plays hand `hand` of `p`. Returns MCG_EXAMPLE with `e` filled (e->hand = hand), MCG_NONE,
  * or a negative TK_E* code (an engine or policy error, detail in err). */
 int mcg_play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *res, tk_error *err);
+
+/* A self player's decision in (v, l) into out->action (an index of l); 0 or a TK_E* code. */
+typedef int (*mcg_decide_fn)(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
+                             rop_choice *out, tk_error *err);
+
+/* Plays hand `hand` of `p` as mcg_play deals and sets it up (the same wall, winds and draws),
+ * but with the self player following `decide` at every decision and no random move: the
+ * evaluation of paper 000 table 5 on identical walls. Returns the self player's label, 0 (no
+ * win) .. 4 (>= 4 han or yakuman), with `res` filled (why = MCG_WHY_OK, han, yakuman), or a
+ * negative TK_E* code. */
+int mcg_evaluate(const mcg_params *p, uint64_t hand, mcg_decide_fn decide, void *ctx,
+                 mcg_result *res, tk_error *err);
 
 /* The label of a win scored `s` (tk_score.han includes dora, red fives and ura-dora). */
 int mcg_label(int han, int yakuman);

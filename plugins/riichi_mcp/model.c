@@ -23,6 +23,15 @@ int mcm_init(mcm_model *m, int kind, uint32_t nfeatures, double eta0, double del
   return 0;
 }
 
+int mcm_init_predict(mcm_model *m, int kind, uint32_t nfeatures) {
+  memset(m, 0, sizeof *m);
+  m->kind = kind;
+  m->K = kind == MCM_MCP ? 5 : 4;
+  m->D = nfeatures + 1;
+  m->w = calloc((size_t)m->K * m->D, sizeof *m->w);
+  return m->w ? 0 : -1;
+}
+
 void mcm_free(mcm_model *m) {
   free(m->w);
   free(m->G);
@@ -55,7 +64,7 @@ static void scores(const mcm_model *m, const uint32_t *f, int n, double *z) {
   for (int k = 0; k < m->K; k++) z[k] = 0;
   for (int i = 0; i <= n; i++) {
     uint32_t j = i < n ? f[i] : m->D - 1;
-    uint64_t s = m->t - m->last[j];
+    uint64_t s = m->last ? m->t - m->last[j] : 0;
     const double *w = m->w + (size_t)j * m->K;
     for (int k = 0; k < m->K; k++)
       z[k] += s ? w[k] * shrink(m, (size_t)j * m->K + k, s) : w[k];

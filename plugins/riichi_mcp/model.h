@@ -30,6 +30,9 @@ typedef struct mcm_model {
 
 /* Allocates a zero model over `nfeatures` features (the bias is added). Returns 0 or -1. */
 int mcm_init(mcm_model *m, int kind, uint32_t nfeatures, double eta0, double delta, double l2);
+/* Allocates a zero model for prediction only (mcm_load): w alone, no AdaGrad sums, no lazy
+ * shrinking (G and last stay NULL); mcm_update and mcm_finalize must not be called on it. */
+int mcm_init_predict(mcm_model *m, int kind, uint32_t nfeatures);
 void mcm_free(mcm_model *m);
 /* One FOBOS-AdaGrad step on example (f[0..n), label 0..4); f ascending, below nfeatures. */
 void mcm_update(mcm_model *m, const uint32_t *f, int n, int label);

@@ -13,7 +13,7 @@ int mcm_load(const char *path, int kind, mcm_model *m, tk_error *err) {
   int rc = tk_weights_load(path, kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp",
                            ROF_FEATURE_VERSION, 2, shape, &w, err);
   if (rc) return rc;
-  if (mcm_init(m, kind, ROF_FEATURES, 0.1, 1e-6, 0)) {
+  if (mcm_init_predict(m, kind, ROF_FEATURES)) {
     tk_weights_free(&w);
     return tk_error_set(err, TK_ENOMEM, -1, "weights %s: out of memory", path);
   }

@@ -414,6 +414,122 @@ static void test_target(void) {
   mcm_free(&m);
 }
 
+static int decide_fallback(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
+                           rop_choice *out, tk_error *err) {
+  (void)ctx, (void)v, (void)err;
+  memset(out, 0, sizeof *out);
+  out->action = tk_riichi_fallback(l);
+  return 0;
+}
+
+static int decide_bad(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
+                      rop_choice *out, tk_error *err) {
+  (void)ctx, (void)v, (void)err;
+  memset(out, 0, sizeof *out);
+  out->action = l->n;
+  return 0;
+}
+
+static const double *eval_w;
+static int decide_policy(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
+                         rop_choice *out, tk_error *err) {
+  (void)ctx;
+  return rop_decide(v, l, eval_w, out, err);
+}
+
+/* The evaluation of table 5 (mcg_evaluate): hand i is set up as the generator sets it up (its
+ * winds and training turn: the set-up draws are made alike); a self player that only discards
+ * its draw and never wins (tsumogiri) scores 0 on every hand; the policy's outcome of a hand
+ * does not depend on the hands played before it; a self player that answers out of range is an
+ * error naming the hand. */
+static void test_evaluate(void) {
+  double *w = NULL;
+  tk_error err;
+  tk_error_clear(&err);
+  if (rop_weights_load(TK_OP_WEIGHTS, &w, NULL, &err)) {
+    TK_FAILF("%s", err.msg);
+    return;
+  }
+  eval_w = w;
+  mcg_params p;
+  mcg_params_init(&p, 21, MCX_OPP_TSUMOGIRI, w);
+  int won = 0, labels[40];
+  static mcx_example e;
+  for (uint64_t i = 0; i < 40; i++) {
+    mcg_result a, b;
+    TK_EQ(mcg_evaluate(&p, i, decide_fallback, NULL, &a, &err), 0, "tsumogiri self never wins");
+    mcg_play(&p, i, &e, &b, &err);
+    if (a.seat_wind != b.seat_wind || a.round_wind != b.round_wind || a.turn != b.turn)
+      TK_FAILF("hand %d: set-up (%d, %d, %d) against the generator's (%d, %d, %d)", (int)i,
+               a.seat_wind, a.round_wind, a.turn, b.seat_wind, b.round_wind, b.turn);
+    labels[i] = mcg_evaluate(&p, i, decide_policy, NULL, &a, &err);
+    if (labels[i] < 0 || labels[i] > 4) TK_FAILF("hand %d: label %d (%s)", (int)i, labels[i], err.msg);
+    if (labels[i] > 0) {
+      won++;
+      TK_EQ(labels[i], mcg_label(a.han, a.yakuman), "label of the win's han");
+    }
+  }
+  /* against tsumogiri the policy wins most hands it finishes (the paper: 64 % at h = 1) */
+  if (won < 10) TK_FAILF("the policy won only %d of 40 hands against tsumogiri", won);
+  for (int i = 39; i >= 0; i -= 3)
+    TK_EQ(mcg_evaluate(&p, (uint64_t)i, decide_policy, NULL, NULL, &err), labels[i],
+          "the same hand, played again out of order");
+  TK_EQ(mcg_evaluate(&p, 3, decide_bad, NULL, NULL, &err), TK_ESTATE, "out-of-range answer");
+  if (!strstr(err.msg, "hand 3")) TK_FAILF("message: %s", err.msg);
+  free(w);
+}
+
+/* The plugins and the evaluation program end to end: riichi_bcp with the trained w.tkw plays a
+ * tournament against three tsumogiri copies, byte-identical for -j 1 and -j 2, without faults;
+ * riichi_mcp refuses the BCP file, a target out of range and an unknown field, naming the value;
+ * riichi_mcp_eval gives the same JSON for -j 1 and -j 3. Runs after test_binaries. */
+static void test_plugins(void) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && rm -rf r1 r2 && printf '%%s' '{\"game\": \"riichi\", \"seed\": 3, "
+           "\"walls\": 2, \"format\": \"duplicate\", \"agents\": [{\"plugin\": "
+           "\"riichi_bcp\", \"label\": \"bcp\", \"params\": {\"target\": 2, "
+           "\"weights\": \"%s/w.tkw\"}}, {\"plugin\": \"riichi_tsumogiri\"}], "
+           "\"rules\": {\"length\": \"east\"}}' > bcp.json"
+           " && %s run bcp.json --out r1 -j 1 --quiet >/dev/null && %s run bcp.json --out r2 -j 2"
+           " --quiet >/dev/null && cmp r1/games.jsonl r2/games.jsonl"
+           " && grep -q '\"faults\": 0' r1/summary.json && ! grep -q '\"faults\": [1-9]'"
+           " r1/summary.json",
+           TK_WORK_DIR, TK_WORK_DIR, TK_TAIKAI_BIN, TK_TAIKAI_BIN);
+  TK_EQ(sh(cmd), 0, "riichi_bcp in a tournament, the same bytes for -j 1 and -j 2");
+  struct {
+    const char *params, *want;
+  } bad[] = {
+      {"{\"weights\": \"" TK_WORK_DIR "/w.tkw\"}", "model"},
+      {"{\"weights\": \"" TK_WORK_DIR "/m.tkw\", \"target\": 7}", "\"target\" = 7"},
+      {"{\"weights\": \"" TK_WORK_DIR "/m.tkw\", \"target\": \"2\"}", "got \"2\""},
+      {"{\"weights\": \"" TK_WORK_DIR "/m.tkw\", \"targte\": 1}", "unknown parameter"},
+  };
+  snprintf(cmd, sizeof cmd, "cd %s && %s a.bin --model mcp --out m.tkw >/dev/null", TK_WORK_DIR,
+           TK_TRAIN_BIN);
+  TK_EQ(sh(cmd), 0, "an MCP model for the refusals");
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    snprintf(cmd, sizeof cmd,
+             "cd %s && rm -rf rb && printf '%%s' '{\"game\": \"riichi\", \"seed\": 3, "
+             "\"walls\": 1, \"format\": \"duplicate\", \"agents\": [{\"plugin\": "
+             "\"riichi_mcp\", \"params\": %s}, {\"plugin\": \"riichi_tsumogiri\"}]}' "
+             "> bad.json && %s run bad.json --out rb --quiet >/dev/null 2>bad.err; "
+             "test $? -ne 0 && grep -qF '%s' bad.err",
+             TK_WORK_DIR, bad[i].params, TK_TAIKAI_BIN, bad[i].want);
+    TK_EQ(sh(cmd), 0, bad[i].params);
+  }
+  snprintf(cmd, sizeof cmd,
+           "cd %s && %s --weights %s --opponents tsumogiri -n 24 --bcp w.tkw -j 1 --out e1.json"
+           " >/dev/null && %s --weights %s --opponents tsumogiri -n 24 --bcp w.tkw -j 3 --out "
+           "e3.json >/dev/null && cmp e1.json e3.json && grep -q '\"agent\": \"bcp-4\"' e1.json"
+           " && grep -q '\"agent\": \"policy\", \"h\": 4' e1.json",
+           TK_WORK_DIR, TK_EVAL_BIN, TK_OP_WEIGHTS, TK_EVAL_BIN, TK_OP_WEIGHTS);
+  TK_EQ(sh(cmd), 0, "riichi_mcp_eval: the same JSON for -j 1 and -j 3");
+  snprintf(cmd, sizeof cmd, "cd %s && %s --weights %s --mcp w.tkw -n 5 2>e.txt >/dev/null; "
+           "test $? -ne 0 && grep -q 'w.tkw' e.txt", TK_WORK_DIR, TK_EVAL_BIN, TK_OP_WEIGHTS);
+  TK_EQ(sh(cmd), 0, "riichi_mcp_eval refuses a BCP file given as MCP, by name");
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"label: 5 han is class 4", test_label_east},
@@ -427,6 +543,8 @@ int main(void) {
       {"lazy L2 equals eager", test_lazy_l2},
       {"binaries: -j, resume, refusals", test_binaries},
       {"target mode", test_target},
+      {"evaluation on the generator's hands", test_evaluate},
+      {"plugins and riichi_mcp_eval end to end", test_plugins},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("riichi_mcp", tests);
