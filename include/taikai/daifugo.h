@@ -232,7 +232,11 @@ static inline int tk_daifugo_paper_points(int place) { return 2 - place; }
 TK_API int tk_daifugo_place_of(const tk_daifugo_game *g, int player);
 /* Builds a game consistent with `v` (a play decision's view): the viewer's hand as is, the
  * cards it gave in the exchange (if not played) with their receiver, every other unseen card
- * dealt at random to the other players respecting their counts. Returns 0 or TK_EINVAL. */
+ * dealt at random to the other players respecting their counts. A card the viewer both received
+ * and gave back is dealt at random too, though it is known to be with its receiver: the draws
+ * this function makes are part of the daifugo_mc / daifugo_mcl plugins' reproducible decisions,
+ * so it stays so until those plugins change version (they place such a card themselves:
+ * plugins/daifugo_mc/dmc.c, place_known). Returns 0 or TK_EINVAL. */
 TK_API int tk_daifugo_determinize(const tk_daifugo_view *v, tk_rng *r, int sennichite,
                                   tk_daifugo_game *out);
 
