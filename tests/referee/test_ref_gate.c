@@ -160,7 +160,14 @@ static void test_refusals(void) {
                          "greedy", "--metric", "points_per_win", "--bounds", "0,0.3", "--out",
                          W("r2"), "--quiet", NULL};
   TK_EQ(taikai(other), 2, "another test in the folder");
-  CU_ASSERT(strstr(err_buf, "holds another test") != NULL);
+  /* each field that differs, with the folder's value and this command's */
+  CU_ASSERT(strstr(err_buf, "holds another test (bounds: 0,0.2 there, 0,0.3 here)") != NULL);
+  const char *others[] = {"gate", W("strong.json"), "--candidate", "komatsu", "--baseline",
+                          "greedy", "--metric", "win_rate", "--bounds", "0,0.2", "--alpha",
+                          "0.1", "--out", W("r2"), "--quiet", NULL};
+  TK_EQ(taikai(others), 2, "two fields differ");
+  if (!strstr(err_buf, "metric: points_per_win there, win_rate here; alpha: 0.05 there, 0.1 here"))
+    TK_FAILF("the refusal names both fields and their values: %s", err_buf);
   char after[1 << 14];
   slurp(W("r2/gate.json"), after, sizeof after);
   CU_ASSERT_STRING_EQUAL(before, after);
