@@ -119,6 +119,11 @@ static void linearise(const double *num, const double *den, size_t n, double *x,
   }
 }
 
+/* An LLR as gate.json stores it (an infinite one as ±TK_SPRT_LLR_INF). */
+static double llr_json(double llr) {
+  return isfinite(llr) ? llr : llr > 0 ? TK_SPRT_LLR_INF : -TK_SPRT_LLR_INF;
+}
+
 static void look(gate *g) {
   const tk_metric *mt = g->mt;
   size_t n = tk_tally_columns(&g->tally, g->cand, g->base, mt->num, mt->den, g->na, g->da);
@@ -130,8 +135,7 @@ static void look(gate *g) {
   json_object_set_new(l, "walls", json_integer((json_int_t)n));
   json_object_set_new(l, "mean", json_real(g->last.mean));
   json_object_set_new(l, "sd", json_real(g->last.sd));
-  json_object_set_new(l, "llr", isfinite(g->last.llr) ? json_real(g->last.llr)
-                                                      : json_real(g->last.llr > 0 ? 1e300 : -1e300));
+  json_object_set_new(l, "llr", json_real(llr_json(g->last.llr)));
   json_array_append_new(g->looks, l);
   if (!g->quiet)
     fprintf(stderr, "%staikai %s: %zu walls: difference %+.5g (sd %.4g) LLR %+.3f in "
@@ -149,9 +153,7 @@ static int rule(void *ctx, const tk_unit_result *res, char *why, size_t cap) {
   if (g->decision || !g->last.decision) return 0;
   g->decision = g->last.decision;
   g->decided_walls = walls;
-  snprintf(why, cap, "sequential test: %s accepted after %llu walls (LLR %+.3f, bounds %.3f, "
-           "%.3f)", g->decision > 0 ? "H1" : "H0", (unsigned long long)walls, g->last.llr,
-           g->last.lower, g->last.upper);
+  tk_sprt_stop_text(&g->last, why, cap);
   return 1;
 }
 
@@ -318,8 +320,7 @@ static int write_gate_json(const gate *g, int status) {
   json_object_set_new(j, "exit_status", json_integer(status));
   json_object_set_new(j, "walls", json_integer((json_int_t)g->last.n));
   json_object_set_new(j, "max_walls", json_integer((json_int_t)g->walls));
-  json_object_set_new(j, "llr", json_real(isfinite(g->last.llr) ? g->last.llr
-                                                                 : (g->last.llr > 0 ? 1e300 : -1e300)));
+  json_object_set_new(j, "llr", json_real(llr_json(g->last.llr)));
   json_object_set_new(j, "llr_bounds", json_pack("[f, f]", g->last.lower, g->last.upper));
   json_t *e = json_object();
   json_object_set_new(e, "value", json_real(g->last.mean));

@@ -17,6 +17,7 @@
 #include "html.h"
 #include "line.h"
 #include "output.h"
+#include "sprt.h"
 #include "stats.h"
 #include "svg.h"
 
@@ -152,7 +153,13 @@ static void facts(page *p) {
           (long long)json_integer_value(json_object_get(s, "walls")),
           (long long)json_integer_value(json_object_get(s, "units")),
           (long long)json_integer_value(json_object_get(s, "units_total")));
-  if (!json_is_true(json_object_get(s, "complete"))) {
+  char decided[160];
+  if (!json_is_true(json_object_get(s, "complete")) &&
+      tk_sprt_stop_describe(json_string_value(json_object_get(s, "stopped")),
+                            (unsigned long long)json_integer_value(json_object_get(s, "walls")),
+                            decided, sizeof decided)) {
+    fprintf(f, ", %s", decided); /* the run played what its test needed: not incomplete */
+  } else if (!json_is_true(json_object_get(s, "complete"))) {
     fputs(" <span class=\"bad\">(incomplete run", f);
     const char *why = json_string_value(json_object_get(s, "stopped"));
     if (why) {
