@@ -17,7 +17,8 @@
  * with the test's LLR trace. The same command continues an interrupted gate:
  * the looks are re-evaluated on the kept walls (the same walls give the same looks), then play
  * goes on; a gate that had decided decides again without playing. A larger --max-walls extends
- * a gate that ran out of walls. A folder whose gate.json holds another test is refused. */
+ * a gate that ran out of walls. A folder whose gate.json holds another test is refused, naming
+ * each field that differs with the folder's value and this command's. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -118,6 +119,11 @@ static void linearise(const double *num, const double *den, size_t n, double *x,
   }
 }
 
+/* An LLR as gate.json stores it (an infinite one as ±TK_SPRT_LLR_INF). */
+static double llr_json(double llr) {
+  return isfinite(llr) ? llr : llr > 0 ? TK_SPRT_LLR_INF : -TK_SPRT_LLR_INF;
+}
+
 static void look(gate *g) {
   const tk_metric *mt = g->mt;
   size_t n = tk_tally_columns(&g->tally, g->cand, g->base, mt->num, mt->den, g->na, g->da);
@@ -129,8 +135,7 @@ static void look(gate *g) {
   json_object_set_new(l, "walls", json_integer((json_int_t)n));
   json_object_set_new(l, "mean", json_real(g->last.mean));
   json_object_set_new(l, "sd", json_real(g->last.sd));
-  json_object_set_new(l, "llr", isfinite(g->last.llr) ? json_real(g->last.llr)
-                                                      : json_real(g->last.llr > 0 ? 1e300 : -1e300));
+  json_object_set_new(l, "llr", json_real(llr_json(g->last.llr)));
   json_array_append_new(g->looks, l);
   if (!g->quiet)
     fprintf(stderr, "%staikai %s: %zu walls: difference %+.5g (sd %.4g) LLR %+.3f in "
@@ -148,9 +153,7 @@ static int rule(void *ctx, const tk_unit_result *res, char *why, size_t cap) {
   if (g->decision || !g->last.decision) return 0;
   g->decision = g->last.decision;
   g->decided_walls = walls;
-  snprintf(why, cap, "sequential test: %s accepted after %llu walls (LLR %+.3f, bounds %.3f, "
-           "%.3f)", g->decision > 0 ? "H1" : "H0", (unsigned long long)walls, g->last.llr,
-           g->last.lower, g->last.upper);
+  tk_sprt_stop_text(&g->last, why, cap);
   return 1;
 }
 
@@ -167,6 +170,59 @@ static json_t *test_json(const gate *g) {
   json_object_set_new(t, "min_walls", json_integer((json_int_t)g->p.min_walls));
   json_object_set_new(t, "confidence", json_real(g->p.confidence));
   return t;
+}
+
+/* A field of a test as its option is written: a number as %g, bounds as "D0,D1", a label as
+ * it is; "(absent)" when the test has no such field. */
+static void field_text(const json_t *v, char *buf, size_t cap) {
+  if (!v) {
+    snprintf(buf, cap, "(absent)");
+  } else if (json_is_array(v)) {
+    size_t len = 0, i;
+    json_t *x;
+    buf[0] = '\0';
+    json_array_foreach(v, i, x) {
+      char one[64];
+      field_text(x, one, sizeof one);
+      if (len < cap) len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? "," : "", one);
+    }
+  } else if (json_is_number(v)) {
+    snprintf(buf, cap, "%g", json_number_value(v));
+  } else if (json_is_string(v)) {
+    snprintf(buf, cap, "%s", json_string_value(v));
+  } else {
+    snprintf(buf, cap, "%s", json_is_true(v) ? "true" : json_is_false(v) ? "false" : "null");
+  }
+}
+
+/* Lists every field in which test `there` (the folder's gate.json; NULL: none recorded) differs
+ * from `here` (this command's) into `what` as "FIELD: A there, B here; ...". Returns the number
+ * of fields that differ. */
+static int test_diff(const json_t *there, const json_t *here, char *what, size_t cap) {
+  size_t len = 0;
+  int n = 0;
+  what[0] = '\0';
+  if (!json_is_object(there)) {
+    snprintf(what, cap, "its gate.json records no test");
+    return 1;
+  }
+  for (int side = 0; side < 2; side++) { /* this command's fields, then any only the folder has */
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)(side ? there : here), key, v) {
+      json_t *a = json_object_get(there, key), *b = json_object_get(here, key);
+      if (side && b) continue;
+      if (a && b && json_equal(a, b)) continue;
+      char sa[128], sb[128];
+      field_text(a, sa, sizeof sa);
+      field_text(b, sb, sizeof sb);
+      if (len < cap)
+        len += (size_t)snprintf(what + len, cap - len, "%s%s: %s there, %s here", n ? "; " : "",
+                                key, sa, sb);
+      n++;
+    }
+  }
+  return n;
 }
 
 static int hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
@@ -186,16 +242,14 @@ static int hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
       return 1;
     }
     json_t *mine = test_json(g), *theirs = json_object_get(old, "test");
-    int same = theirs && json_equal(mine, theirs);
+    char what[1024];
+    int differ = test_diff(theirs, mine, what, sizeof what);
+    if (differ)
+      fprintf(stderr, "taikai %s: refused: %s holds another test (%s): use another --out "
+              "folder\n", g->cmd, path, what);
     json_decref(mine);
     json_decref(old);
-    if (!same) {
-      fprintf(stderr, "taikai %s: refused: %s holds another test (candidate, baseline, metric, "
-              "bounds, alpha, beta, batch or confidence differ): use another --out folder\n",
-              g->cmd, path);
-      return 1;
-    }
-    return 0;
+    return differ;
   }
   if (!r->game || r->game->nseats < 1) return 1;
   g->cand = g->base = -1;
@@ -266,8 +320,7 @@ static int write_gate_json(const gate *g, int status) {
   json_object_set_new(j, "exit_status", json_integer(status));
   json_object_set_new(j, "walls", json_integer((json_int_t)g->last.n));
   json_object_set_new(j, "max_walls", json_integer((json_int_t)g->walls));
-  json_object_set_new(j, "llr", json_real(isfinite(g->last.llr) ? g->last.llr
-                                                                 : (g->last.llr > 0 ? 1e300 : -1e300)));
+  json_object_set_new(j, "llr", json_real(llr_json(g->last.llr)));
   json_object_set_new(j, "llr_bounds", json_pack("[f, f]", g->last.lower, g->last.upper));
   json_t *e = json_object();
   json_object_set_new(e, "value", json_real(g->last.mean));

@@ -17,6 +17,7 @@
 #include "html.h"
 #include "line.h"
 #include "output.h"
+#include "sprt.h"
 #include "stats.h"
 #include "svg.h"
 
@@ -138,7 +139,8 @@ static const char css[] =
     "svg .zero{stroke:#888;stroke-dasharray:4 3}svg .bound{stroke:#b00;stroke-dasharray:6 3}"
     "svg .ci{stroke:#1f77b4;stroke-width:2}svg .pt{fill:#1f77b4}"
     "svg .pci{stroke:#d62728;stroke-width:2}svg .pub{fill:#fff;stroke:#d62728;stroke-width:1.5}"
-    "svg .ln{fill:none;stroke-width:1.6}svg .val{font-size:10px;fill:#333}";
+    "svg .ln{fill:none;stroke-width:1.6}svg .val{font-size:10px;fill:#333}"
+    "svg .infl{font-size:12px;font-weight:bold;fill:#222}";
 
 static void facts(page *p) {
   json_t *s = p->sum, *iv = json_object_get(s, "intervals");
@@ -152,7 +154,13 @@ static void facts(page *p) {
           (long long)json_integer_value(json_object_get(s, "walls")),
           (long long)json_integer_value(json_object_get(s, "units")),
           (long long)json_integer_value(json_object_get(s, "units_total")));
-  if (!json_is_true(json_object_get(s, "complete"))) {
+  char decided[160];
+  if (!json_is_true(json_object_get(s, "complete")) &&
+      tk_sprt_stop_describe(json_string_value(json_object_get(s, "stopped")),
+                            (unsigned long long)json_integer_value(json_object_get(s, "walls")),
+                            decided, sizeof decided)) {
+    fprintf(f, ", %s", decided); /* the run played what its test needed: not incomplete */
+  } else if (!json_is_true(json_object_get(s, "complete"))) {
     fputs(" <span class=\"bad\">(incomplete run", f);
     const char *why = json_string_value(json_object_get(s, "stopped"));
     if (why) {
@@ -370,7 +378,7 @@ static int convergence(page *p, const tk_metric *mt, tk_error *err) {
   char title[256];
   snprintf(title, sizeof title, "%s against walls played (from %s)", mt->title, name);
   if (npts)
-    tk_svg_lines(f, title, "walls played", mt->title, ser, na, NULL, 0, -INFINITY, INFINITY);
+    tk_svg_lines(f, title, "walls played", mt->title, ser, na, NULL, 0);
   fprintf(f, "<p class=\"note\">Each line is the agent's %s over the walls played so far "
           "(every %llu wall%s); the bar at the right end is its final %g%% interval.</p>\n",
           mt->title, (unsigned long long)step, step > 1 ? "s" : "", p->conf * 100);
@@ -435,14 +443,15 @@ static void gate_section(page *p) {
   json_array_foreach(looks, i, l) {
     x[i] = json_number_value(json_object_get(l, "walls"));
     y[i] = json_number_value(json_object_get(l, "llr"));
+    if (fabs(y[i]) >= TK_SPRT_LLR_INF) y[i] = y[i] > 0 ? INFINITY : -INFINITY;
   }
   tk_series s = {.label = "log-likelihood ratio", .x = x, .y = y, .n = (int)n,
                  .band_lo = NAN, .band_hi = NAN};
   tk_hline h[2] = {{upper, "accept H1"}, {lower, "accept H0"}};
-  /* an infinite LLR (no variance yet) is stored as ±1e300: drawn just past its bound */
-  double clip = 1.5 * fmax(fabs(lower), fabs(upper));
+  /* the axis spans every finite LLR and both bounds; an infinite one (no spread: every wall
+   * gave the same difference) is drawn at the edge, marked ∞ */
   tk_svg_lines(f, "LLR at each look, between the test's bounds", "walls played", "LLR", &s, 1, h,
-               2, -clip, clip);
+               2);
   free(x);
   free(y);
 }

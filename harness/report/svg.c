@@ -122,9 +122,70 @@ static void fmt_tick(char *buf, size_t cap, double v, int decimals) {
   if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
 }
 
-/* The x axis at y = `y0` (the plot's bottom), with grid lines up to `ytop`. */
-static void x_axis(FILE *f, const tk_axis *ax, double y0, double ytop, const char *xlabel) {
-  double x0 = TK_SVG_LEFT, x1 = TK_SVG_WIDTH - TK_SVG_RIGHT;
+/* ------------------------------------------------------------------ labels
+ * No font is measured: a label's width is estimated from its characters at font size `px`,
+ * 0.6 em for a narrow one and 1 em for a wide one (U+3000 and above: CJK, kana, emoji). */
+
+/* The bytes of the UTF-8 character at s (1 for a byte that is not a lead byte). */
+static int char_len(const unsigned char *s) {
+  int n = s[0] < 0xC0 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
+  for (int i = 1; i < n; i++)
+    if ((s[i] & 0xC0) != 0x80) return 1;
+  return n;
+}
+
+static double char_width(const unsigned char *s, double px) {
+  return s[0] >= 0xE3 ? px : 0.6 * px; /* lead bytes from 0xE3 start U+3000 and above */
+}
+
+static double text_width(const char *s, double px) {
+  double w = 0;
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p += char_len(p))
+    w += char_width(p, px);
+  return w;
+}
+
+/* The left margin that fits a label `widest` pixels wide (text_width at the row labels' 12 px)
+ * beside the plot: at least TK_SVG_LEFT, at most TK_SVG_LABEL_MAX (wider labels are shortened,
+ * see label). */
+static double label_margin(double widest) {
+  return fmin(fmax(widest + 16, TK_SVG_LEFT), TK_SVG_LABEL_MAX);
+}
+
+/* Label `s` as SVG text at (x, y), anchored `anchor`, in class `cls` whose font is `px` high,
+ * within `room` pixels: whole when it fits, else cut at a character with "…" and its whole
+ * text in a <title> (the tooltip). */
+static void label(FILE *f, double x, double y, const char *anchor, const char *cls, double px,
+                  const char *s, double room) {
+  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\"%s%s%s class=\"%s\">", x, y, anchor ? " text-anchor=\"" : "",
+          anchor ? anchor : "", anchor ? "\"" : "", cls);
+  if (!s) s = "";
+  if (text_width(s, px) <= room) {
+    tk_html_escape(f, s);
+    fputs("</text>\n", f);
+    return;
+  }
+  fputs("<title>", f);
+  tk_html_escape(f, s);
+  fputs("</title>", f);
+  double w = px; /* the ellipsis */
+  size_t cut = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p += char_len(p)) {
+    if (w + char_width(p, px) > room) break;
+    w += char_width(p, px);
+    cut = (size_t)((const char *)p - s) + (size_t)char_len(p);
+  }
+  char buf[512];
+  snprintf(buf, sizeof buf, "%.*s", (int)(cut < sizeof buf ? cut : sizeof buf - 1), s);
+  tk_html_escape(f, buf);
+  fputs("\xE2\x80\xA6</text>\n", f);
+}
+
+/* The x axis from x0 to the plot's right end at y = `y0` (the plot's bottom), with grid lines
+ * up to `ytop`. */
+static void x_axis(FILE *f, const tk_axis *ax, double x0, double y0, double ytop,
+                   const char *xlabel) {
+  double x1 = TK_SVG_WIDTH - TK_SVG_RIGHT;
   fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ax\"/>\n", x0, y0, x1, y0);
   int n = (int)floor((ax->hi - ax->lo) / ax->step + 0.5);
   for (int i = 0; i <= n; i++) {
@@ -157,9 +218,12 @@ void tk_svg_forest(FILE *f, const char *title, const char *xlabel, const tk_fore
   tk_axis ax;
   tk_axis_nice(lo, hi, 6, &ax);
   int h = TK_SVG_TOP + n * TK_SVG_ROW + TK_SVG_BOTTOM;
-  double x0 = TK_SVG_LEFT, x1 = TK_SVG_WIDTH - TK_SVG_RIGHT, y0 = TK_SVG_TOP + n * TK_SVG_ROW;
+  double widest = 0;
+  for (int i = 0; i < n; i++) widest = fmax(widest, text_width(rows[i].label, 12));
+  double x0 = label_margin(widest), x1 = TK_SVG_WIDTH - TK_SVG_RIGHT;
+  double y0 = TK_SVG_TOP + n * TK_SVG_ROW;
   svg_open(f, h, title);
-  x_axis(f, &ax, y0, TK_SVG_TOP, xlabel);
+  x_axis(f, &ax, x0, y0, TK_SVG_TOP, xlabel);
   if (zero_line) {
     double x = tk_axis_px(&ax, 0, x0, x1);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" class=\"zero\"/>\n", x,
@@ -170,9 +234,7 @@ void tk_svg_forest(FILE *f, const char *title, const char *xlabel, const tk_fore
     double y = TK_SVG_TOP + i * TK_SVG_ROW + TK_SVG_ROW / 2.0;
     int two = isfinite(r->pv);
     double yo = two ? y - 4 : y, yp = y + 4;
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"lab\">", TK_SVG_LEFT - 8, y + 4);
-    tk_html_escape(f, r->label);
-    fputs("</text>\n", f);
+    label(f, x0 - 8, y + 4, "end", "lab", 12, r->label, x0 - 16);
     if (!isfinite(r->v)) {
       fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">no value</text>\n", x0 + 4, y + 4);
       continue;
@@ -221,7 +283,9 @@ void tk_svg_stacked(FILE *f, const char *title, const char *const *row_labels, i
                     const char *const *seg_labels, int nseg, const double *frac) {
   int legend = 22;
   int h = TK_SVG_TOP + legend + nrows * TK_SVG_ROW + 10;
-  double x0 = TK_SVG_LEFT, x1 = TK_SVG_WIDTH - TK_SVG_RIGHT;
+  double widest = 0;
+  for (int r = 0; r < nrows; r++) widest = fmax(widest, text_width(row_labels[r], 12));
+  double x0 = label_margin(widest), x1 = TK_SVG_WIDTH - TK_SVG_RIGHT;
   svg_open(f, h, title);
   double lx = x0;
   for (int k = 0; k < nseg; k++) {
@@ -234,10 +298,7 @@ void tk_svg_stacked(FILE *f, const char *title, const char *const *row_labels, i
   }
   for (int r = 0; r < nrows; r++) {
     double y = TK_SVG_TOP + legend + r * TK_SVG_ROW;
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"lab\">", TK_SVG_LEFT - 8,
-            y + TK_SVG_ROW / 2.0 + 4);
-    tk_html_escape(f, row_labels[r]);
-    fputs("</text>\n", f);
+    label(f, x0 - 8, y + TK_SVG_ROW / 2.0 + 4, "end", "lab", 12, row_labels[r], x0 - 16);
     double x = x0;
     for (int k = 0; k < nseg; k++) {
       double v = frac[r * nseg + k];
@@ -256,21 +317,34 @@ void tk_svg_stacked(FILE *f, const char *title, const char *const *row_labels, i
 
 /* ------------------------------------------------------------------ lines */
 
+/* The pixel row of y on the line chart's axis: ±INFINITY at the plot's top or bottom edge. */
+static double line_py(const tk_axis *ay, double y, double ybot, double ytop) {
+  return y == INFINITY ? ytop : y == -INFINITY ? ybot : tk_axis_px(ay, y, ybot, ytop);
+}
+
 void tk_svg_lines(FILE *f, const char *title, const char *xlabel, const char *ylabel,
-                  const tk_series *s, int ns, const tk_hline *h, int nh, double y_clip_lo,
-                  double y_clip_hi) {
+                  const tk_series *s, int ns, const tk_hline *h, int nh) {
   double xl = INFINITY, xh = -INFINITY, yl = INFINITY, yh = -INFINITY;
+  int inf_hi = 0, inf_lo = 0;
   for (int i = 0; i < ns; i++) {
     for (int k = 0; k < s[i].n; k++) {
+      double y = s[i].y[k];
       if (isfinite(s[i].x[k])) xl = fmin(xl, s[i].x[k]), xh = fmax(xh, s[i].x[k]);
-      double y = fmin(fmax(s[i].y[k], y_clip_lo), y_clip_hi);
       if (isfinite(y)) yl = fmin(yl, y), yh = fmax(yh, y);
+      inf_hi |= y == INFINITY;
+      inf_lo |= y == -INFINITY;
     }
     if (isfinite(s[i].band_lo) && isfinite(s[i].band_hi))
       yl = fmin(yl, s[i].band_lo), yh = fmax(yh, s[i].band_hi);
   }
   for (int i = 0; i < nh; i++)
     if (isfinite(h[i].y)) yl = fmin(yl, h[i].y), yh = fmax(yh, h[i].y);
+  if (inf_hi || inf_lo) { /* room beyond every finite value, so an infinite one stands apart */
+    if (!isfinite(yl)) yl = yh = 0;
+    double pad = 0.1 * (yh > yl ? yh - yl : fmax(1, fabs(yh)));
+    if (inf_hi) yh += pad;
+    if (inf_lo) yl -= pad;
+  }
   if (xl > 0 && xl < xh) xl = 0; /* counts of walls start at 0 */
   tk_axis ax, ay;
   tk_axis_nice(xl, xh, 8, &ax);
@@ -280,7 +354,7 @@ void tk_svg_lines(FILE *f, const char *title, const char *xlabel, const char *yl
   double x0 = TK_SVG_LEFT, x1 = TK_SVG_WIDTH - TK_SVG_RIGHT;
   double ytop = TK_SVG_TOP, ybot = TK_SVG_TOP + TK_SVG_LINES_H;
   svg_open(f, height, title);
-  x_axis(f, &ax, ybot, ytop, xlabel);
+  x_axis(f, &ax, x0, ybot, ytop, xlabel);
   int n = (int)floor((ay.hi - ay.lo) / ay.step + 0.5);
   for (int i = 0; i <= n; i++) {
     double v = ay.lo + i * ay.step, y = tk_axis_px(&ay, v, ybot, ytop);
@@ -309,23 +383,35 @@ void tk_svg_lines(FILE *f, const char *title, const char *xlabel, const char *yl
     const char *c = tk_svg_colour(i);
     int open = 0;
     for (int k = 0; k < s[i].n; k++) {
-      double y = fmin(fmax(s[i].y[k], y_clip_lo), y_clip_hi);
-      if (!isfinite(y) || !isfinite(s[i].x[k])) { /* a gap */
+      double y = s[i].y[k];
+      if (isnan(y) || !isfinite(s[i].x[k])) { /* a gap */
         if (open) fputs("\"/>\n", f);
         open = 0;
         continue;
       }
       if (!open) fprintf(f, "<polyline class=\"ln\" stroke=\"%s\" points=\"", c);
       fprintf(f, "%s%.1f,%.1f", open ? " " : "", tk_axis_px(&ax, s[i].x[k], x0, x1),
-              tk_axis_px(&ay, y, ybot, ytop));
+              line_py(&ay, y, ybot, ytop));
       open = 1;
     }
     if (open) fputs("\"/>\n", f);
+    /* each infinite point: an arrow out of the plot at its edge; "∞" beside the first of a run */
+    for (int k = 0; k < s[i].n; k++) {
+      double y = s[i].y[k];
+      if (isfinite(y) || isnan(y) || !isfinite(s[i].x[k])) continue;
+      double px = tk_axis_px(&ax, s[i].x[k], x0, x1), up = y > 0 ? 1 : -1;
+      double edge = y > 0 ? ytop : ybot;
+      fprintf(f, "<path d=\"M%.1f %.1fl4 %.1fl-8 0z\" fill=\"%s\" class=\"inf\"/>\n", px,
+              edge - up, 9 * up, c);
+      if (k == 0 || s[i].y[k - 1] != y)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"infl\">%s\xE2\x88\x9E</text>\n", px + 6,
+                y > 0 ? edge + 12 : edge - 4, y > 0 ? "+" : "\xE2\x88\x92");
+    }
     if (s[i].n > 0) { /* the last point, visible even when it is the only one */
-      double y = fmin(fmax(s[i].y[s[i].n - 1], y_clip_lo), y_clip_hi);
-      if (isfinite(y) && isfinite(s[i].x[s[i].n - 1]))
+      double y = s[i].y[s[i].n - 1];
+      if (!isnan(y) && isfinite(s[i].x[s[i].n - 1]))
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-                tk_axis_px(&ax, s[i].x[s[i].n - 1], x0, x1), tk_axis_px(&ay, y, ybot, ytop), c);
+                tk_axis_px(&ax, s[i].x[s[i].n - 1], x0, x1), line_py(&ay, y, ybot, ytop), c);
     }
     if (isfinite(s[i].band_lo) && isfinite(s[i].band_hi)) { /* a bracket right of the plot */
       double bx = x1 + 4 + 3 * (i % 6);
@@ -334,14 +420,13 @@ void tk_svg_lines(FILE *f, const char *title, const char *xlabel, const char *yl
               tk_axis_px(&ay, s[i].band_hi, ybot, ytop), c);
     }
   }
+  double slot = (TK_SVG_WIDTH - 16) / 4.0;
   for (int i = 0; i < ns; i++) { /* the legend, four to a row */
-    double lx = 8 + (i % 4) * (TK_SVG_WIDTH - 16) / 4.0;
+    double lx = 8 + (i % 4) * slot;
     double ly = ybot + TK_SVG_BOTTOM + (i / 4) * 16 + 4;
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>\n", lx, ly,
             tk_svg_colour(i));
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">", lx + 18, ly + 5);
-    tk_html_escape(f, s[i].label);
-    fputs("</text>\n", f);
+    label(f, lx + 18, ly + 5, NULL, "tick", 11, s[i].label, slot - 24);
   }
   fputs("</svg>\n", f);
 }

@@ -33,10 +33,13 @@ double tk_axis_px(const tk_axis *a, double v, double p0, double p1);
 const char *tk_svg_colour(int i);
 
 /* Geometry of the charts (pixels): every chart is TK_SVG_WIDTH wide, with labels in the left
- * margin and the plot from TK_SVG_LEFT to TK_SVG_WIDTH - TK_SVG_RIGHT. */
+ * margin and the plot from the margin to TK_SVG_WIDTH - TK_SVG_RIGHT. A label's width is
+ * estimated from its characters (0.6 em each, 1 em for CJK and other wide ones): no font is
+ * measured. */
 enum {
   TK_SVG_WIDTH = 760,
-  TK_SVG_LEFT = 190,
+  TK_SVG_LEFT = 190,   /* the left margin; a forest plot's or bars' grows to fit its labels */
+  TK_SVG_LABEL_MAX = 380, /* up to this; longer labels are cut with "…", whole in a <title> */
   TK_SVG_RIGHT = 30,
   TK_SVG_TOP = 28,     /* room for the chart's title */
   TK_SVG_ROW = 24,     /* one row of a forest plot or of bars */
@@ -52,20 +55,22 @@ typedef struct tk_forest_row {
   double pv, plo, phi;
 } tk_forest_row;
 
-/* A forest plot: one row per entry, the x axis nice over every finite value (and 0 when
+/* A forest plot: one row per entry, labelled in a left margin wide enough for the longest
+ * label (see TK_SVG_LABEL_MAX), the x axis nice over every finite value (and 0 when
  * `zero_line`, drawn dashed). `xlabel` names the axis. A row with one marker shows its numbers
  * ("v [lo, hi]", `decimals` decimals) beside its interval, or above it when neither side has
  * room. Rows with no finite v show "no value". */
 void tk_svg_forest(FILE *f, const char *title, const char *xlabel, const tk_forest_row *rows,
                    int n, int zero_line, int decimals);
 
-/* Horizontal stacked bars: row r has nseg segments of width frac[r * nseg + k] (fractions of
+/* Horizontal stacked bars, labelled as a forest plot's rows: row r has nseg segments of width frac[r * nseg + k] (fractions of
  * the row, summing to at most 1), coloured by the palette, with a legend of seg_labels; a
  * segment wide enough shows its percentage. */
 void tk_svg_stacked(FILE *f, const char *title, const char *const *row_labels, int nrows,
                     const char *const *seg_labels, int nseg, const double *frac);
 
-/* A series of points (x ascending); non-finite y are gaps. */
+/* A series of points (x ascending); a NAN y is a gap, ±INFINITY a point off the scale (drawn at
+ * the plot's edge). */
 typedef struct tk_series {
   const char *label;
   const double *x, *y;
@@ -79,10 +84,11 @@ typedef struct tk_hline {
   const char *label;
 } tk_hline;
 
-/* Lines against a common x axis, coloured by the palette, with a legend; y values beyond
- * [y_clip_lo, y_clip_hi] are drawn at the clip (pass -INFINITY, INFINITY for none). */
+/* Lines against a common x axis, coloured by the palette, with a legend (a label too long for
+ * its quarter of the width cut with "…", whole in a <title>). The y axis spans every finite y,
+ * band and line; a y of ±INFINITY is drawn at the top or bottom edge, beyond every finite value,
+ * with an arrow pointing out of the plot and "+∞" or "−∞" beside the first of consecutive ones. */
 void tk_svg_lines(FILE *f, const char *title, const char *xlabel, const char *ylabel,
-                  const tk_series *s, int ns, const tk_hline *h, int nh, double y_clip_lo,
-                  double y_clip_hi);
+                  const tk_series *s, int ns, const tk_hline *h, int nh);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int tk_sprt_check(const tk_sprt_params *p, char *why, size_t cap) {
   if (!(p->d0 < p->d1)) {
@@ -105,4 +106,33 @@ double tk_sprt_expected_walls(const tk_sprt_params *p, int h) {
   double ez = (p->d1 - p->d0) * (p->d1 - p->d0) / 2; /* |E[z]| under either hypothesis, σ = 1 */
   if (h) return (p->beta * lower + (1 - p->beta) * upper) / ez;
   return ((1 - p->alpha) * lower + p->alpha * upper) / -ez;
+}
+
+static const char stop_prefix[] = "sequential test: ";
+
+void tk_sprt_stop_text(const tk_sprt_look *l, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s%s accepted after %zu walls (LLR %+.3f, bounds %.3f, %.3f)", stop_prefix,
+           l->decision == TK_SPRT_H1 ? "H1" : "H0", l->n, l->llr, l->lower, l->upper);
+}
+
+int tk_sprt_stop_parse(const char *stopped, int *decision, unsigned long long *walls) {
+  size_t k = sizeof stop_prefix - 1;
+  if (!stopped || strncmp(stopped, stop_prefix, k)) return 0;
+  char h[3];
+  unsigned long long n;
+  if (sscanf(stopped + k, "%2[H01] accepted after %llu walls", h, &n) != 2) return 0;
+  if (strcmp(h, "H1") && strcmp(h, "H0")) return 0;
+  *decision = h[1] == '1' ? TK_SPRT_H1 : TK_SPRT_H0;
+  *walls = n;
+  return 1;
+}
+
+int tk_sprt_stop_describe(const char *stopped, unsigned long long max_walls, char *buf,
+                          size_t cap) {
+  int decision;
+  unsigned long long walls;
+  if (!tk_sprt_stop_parse(stopped, &decision, &walls)) return 0;
+  snprintf(buf, cap, "stopped by the sequential test after %llu of %llu walls (%s accepted)", walls,
+           max_walls, decision == TK_SPRT_H1 ? "H1" : "H0");
+  return 1;
 }

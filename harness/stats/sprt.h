@@ -66,6 +66,28 @@ void tk_sprt_eval(const tk_sprt_params *p, const double *x, size_t n, tk_sprt_lo
 void tk_sprt_interval(const tk_sprt_params *p, size_t n, double m, double s, double *lo,
                       double *hi);
 
+/* JSON has no infinity: gate.json stores an infinite LLR as ±TK_SPRT_LLR_INF, and its readers
+ * take any |LLR| at or beyond it as infinite. */
+#define TK_SPRT_LLR_INF 1e300
+
+/* The reason a run stopped by the test's decision records (summary.json's "stopped"), for the
+ * look `l` whose decision is not TK_SPRT_NONE: "sequential test: H1 accepted after N walls (LLR
+ * +x, bounds l, u)", into buf (at most cap bytes). tk_sprt_stop_parse is its one reader. */
+void tk_sprt_stop_text(const tk_sprt_look *l, char *buf, size_t cap);
+
+/* Whether `stopped` (summary.json's "stopped"; NULL: no) is the test's decision as
+ * tk_sprt_stop_text writes it: 1 with *decision (TK_SPRT_H1 or TK_SPRT_H0) and *walls (the walls
+ * it was decided on), else 0 (a fault policy, a signal, anything else). */
+int tk_sprt_stop_parse(const char *stopped, int *decision, unsigned long long *walls);
+
+/* For a run the test stopped (`stopped` as tk_sprt_stop_parse accepts), writes "stopped by the
+ * sequential test after N of M walls (H1 accepted)" into buf, M being `max_walls` (the run's
+ * cap), and returns 1; for any other stop returns 0 and writes nothing. Every report of a run
+ * folder says it in these words, and none calls such a run incomplete: it played what the test
+ * needed. */
+int tk_sprt_stop_describe(const char *stopped, unsigned long long max_walls, char *buf,
+                          size_t cap);
+
 /* Wald's approximations of the expected number of walls when the true mean is μ0 (h = 0) or
  * μ1 (h = 1), for normalised bounds (unit σ): E[N] = (P(H0)·ln B0 + P(H1)·ln B1) / E[z] with
  * z the per-wall LLR increment. The operating characteristics' theory, for comparison. */

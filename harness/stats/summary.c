@@ -11,6 +11,7 @@
 #include "fault.h"
 #include "run.h"
 #include "shard.h"
+#include "sprt.h"
 #include "stats.h"
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
@@ -440,7 +441,15 @@ static void tables(const tk_run *r, json_t *sum, FILE *f, int md) {
 }
 
 void tk_summary_table(const tk_run *r, json_t *sum, FILE *f) {
-  if (!json_is_true(json_object_get(sum, "complete")))
+  char decided[160];
+  if (!json_is_true(json_object_get(sum, "complete")) &&
+      tk_sprt_stop_describe(json_string_value(json_object_get(sum, "stopped")),
+                            (unsigned long long)json_integer_value(json_object_get(sum, "walls")),
+                            decided, sizeof decided))
+    fprintf(f, "Run %s: %lld of %lld units played.\n\n", decided,
+            (long long)json_integer_value(json_object_get(sum, "units")),
+            (long long)json_integer_value(json_object_get(sum, "units_total")));
+  else if (!json_is_true(json_object_get(sum, "complete")))
     fprintf(f, "INCOMPLETE: %lld of %lld units played (%s)\n\n",
             (long long)json_integer_value(json_object_get(sum, "units")),
             (long long)json_integer_value(json_object_get(sum, "units_total")),
@@ -469,7 +478,16 @@ void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
             (long long)json_integer_value(json_array_get(u, 0)),
             (long long)json_integer_value(json_array_get(u, 1)) - 1);
   }
-  if (!json_is_true(json_object_get(sum, "complete"))) {
+  char decided[160];
+  if (!json_is_true(json_object_get(sum, "complete")) &&
+      tk_sprt_stop_describe(json_string_value(json_object_get(sum, "stopped")),
+                            (unsigned long long)json_integer_value(json_object_get(sum, "walls")),
+                            decided, sizeof decided)) {
+    fprintf(f, "**Run %s**: %lld of %lld units played; the test needed no more (gate.json holds "
+               "its looks).\n\n", decided,
+            (long long)json_integer_value(json_object_get(sum, "units")),
+            (long long)json_integer_value(json_object_get(sum, "units_total")));
+  } else if (!json_is_true(json_object_get(sum, "complete"))) {
     const char *why = json_string_value(json_object_get(sum, "stopped"));
     fprintf(f, "**Incomplete run**: %lld of %lld units played (%s). Run the same command again "
                "(or with `--resume`) to finish it.\n\n",

@@ -3,7 +3,8 @@
  * weakened komatsu (3 playouts) fails; the decision and every output byte are the same with 1 and
  * 2 workers, after an interruption, and when a gate that ran out of walls is extended; bad
  * arguments are refused naming what is wrong; a plain run extended with more walls equals a run
- * made with them from the start. */
+ * made with them from the start. A decided gate is reported as stopped by its test, never as an
+ * incomplete run; a folder holding another test is refused naming each field that differs. */
 #include "e2e_util.h"
 
 static const char *STRONG = "{\"plugin\": \"komatsu\", \"label\": \"komatsu\", "
@@ -52,6 +53,28 @@ static long long lines_of(const char *path) {
   return n;
 }
 
+/* A gate decided after `walls` of 1000 is reported as stopped by its test, not as an incomplete
+ * run: on stdout (out_buf, the command just run), in report.md and in report.html. */
+static void expect_decided(const char *dir, long long walls, const char *h) {
+  char want[160], path[4096], text[1 << 17];
+  snprintf(want, sizeof want, "Run stopped by the sequential test after %lld of 1000 walls (%s "
+           "accepted): %lld of 2000 units played.", walls, h, 2 * walls);
+  if (!strstr(out_buf, want)) TK_FAILF("stdout lacks '%s':\n%s", want, out_buf);
+  CU_ASSERT(strstr(out_buf, "INCOMPLETE") == NULL);
+  snprintf(path, sizeof path, "%s/report.md", dir);
+  slurp(path, text, sizeof text);
+  snprintf(want, sizeof want, "**Run stopped by the sequential test after %lld of 1000 walls (%s "
+           "accepted)**", walls, h);
+  if (!strstr(text, want)) TK_FAILF("%s lacks '%s'", path, want);
+  CU_ASSERT(strstr(text, "Incomplete run") == NULL);
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  slurp(path, text, sizeof text);
+  snprintf(want, sizeof want, "units played, stopped by the sequential test after %lld of 1000 "
+           "walls (%s accepted);", walls, h);
+  if (!strstr(text, want)) TK_FAILF("%s lacks '%s'", path, want);
+  CU_ASSERT(strstr(text, "incomplete run") == NULL);
+}
+
 static void test_pass_and_fail(void) {
   write_spec(W("strong.json"), STRONG, 1000);
   write_spec(W("weak.json"), WEAK, 1000);
@@ -73,6 +96,7 @@ static void test_pass_and_fail(void) {
   CU_ASSERT(strstr(json_string_value(json_object_get(s, "stopped")), "H1 accepted") != NULL);
   json_decref(s);
   json_decref(g);
+  expect_decided(W("pass"), walls, "H1");
 
   rc = gate(W("weak.json"), W("fail"), "2", NULL);
   TK_EQ(rc, 1, err_buf);
@@ -80,7 +104,9 @@ static void test_pass_and_fail(void) {
   g = load(W("fail/gate.json"));
   CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(g, "decision")), "H0");
   TK_EQ(json_integer_value(json_object_get(g, "exit_status")), 1, "gate.json exit_status");
+  walls = (long long)json_integer_value(json_object_get(g, "walls"));
   json_decref(g);
+  expect_decided(W("fail"), walls, "H0");
 }
 
 static void test_same_bytes(void) {
@@ -160,7 +186,14 @@ static void test_refusals(void) {
                          "greedy", "--metric", "points_per_win", "--bounds", "0,0.3", "--out",
                          W("r2"), "--quiet", NULL};
   TK_EQ(taikai(other), 2, "another test in the folder");
-  CU_ASSERT(strstr(err_buf, "holds another test") != NULL);
+  /* each field that differs, with the folder's value and this command's */
+  CU_ASSERT(strstr(err_buf, "holds another test (bounds: 0,0.2 there, 0,0.3 here)") != NULL);
+  const char *others[] = {"gate", W("strong.json"), "--candidate", "komatsu", "--baseline",
+                          "greedy", "--metric", "win_rate", "--bounds", "0,0.2", "--alpha",
+                          "0.1", "--out", W("r2"), "--quiet", NULL};
+  TK_EQ(taikai(others), 2, "two fields differ");
+  if (!strstr(err_buf, "metric: points_per_win there, win_rate here; alpha: 0.05 there, 0.1 here"))
+    TK_FAILF("the refusal names both fields and their values: %s", err_buf);
   char after[1 << 14];
   slurp(W("r2/gate.json"), after, sizeof after);
   CU_ASSERT_STRING_EQUAL(before, after);

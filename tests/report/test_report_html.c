@@ -153,7 +153,7 @@ static void lines_coordinates(void) {
   tk_series s = {"s", x, y, 4, 1.5, 2.5};
   tk_hline h = {4, "bound"};
   char *svg = NULL;
-  CAPTURE(svg, tk_svg_lines(f, "t", "walls", "y", &s, 1, &h, 1, -INFINITY, INFINITY));
+  CAPTURE(svg, tk_svg_lines(f, "t", "walls", "y", &s, 1, &h, 1));
   /* x: 0 .. 40 in 8 -> step 5, [0, 40], 13.5 px a wall; y: 1 .. 4 in 6 -> 0.5, [1, 4] over 328
    * .. 28 (100 px a unit). (10, 1) -> (325, 328); a gap; (30, 3) -> (595, 128), (40, 2) -> (730, 228) */
   TK_EQ(strstr(svg, "points=\"325.0,328.0\"/>") != NULL, 1, svg);
@@ -161,12 +161,98 @@ static void lines_coordinates(void) {
   TK_EQ(strstr(svg, "<line x1=\"190.0\" y1=\"28.0\" x2=\"730.0\" y2=\"28.0\" class=\"bound\"/>") != NULL, 1, "the bound at 4");
   TK_EQ(strstr(svg, "<line x1=\"734.0\" y1=\"278.0\" x2=\"734.0\" y2=\"178.0\"") != NULL, 1, "the final interval's bracket");
   free(svg);
-  /* clipping: 1e300 is drawn at the clip */
-  double y2[] = {0, 1e300};
-  tk_series c = {"c", x, y2, 2, NAN, NAN};
-  CAPTURE(svg, tk_svg_lines(f, NULL, NULL, NULL, &c, 1, NULL, 0, -3, 3));
-  /* y 0 .. 3 in 6 -> 0.5, [0, 3]: 3 -> 28; x 10 .. 20 -> [0, 20] step 5 (27 px a wall) */
-  TK_EQ(strstr(svg, "points=\"460.0,328.0 730.0,28.0\"") != NULL, 1, svg);
+  /* finite values far beyond the bounds are drawn where they are: 43.0 and 78.7 with bounds at
+   * ±2.944: y -2.944 .. 78.7 in 6 -> step 20, [-20, 80] over 328 .. 28 (3 px a unit): 43 ->
+   * 139, 78.7 -> 31.9; x 10 .. 20 -> [0, 20] step 5 (27 px a wall) */
+  double y2[] = {43.0, 78.7};
+  tk_series big = {"llr", x, y2, 2, NAN, NAN};
+  tk_hline hb[2] = {{2.944, "accept H1"}, {-2.944, "accept H0"}};
+  CAPTURE(svg, tk_svg_lines(f, NULL, NULL, NULL, &big, 1, hb, 2));
+  TK_EQ(strstr(svg, "points=\"460.0,139.0 730.0,31.9\"") != NULL, 1, svg);
+  TK_EQ(strstr(svg, ">80</text>") != NULL, 1, "the axis reaches the largest value");
+  TK_EQ(strstr(svg, "\xE2\x88\x9E") == NULL, 1, "no finite value is marked infinite");
+  free(svg);
+  /* infinite values: at the edge, beyond every finite one, each with an arrow; one "+∞" for a
+   * run of them. y 0 .. 3 (the bound) padded by 0.3 for them: [0, 4] step 1 (75 px a unit), so
+   * the bound is at 103 and +∞ at the top, 28; x 10 .. 30 -> [0, 30] (18 px a wall) */
+  double y3[] = {0, INFINITY, INFINITY}, x3[] = {10, 20, 30};
+  tk_series inf = {"llr", x3, y3, 3, NAN, NAN};
+  tk_hline h3 = {3, "bound"};
+  CAPTURE(svg, tk_svg_lines(f, NULL, NULL, NULL, &inf, 1, &h3, 1));
+  TK_EQ(strstr(svg, "points=\"370.0,328.0 550.0,28.0 730.0,28.0\"") != NULL, 1, svg);
+  TK_EQ(strstr(svg, "y1=\"103.0\" x2=\"730.0\" y2=\"103.0\" class=\"bound\"") != NULL, 1,
+        "the bound below the edge");
+  int arrows = 0, marks = 0;
+  for (char *p = svg; (p = strstr(p, "class=\"inf\"")); p++) arrows++;
+  for (char *p = svg; (p = strstr(p, "+\xE2\x88\x9E</text>")); p++) marks++;
+  TK_EQ(arrows, 2, "an arrow at each infinite point");
+  TK_EQ(marks, 1, "one +∞ for the run of them");
+  free(svg);
+  double y4[] = {1, -INFINITY};
+  tk_series neg = {"llr", x, y4, 2, NAN, NAN};
+  CAPTURE(svg, tk_svg_lines(f, NULL, NULL, NULL, &neg, 1, NULL, 0));
+  TK_EQ(strstr(svg, "\xE2\x88\x92\xE2\x88\x9E</text>") != NULL, 1, svg);
+  TK_EQ(strstr(svg, " 730.0,328.0\"") != NULL, 1, "-∞ at the bottom edge");
+  free(svg);
+}
+
+/* The x at which a right-anchored <text> found at `at` starts, its text estimated at 7.2 px a
+ * character (12 px, 0.6 em); `shown` receives the text (without a <title>). */
+static double text_start(const char *at, char *shown, size_t cap) {
+  double x = 0;
+  sscanf(at, "<text x=\"%lf\"", &x);
+  const char *t = strchr(at, '>') + 1;
+  if (!strncmp(t, "<title>", 7)) t = strstr(t, "</title>") + 8;
+  size_t n = (size_t)(strstr(t, "</text>") - t);
+  snprintf(shown, cap, "%.*s", (int)n, t);
+  size_t chars = 0;
+  for (const char *p = shown; *p; p++) chars += ((unsigned char)*p & 0xC0) != 0x80;
+  return x - 7.2 * (double)chars;
+}
+
+static void long_labels(void) {
+  /* 49 characters fit a margin of 49 x 7.2 + 16 = 368.8; the second label asks for more than
+   * 380, the most the margin grows: both are right-aligned at 372, the first whole and inside */
+  const char *mid = "komatsu (100 playouts, greedy teacher), in seat 2";
+  const char *huge = "an agent whose label runs on and on, far longer than any margin could "
+                     "hold beside its plot, <b> included";
+  tk_forest_row rows[2] = {{mid, 1.0, 0.5, 2.0, NAN, NAN, NAN},
+                           {huge, -0.5, -1.0, 0.0, NAN, NAN, NAN}};
+  char *svg = NULL, shown[256];
+  CAPTURE(svg, tk_svg_forest(f, "t", "x", rows, 2, 1, 2));
+  char *at = strstr(svg, "<text x=\"372.0\" y=\"44.0\" text-anchor=\"end\" class=\"lab\">");
+  TK_EQ(at != NULL, 1, svg);
+  if (at) {
+    double x = text_start(at, shown, sizeof shown);
+    TK_EQ(strcmp(shown, mid), 0, shown);
+    if (x < 0) TK_FAILF("the label starts at x = %.1f", x);
+  }
+  /* the longer one is cut with "…" and whole in <title> */
+  at = strstr(svg, "<text x=\"372.0\" y=\"68.0\" text-anchor=\"end\" class=\"lab\"><title>an agent");
+  TK_EQ(at != NULL, 1, svg);
+  if (at) {
+    double x = text_start(at, shown, sizeof shown);
+    if (x < 0) TK_FAILF("the cut label starts at x = %.1f: %s", x, shown);
+    size_t n = strlen(shown);
+    TK_EQ(n > 3 && !strcmp(shown + n - 3, "\xE2\x80\xA6"), 1, shown);
+    TK_EQ(strstr(at, "<title>an agent whose label runs on and on, far longer than any margin "
+                     "could hold beside its plot, &lt;b&gt; included</title>") != NULL, 1,
+          "the whole label in the tooltip, escaped");
+  }
+  /* the plot starts after the margin: the zero line of [-1, 2] at 380 + 350 / 3 */
+  TK_EQ(strstr(svg, "<line x1=\"496.7\" y1=\"28\" x2=\"496.7\"") != NULL, 1, "the plot moved right");
+  free(svg);
+  /* stacked bars take the same margin: 368.8 for the 49 characters, right-aligned at 360.8 */
+  const char *labels[] = {mid, "x"}, *segs[] = {"1st", "2nd"};
+  double frac[] = {0.5, 0.5, 1.0, 0.0};
+  CAPTURE(svg, tk_svg_stacked(f, "t", labels, 2, segs, 2, frac));
+  at = strstr(svg, "<text x=\"360.8\"");
+  TK_EQ(at != NULL, 1, svg);
+  if (at) {
+    double x = text_start(at, shown, sizeof shown);
+    TK_EQ(strcmp(shown, mid), 0, shown);
+    if (x < 0) TK_FAILF("the bar's label starts at x = %.1f", x);
+  }
   free(svg);
 }
 
@@ -251,14 +337,95 @@ static void page_of_a_folder(void) {
   TK_EQ(strstr(err.msg, "not JSON") != NULL, 1, err.msg);
 }
 
+/* A gate's folder written by hand: a solo run the sequential test stopped after 20 of 100 walls,
+ * whose looks had LLRs far beyond the bounds (43.0, 78.7) and one infinite (stored as 1e300). */
+static const char GATE_SUMMARY[] =
+    "{\"taikai_version\": \"0.1.0\", \"game\": \"solo\", \"format\": \"field\", \"seed\": 7,"
+    " \"walls\": 100, \"units\": 40, \"units_total\": 200, \"complete\": false, %s"
+    " \"confidence\": 0.95,"
+    " \"intervals\": {\"rates\": \"wilson\", \"means\": \"t\", \"paired\": \"paired-t\"},"
+    " \"agents\": ["
+    "  {\"label\": \"greedy\", \"plugin\": \"greedy\", \"version\": \"1\", \"games\": 20, \"faults\": 0,"
+    "   \"points_per_game\": {\"value\": 1000, \"ci\": [500, 1500]}},"
+    "  {\"label\": \"komatsu\", \"plugin\": \"komatsu\", \"version\": \"1\", \"games\": 20, \"faults\": 0,"
+    "   \"points_per_game\": {\"value\": 2000, \"ci\": [1500, 2500]}}],"
+    " \"paired\": [{\"a\": \"komatsu\", \"b\": \"greedy\", \"walls\": 20,"
+    "   \"points_per_game\": {\"value\": 1000, \"ci\": [500, 1500], \"p\": 0.01}}]}\n";
+
+static const char GATE_JSON[] =
+    "{\"test\": {\"candidate\": \"komatsu\", \"baseline\": \"greedy\", \"metric\": \"points_per_game\","
+    "  \"bounds\": [0, 0.2], \"normalised\": true, \"alpha\": 0.05, \"beta\": 0.05, \"batch\": 5,"
+    "  \"min_walls\": 20, \"confidence\": 0.95},"
+    " \"decision\": \"H1\", \"exit_status\": 0, \"walls\": 20, \"max_walls\": 100, \"llr\": 78.7,"
+    " \"llr_bounds\": [-2.944, 2.944],"
+    " \"difference\": {\"value\": 1000, \"sd\": 10, \"ci\": [500, 1500]},"
+    " \"looks\": [{\"walls\": 5, \"llr\": 1e300}, {\"walls\": 10, \"llr\": 43.0},"
+    "  {\"walls\": 15, \"llr\": 60.0}, {\"walls\": 20, \"llr\": 78.7}]}\n";
+
+static void gate_page(void) {
+  char dir[] = TK_WORK_DIR "-gate", path[512], text[4096];
+  mkdir(dir, 0777);
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  snprintf(text, sizeof text, GATE_SUMMARY,
+           "\"stopped\": \"sequential test: H1 accepted after 20 walls (LLR +78.700, bounds -2.944, "
+           "2.944)\",");
+  write(path, text);
+  snprintf(path, sizeof path, "%s/gate.json", dir);
+  write(path, GATE_JSON);
+  tk_error err;
+  tk_error_clear(&err);
+  TK_EQ(tk_html_report(dir, NULL, &err), 0, err.msg);
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  char *html = slurp_file(path);
+  TK_EQ(html != NULL, 1, path);
+  if (!html) return;
+  /* stopped as intended: said so, neither red nor "incomplete" */
+  TK_EQ(strstr(html, "40 of 200 units played, stopped by the sequential test after 20 of 100 "
+                     "walls (H1 accepted); taikai") != NULL, 1, html);
+  TK_EQ(strstr(html, "incomplete run") == NULL, 1, "not an incomplete run");
+  /* the trace: the axis reaches 78.7 (y -2.944 .. 78.7 + 8.2 for the infinite look -> step 20,
+   * [-20, 100], 2.5 px a unit), each finite look at its own height, the infinite one at the
+   * top edge (28) with its mark */
+  char *chart = strstr(html, "LLR at each look");
+  char *pts = chart ? strstr(chart, "points=\"") : NULL;
+  double x[4], y[4];
+  int got = pts ? sscanf(pts, "points=\"%lf,%lf %lf,%lf %lf,%lf %lf,%lf\"", &x[0], &y[0], &x[1],
+                         &y[1], &x[2], &y[2], &x[3], &y[3])
+                : 0;
+  TK_EQ(got, 8, pts ? pts : html);
+  if (got == 8) {
+    TK_EQ(llround(y[0] * 10), 280, "the infinite look at the top edge");
+    TK_EQ(llround(y[1] * 10), 1705, "43.0 at 328 - 63 x 2.5");
+    TK_EQ(llround(y[2] * 10), 1280, "60.0 at 328 - 80 x 2.5");
+    if (!(y[3] < y[2] && y[3] > 28.5)) TK_FAILF("78.7 drawn at y = %.1f", y[3]);
+  }
+  TK_EQ(chart && strstr(chart, ">100</text>") != NULL, 1, "a tick above the largest LLR");
+  TK_EQ(chart && strstr(chart, "+\xE2\x88\x9E</text>") != NULL, 1, "the infinite look marked");
+  free(html);
+  /* the same folder interrupted by the user: an incomplete run, in red */
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  snprintf(text, sizeof text, GATE_SUMMARY, "\"stopped\": \"interrupted by SIGINT\",");
+  write(path, text);
+  tk_error_clear(&err);
+  TK_EQ(tk_html_report(dir, NULL, &err), 0, err.msg);
+  snprintf(path, sizeof path, "%s/report.html", dir);
+  html = slurp_file(path);
+  TK_EQ(html && strstr(html, "<span class=\"bad\">(incomplete run: interrupted by SIGINT)</span>") != NULL,
+        1, "an interrupted run stays incomplete");
+  TK_EQ(html && strstr(html, "stopped by the sequential test") == NULL, 1, "and is not called decided");
+  free(html);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"escaping of untrusted text", escaping},
       {"nice axes and pixels", axes},
       {"forest plot coordinates", forest_coordinates},
       {"stacked bar widths", stacked_widths},
-      {"line chart coordinates", lines_coordinates},
+      {"line chart coordinates, values far beyond the bounds, infinite ones", lines_coordinates},
+      {"long labels fit the margin or are cut with a tooltip", long_labels},
       {"the page of a hand-written folder", page_of_a_folder},
+      {"a gate's page: its LLR trace and how its run stopped", gate_page},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("report_html", tests);
