@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "html.h"
 #include "game.h"
+#include "sprt.h"
 #include "stats.h"
 
 enum { MAX_METRICS = 16, MAX_PAIRS = 16 };
@@ -50,7 +51,8 @@ static void usage(FILE *f) {
           "  --no-html         no report.html\n"
           "  --strict          exit status 1 when a check of REF fails or cannot be evaluated\n"
           "                    (an agent missing, a value undefined), or when SUMMARY is an\n"
-          "                    incomplete run; each reason is printed (for CI)\n"
+          "                    incomplete run (one the sequential test stopped is not);\n"
+          "                    each reason is printed (for CI)\n"
           "\n"
           "Without --reference only report.html is written (the run's page, as taikai run\n"
           "writes it; --pairs L: the paired differences against L): a way to rebuild it.\n"
@@ -740,10 +742,17 @@ int tk_cmd_report(int argc, char **argv) {
     return fail("%s: not a summary.json of taikai run (no known 'game' and 'agents')%s%s",
                 r.summary_path, "", "");
   }
-  /* a run that did not play every unit (stopped, or still going) */
+  /* a run that did not play every unit (stopped, or still going); one the sequential test
+   * stopped played what the test needed and is not incomplete */
   long long units = (long long)json_integer_value(json_object_get(r.summary, "units"));
   long long units_total = (long long)json_integer_value(json_object_get(r.summary, "units_total"));
   int incomplete = !json_is_true(json_object_get(r.summary, "complete"));
+  char decided[256] = "";
+  if (incomplete &&
+      tk_sprt_stop_describe(json_string_value(json_object_get(r.summary, "stopped")),
+                            (unsigned long long)json_integer_value(json_object_get(r.summary, "walls")),
+                            decided, sizeof decided))
+    incomplete = 0;
   r.conf = json_number_value(json_object_get(r.summary, "confidence"));
   if (!(r.conf > 0 && r.conf < 1)) r.conf = 0.95;
   int rc = load_reference(&r);
@@ -796,14 +805,17 @@ int tk_cmd_report(int argc, char **argv) {
     fprintf(out, " -->\n\n");
     json_t *s = r.summary;
     json_t *iv = json_object_get(s, "intervals");
+    char state[300] = "";
+    if (decided[0]) snprintf(state, sizeof state, " (%s)", decided);
+    else if (json_is_false(json_object_get(s, "complete")))
+      snprintf(state, sizeof state, " (**incomplete run**)");
     fprintf(out, "Run: game `%s`, format `%s`, seed %lld, %lld walls, %lld units%s; taikai %s. "
             "Intervals: rates %s, means %s, paired %s.\n",
             r.game->name, json_string_value(json_object_get(s, "format")),
             (long long)json_integer_value(json_object_get(s, "seed")),
             (long long)json_integer_value(json_object_get(s, "walls")),
             (long long)json_integer_value(json_object_get(s, "units")),
-            json_is_false(json_object_get(s, "complete")) ? " (**incomplete run**)" : "",
-            json_string_value(json_object_get(s, "taikai_version")),
+            state, json_string_value(json_object_get(s, "taikai_version")),
             json_string_value(json_object_get(iv, "rates")) ? json_string_value(json_object_get(iv, "rates")) : "?",
             json_string_value(json_object_get(iv, "means")) ? json_string_value(json_object_get(iv, "means")) : "?",
             json_string_value(json_object_get(iv, "paired")) ? json_string_value(json_object_get(iv, "paired")) : "?");

@@ -151,6 +151,22 @@ static void strict_reasons(void) {
   TK_EQ(strstr(err_buf, "is an incomplete run: 155 of 1200 units played") != NULL, 1, err_buf);
   slurp(W("partial.md"), md, sizeof md);
   TK_EQ(strstr(md, "(**incomplete run**)") != NULL, 1, "and the report says so");
+  /* the same partial summary stopped by the sequential test (the gate's reason): not incomplete */
+  sum = json_load_file(W("partial.json"), 0, NULL);
+  json_object_set_new(sum, "stopped", json_string("sequential test: H1 accepted after 30 walls "
+                                                  "(LLR +3.100, bounds -2.944, 2.944)"));
+  json_dump_file(sum, W("decided.json"), 0);
+  json_decref(sum);
+  ok = reference(
+      "ok-checks.json", METRICS, ROWS,
+      "[{\"text\": \"greedy above 10%\", \"kind\": \"above\", \"metric\": \"win_rate\", \"label\": \"greedy\", \"value\": 0.10}]");
+  char dec[1600];
+  snprintf(dec, sizeof dec, "%s", W("decided.json"));
+  const char *a7[] = {"report", dec, "--reference", ok, "--strict", "--out", W("decided.md"), NULL};
+  TK_EQ(taikai(a7), 0, "--strict: a run the sequential test stopped is not incomplete");
+  slurp(W("decided.md"), md, sizeof md);
+  TK_EQ(strstr(md, "stopped by the sequential test after 30 of") != NULL, 1, md);
+  TK_EQ(strstr(md, "incomplete") == NULL, 1, "and the report does not call it incomplete");
 }
 
 static void refused(const char *what, const char *const *args, const char *needle) {
