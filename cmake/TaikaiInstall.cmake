@@ -12,6 +12,7 @@
 #                                      taikai::cli and taikai_add_plugin()
 #   share/taikai/arenas/, template/    presets that run with the installed agents; the agent
 #                                      templates (plugins/template)
+#   share/taikai/scripts/              slurm-shards.sh (docs/cluster.md)
 #   share/doc/taikai/                  README.md and docs/
 # ("lib" is CMAKE_INSTALL_LIBDIR.)
 include(CMakePackageConfigHelpers)
@@ -50,17 +51,30 @@ install(TARGETS ${TAIKAI_INSTALLED_PLUGINS}
 file(GLOB _tk_weights ${PROJECT_SOURCE_DIR}/plugins/*/*.tkw)
 install(FILES ${_tk_weights} DESTINATION ${TAIKAI_INSTALL_PLUGINDIR} COMPONENT runtime)
 
-# Presets that run from any folder with the installed agents: all but those naming weights
-# files by a path into the source tree (daifugo table-5/table-8), and the experiments.
+# Presets that run from any folder with the installed agents, with their reference tables: all
+# but the experiments (arenas/*/experiments/) and those naming a file by its path in the source
+# tree ("../../plugins/...", e.g. the weights daifugo_mcl_ap_mc.tkw of daifugo's table-5,
+# table-8 and records-mcl): share/taikai has no plugins/ beside arenas/, so the installed
+# taikai would refuse them. test_sdk_install plays every preset installed.
 foreach(game solo riichi daifugo)
   file(GLOB _tk_presets ${PROJECT_SOURCE_DIR}/arenas/${game}/*.json)
-  list(FILTER _tk_presets EXCLUDE REGEX "/daifugo/table-(5|8)\\.json$")
+  foreach(_tk_preset ${_tk_presets})
+    file(READ ${_tk_preset} _tk_text)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_tk_preset}) # edits re-decide
+    if(_tk_text MATCHES "\"\\.\\./\\.\\./plugins/")
+      string(REGEX REPLACE "\\.json$" ".reference.json" _tk_reference ${_tk_preset})
+      list(REMOVE_ITEM _tk_presets ${_tk_preset} ${_tk_reference}) # and its reference table
+    endif()
+  endforeach()
   install(FILES ${_tk_presets} DESTINATION ${TAIKAI_INSTALL_DATADIR}/arenas/${game}
     COMPONENT runtime)
 endforeach()
 # The presets' "$schema" (../../harness/spec.schema.json) resolves in share/taikai too.
 install(FILES ${PROJECT_SOURCE_DIR}/harness/spec.schema.json
   DESTINATION ${TAIKAI_INSTALL_DATADIR}/harness COMPONENT runtime)
+# The Slurm job-array submitter, as docs/cluster.md describes it.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/harness/scripts/slurm-shards.sh
+  DESTINATION ${TAIKAI_INSTALL_DATADIR}/scripts COMPONENT runtime)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugins/template/ DESTINATION ${TAIKAI_INSTALL_DATADIR}/template
   COMPONENT sdk)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
@@ -72,13 +73,31 @@ static void usage(FILE *f) {
           "A spec file may hold at most 1 MiB.\n"
           "\n"
           "Plugins named without a path are looked up in $TAIKAI_PLUGIN_PATH, then in plugins/\n"
-          "beside the taikai executable. SIGINT or SIGTERM stops the run: finished units are\n"
-          "kept and a partial summary is written.\n"
+          "beside the taikai executable, then in the installed agents' ../lib/taikai/plugins\n"
+          "from the executable's folder (when it exists; `taikai plugins` lists the folders).\n"
+          "SIGINT or SIGTERM stops the run: finished units are kept and a partial summary is\n"
+          "written.\n"
           "\n"
           "Exit status: 0 done; 1 the run failed; 2 bad usage, or a spec, plugin or output\n"
           "folder refused before the run; 3 stopped by the fault policy \"abort\"; 130 / 143\n"
           "stopped by SIGINT / SIGTERM (3, 130, 143: partial results saved, run the same\n"
           "command again to finish).\n");
+}
+
+/* How many of the units [first, first + n) have no log in `logs_dir` (unit-NNNNNNNN.jsonl or
+ * .jsonl.gz, whichever the run that played them wrote): the units a continued or extended run
+ * kept from a run without --logs. */
+static uint64_t units_without_log(const char *logs_dir, uint64_t first, uint64_t n) {
+  uint64_t missing = 0;
+  char path[TK_PATH_MAX + 40];
+  for (uint64_t u = first; u < first + n; u++) {
+    snprintf(path, sizeof path, "%s/unit-%08llu.jsonl", logs_dir, (unsigned long long)u);
+    if (access(path, F_OK)) {
+      strcat(path, ".gz");
+      if (access(path, F_OK)) missing++;
+    }
+  }
+  return missing;
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
@@ -336,9 +355,12 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
     fprintf(stderr, "taikai %s: %s: %s a run of this tournament (%llu of %llu units were "
             "already done)\n", cmd, run.spec.output, existing == 2 ? "extended" : "continued",
             (unsigned long long)outcome.resumed, (unsigned long long)units);
-  if (existing && a->logs && !a->logs_run && outcome.resumed)
-    fprintf(stderr, "taikai %s: --logs: the %llu units played before this command have logs "
-            "only if that run had --logs\n", cmd, (unsigned long long)outcome.resumed);
+  uint64_t unlogged = existing && a->logs && !a->logs_run
+                          ? units_without_log(run.logs_dir, first, outcome.resumed) : 0;
+  if (unlogged)
+    fprintf(stderr, "taikai %s: --logs: %llu of the %llu units played before this command have "
+            "no log in %s (played without --logs)\n", cmd, (unsigned long long)unlogged,
+            (unsigned long long)outcome.resumed, run.logs_dir);
   tk_summary_table(&run, sum, stdout);
   printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s%s}\n", run.spec.output,
          a->no_html ? "" : ",report.html", a->records ? ",records.tkr" : "",

@@ -3,28 +3,38 @@
  * moved (an install is relocatable); the installed taikai finds libtaikai, its agents and their
  * default weights with TAIKAI_PLUGIN_PATH unset; the C template (share/taikai/template/c) is
  * built out of tree with find_package(taikai) and the C++ one with its pkg-config Makefile; each
- * plays its tournament against the installed agents; every installed header compiles as C++. The tests run in order, each on the
- * previous one's files. */
+ * plays its tournament against the installed agents, both templates building without a warning;
+ * every installed preset is accepted and plays; every installed header compiles as C++. The
+ * tests run in order, each on the previous one's files. */
+#include <glob.h>
+
 #include "e2e_util.h"
 #include "taikai/agent.h"
 
 static char prefix[1200]; /* the moved install */
 static char log_path[1200];
 
-/* Runs `cmd` through sh with stdout and stderr into W("cmd.log"); prints the log's end on a
- * non-zero status. Returns the exit status. */
-static int sh(const char *cmd) {
+/* Prints `cmd`, its exit status `rc` and the end of its output (log_path). */
+static void show_failure(const char *cmd, int rc) {
+  static char buf[1 << 15];
+  slurp(log_path, buf, sizeof buf);
+  size_t n = strlen(buf);
+  fprintf(stderr, "\n$ %s\nexit %d; output (end):\n%s\n", cmd, rc, n > 4000 ? buf + n - 4000 : buf);
+}
+
+/* Runs `cmd` through sh with stdout and stderr into W("cmd.log"). Returns the exit status. */
+static int sh_quiet(const char *cmd) {
   char full[8192];
   snprintf(log_path, sizeof log_path, "%s", W("cmd.log"));
   snprintf(full, sizeof full, "(%s) > '%s' 2>&1", cmd, log_path);
   int st = system(full);
-  int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-  if (rc) {
-    static char buf[1 << 15];
-    slurp(log_path, buf, sizeof buf);
-    size_t n = strlen(buf);
-    fprintf(stderr, "\n$ %s\nexit %d; output (end):\n%s\n", cmd, rc, n > 4000 ? buf + n - 4000 : buf);
-  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* sh_quiet, printing the command and its output's end on a non-zero status. */
+static int sh(const char *cmd) {
+  int rc = sh_quiet(cmd);
+  if (rc) show_failure(cmd, rc);
   return rc;
 }
 
@@ -70,6 +80,7 @@ static void install_and_move(void) {
                           "share/taikai/arenas/solo/greedy-vs-tsumogiri.json",
                           "share/taikai/template/c/my_solo.c",
                           "share/taikai/template/cpp/my_agent.cpp",
+                          "share/taikai/scripts/slurm-shards.sh",
                           NULL};
   for (int i = 0; expect[i]; i++) {
     char p[2048];
@@ -129,15 +140,89 @@ static void installed_binary_runs(void) {
   TK_EQ(lines_of(W("linear/games.jsonl")), 200, "solo_linear run games");
 }
 
-/* The C template, out of tree, with find_package(taikai): its plugins export only the entry
- * point, and each plays its spec (fewer walls) against the installed agents. */
-static void c_template_find_package(void) {
+/* Whether the spec file `path` has an external seat (a client's: `taikai serve` plays it). */
+static int has_external_seat(const char *path) {
+  json_error_t jerr;
+  json_t *spec = json_load_file(path, 0, &jerr), *a;
+  size_t i;
+  int external = 0;
+  json_array_foreach(json_object_get(spec, "agents"), i, a) external |=
+      json_is_true(json_object_get(a, "external"));
+  json_decref(spec);
+  return external;
+}
+
+/* Every preset in share/taikai/arenas is accepted by the moved install (its plugins, weights
+ * and schema found) and plays: `taikai run --walls 1` (`taikai serve --port 0` for a spec with
+ * external seats), stopped by SIGINT after `secs` seconds at most. Exit 0 (played) passes, and
+ * so does 130 with the run's spec.json written (the folder was accepted: everything the spec
+ * names was found and the play had begun), which bounds the cost of the presets whose one wall
+ * takes minutes. 130 without spec.json is a stop before the acceptance, on a slow machine:
+ * tried again with 30 s. Anything else fails with the command's output. */
+static int preset_plays(const char *preset, const char *out, int secs) {
+  char cmd[8192];
+  int serve = has_external_seat(preset);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && timeout --preserve-status -s INT %d '%s/bin/taikai' %s '%s' --walls 1%s "
+           "--quiet --no-html --out '%s'",
+           work_dir, secs, prefix, serve ? "serve" : "run", preset, serve ? " --port 0" : "",
+           out);
+  int rc = sh_quiet(cmd);
+  char spec[1400];
+  snprintf(spec, sizeof spec, "%s/%s/spec.json", work_dir, out);
+  if (rc == 130 && !exists(spec) && secs < 30) {
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/%s'", work_dir, out);
+    sh(cmd);
+    return preset_plays(preset, out, 30);
+  }
+  if (rc == 0 || (rc == 130 && exists(spec))) return 0;
+  show_failure(cmd, rc);
+  return rc;
+}
+
+static void every_installed_preset_plays(void) {
+  char pattern[1400];
+  snprintf(pattern, sizeof pattern, "%s/share/taikai/arenas/*/*.json", prefix);
+  glob_t g;
+  if (glob(pattern, 0, NULL, &g)) {
+    TK_FAILF("no preset matches %s", pattern);
+    return;
+  }
+  int presets = 0;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    const char *p = g.gl_pathv[i];
+    size_t len = strlen(p);
+    if (len > 15 && !strcmp(p + len - 15, ".reference.json")) continue; /* a table, no spec */
+    char out[256];
+    const char *game = p + strlen(prefix) + strlen("/share/taikai/arenas/");
+    snprintf(out, sizeof out, "presets/%.*s", (int)(len - (game - p) - 5), game);
+    int64_t t0 = now_ms();
+    int rc = preset_plays(p, out, 2);
+    if (rc) TK_FAILF("the installed preset %s does not play (exit %d; log above)", p, rc);
+    else CU_PASS(p);
+    fprintf(stderr, "  %s: %.1f s\n", game, (now_ms() - t0) / 1000.0);
+    presets++;
+  }
+  globfree(&g);
+  if (presets < 10) TK_FAILF("only %d presets installed in %s", presets, pattern);
+}
+
+/* The C template, out of tree: with its pkg-config Makefile and with find_package(taikai),
+ * both without a warning (-Werror); its plugins export only the entry point, and each plays its
+ * spec (fewer walls) against the installed agents. */
+static void c_template_builds_and_plays(void) {
   char cmd[8192];
   snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s/share/taikai/template' '%s'", W("tpl"),
            prefix, W("tpl"));
   CU_ASSERT_EQUAL_FATAL(sh(cmd), 0);
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && '%s' -S . -B build -DCMAKE_PREFIX_PATH='%s' && '%s' --build build",
+           "cd '%s' && PKG_CONFIG_PATH='%s/" TK_INSTALL_LIBDIR "/pkgconfig' make "
+           "CFLAGS='-O2 -Wall -Wextra -Werror' && rm -rf build",
+           W("tpl/c"), prefix);
+  if (sh(cmd)) TK_FAILF("the C template's make (warnings as errors) failed");
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && '%s' -S . -B build -DCMAKE_PREFIX_PATH='%s' "
+           "-DCMAKE_C_FLAGS='-Wall -Wextra -Werror' && '%s' --build build",
            W("tpl/c"), TK_CMAKE, prefix, TK_CMAKE);
   CU_ASSERT_EQUAL_FATAL(sh(cmd), 0);
   snprintf(cmd, sizeof cmd, "cd '%s' && sh '%s/tests/referee/check_exports.sh' build/my_solo.so "
@@ -165,11 +250,13 @@ static void c_template_find_package(void) {
   }
 }
 
-/* The C++ template with the pkg-config one-liner of its Makefile. */
+/* The C++ template with the pkg-config one-liner of its Makefile, without a warning
+ * (-Werror). */
 static void cpp_template_pkg_config(void) {
   char cmd[8192];
   snprintf(cmd, sizeof cmd,
-           "cd '%s' && PKG_CONFIG_PATH='%s/" TK_INSTALL_LIBDIR "/pkgconfig' make && "
+           "cd '%s' && PKG_CONFIG_PATH='%s/" TK_INSTALL_LIBDIR "/pkgconfig' make "
+           "CXXFLAGS='-O2 -Wall -Wextra -Werror' && "
            "sh '%s/tests/referee/check_exports.sh' build/my_cpp.so && "
            "TAIKAI_PLUGIN_PATH=build '%s/bin/taikai' run solo.json --walls 200 --quiet "
            "--out runs/solo",
@@ -212,8 +299,10 @@ int main(void) {
       {"install, then move the prefix", install_and_move},
       {"libtaikai's SONAME follows the plugin ABI", soname_follows_abi},
       {"the installed taikai finds its agents and weights", installed_binary_runs},
-      {"C template: find_package(taikai), three games", c_template_find_package},
-      {"C++ template: pkg-config", cpp_template_pkg_config},
+      {"every installed preset plays", every_installed_preset_plays},
+      {"C template: make and find_package(taikai), no warning, three games",
+       c_template_builds_and_plays},
+      {"C++ template: pkg-config, no warning", cpp_template_pkg_config},
       {"every header compiles as C++11 and C11", headers_compile_as_cpp},
       CU_TEST_INFO_NULL,
   };

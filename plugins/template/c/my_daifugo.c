@@ -8,17 +8,28 @@
 #include "taikai/agent.h"
 #include "taikai/daifugo.h"
 
+/* (void)x marks a parameter this agent does not need: the build stays warning-free with
+ * -Wall -Wextra. */
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
+  (void)params_json;
+  (void)seed;
+  (void)err;
   static int instance; /* no state */
   return &instance;
 }
-static void destroy(tk_agent_instance *self) {}
-static int begin_game(tk_agent_instance *self, const void *info) { return 0; }
+static void destroy(tk_agent_instance *self) { (void)self; }
+static int begin_game(tk_agent_instance *self, const void *info) {
+  (void)self;
+  (void)info;
+  return 0;
+}
 
 /* The joker alone ranks above every single. */
 static int rank_of(const tk_daifugo_move *m) { return m->kind == TK_DAIFUGO_JOKER1 ? 15 : m->rank; }
 
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
+  (void)self;
+  (void)view;
   const tk_daifugo_legal *l = legal;
   if (l->n == 0) return TK_ESTATE;
   int best = 0; /* a[0]: the pass in a play decision, the first card in the exchange */
@@ -32,7 +43,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   return 0;
 }
 
-static void end_game(tk_agent_instance *self, const void *result) {}
+static void end_game(tk_agent_instance *self, const void *result) {
+  (void)self;
+  (void)result;
+}
 
 static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,

@@ -10,15 +10,25 @@
 #include "taikai/mahjong.h"
 #include "taikai/riichi.h"
 
+/* (void)x marks a parameter this agent does not need: the build stays warning-free with
+ * -Wall -Wextra. */
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
+  (void)params_json;
+  (void)seed;
+  (void)err;
   /* No state: any non-NULL pointer is an instance (destroy is a no-op). */
   static int instance;
   return &instance;
 }
-static void destroy(tk_agent_instance *self) {}
-static int begin_game(tk_agent_instance *self, const void *info) { return 0; }
+static void destroy(tk_agent_instance *self) { (void)self; }
+static int begin_game(tk_agent_instance *self, const void *info) {
+  (void)self;
+  (void)info;
+  return 0;
+}
 
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
+  (void)self;
   const tk_riichi_view *v = view;
   const tk_riichi_legal *l = legal;
   tk_riichi_action *out = action;
@@ -42,7 +52,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   return 0;
 }
 
-static void end_game(tk_agent_instance *self, const void *result) {}
+static void end_game(tk_agent_instance *self, const void *result) {
+  (void)self;
+  (void)result;
+}
 
 static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,

@@ -75,7 +75,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   return 0;
 }
 
-static void end_game(tk_agent_instance *self, const void *result) {}
+static void end_game(tk_agent_instance *self, const void *result) {
+  (void)self;
+  (void)result;
+}
 
 static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
