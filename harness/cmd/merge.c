@@ -25,7 +25,7 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: taikai merge DIR... --out OUT [--partial] [--quiet]\n"
+          "usage: taikai merge DIR... --out OUT [--partial] [--no-html] [--quiet]\n"
           "\n"
           "Joins the output folders of the shards of one tournament (taikai run SPEC --shard\n"
           "K/N) into OUT, a new folder: the spec.json, games.jsonl, summary.json and report.md\n"
@@ -43,6 +43,7 @@ static void usage(FILE *f) {
           "  --partial   merge what the shards hold from unit 0 up to the first missing unit;\n"
           "              OUT is then an incomplete run, which `taikai run SPEC --out OUT`\n"
           "              finishes locally (units after the gap are left out, and said so)\n"
+          "  --no-html   no report.html\n"
           "  --quiet     no progress on stderr\n"
           "\n"
           "report.md's title names the spec file the first shard was played from.\n"
@@ -510,7 +511,7 @@ static long long copy_logs(const merge *m, const char *out) {
 
 int tk_cmd_merge(int argc, char **argv) {
   const char *out = NULL;
-  int partial = 0, quiet = 0, rc = 2;
+  int partial = 0, quiet = 0, no_html = 0, rc = 2;
   piece *ps = calloc((size_t)argc, sizeof *ps);
   int n = 0;
   tk_folder_run fr;
@@ -534,6 +535,8 @@ int tk_cmd_merge(int argc, char **argv) {
       out = argv[++i];
     } else if (!strcmp(a, "--partial")) {
       partial = 1;
+    } else if (!strcmp(a, "--no-html")) {
+      no_html = 1;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
       quiet = 1;
     } else if (a[0] == '-' && a[1]) {
@@ -639,7 +642,8 @@ int tk_cmd_merge(int argc, char **argv) {
   }
   r->records = m.records;
   tk_run_outcome outcome;
-  tk_run_opts o = {.jobs = 1, .out_dir = out, .progress = quiet ? 0 : -1, .outcome = &outcome,
+  tk_run_opts o = {.jobs = 1, .out_dir = out, .progress = quiet ? 0 : -1, .no_html = no_html,
+                   .outcome = &outcome,
                    .play = play, .play_ctx = &m, .cmd = "taikai merge"};
   json_t *sum = NULL;
   if (tk_run_execute(r, &o, &sum, &err)) {
@@ -657,8 +661,8 @@ int tk_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "taikai merge: %s/logs: %lld of the merged units have no log in their "
             "shard (played without --logs)\n", out, absent);
   tk_summary_table(r, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md,report.html%s%s}\n", out,
-         m.records ? ",records.tkr" : "", with_logs ? ",logs/" : "");
+  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s%s}\n", out,
+         no_html ? "" : ",report.html", m.records ? ",records.tkr" : "", with_logs ? ",logs/" : "");
   if (!outcome.stopped && !json_is_true(json_object_get(sum, "complete")))
     fprintf(stderr, "taikai merge: %s is an incomplete run: `taikai run %s --out %s%s%s` plays "
             "the rest\n", out, spec, out, m.records ? " --records" : "",

@@ -147,6 +147,13 @@ static void test_solo(void) {
   if (!run(mm, 0, "merge of mixed N")) return;
   same_files(WORK "/solo", WORK "/solo-mixed", RESULTS);
   CU_ASSERT(!exists(WORK "/solo-mixed/records.tkr")); /* the shards had none */
+  CU_ASSERT(exists(WORK "/solo-mixed/report.html"));
+  const char *nh[] = {"merge", WORK "/solo-shard-1-of-2", WORK "/solo-shard-3-of-4",
+                      WORK "/solo-shard-4-of-4", "--out", WORK "/solo-nohtml", "--no-html",
+                      "--quiet", NULL};
+  if (!run(nh, 0, "merge --no-html")) return;
+  same_files(WORK "/solo", WORK "/solo-nohtml", RESULTS);
+  TK_EQ(exists(WORK "/solo-nohtml/report.html"), 0, "merge --no-html writes no report.html");
 }
 
 static void test_riichi(void) {
