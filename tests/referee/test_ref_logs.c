@@ -280,6 +280,7 @@ static void resumed(void) {
   for (int u = 5; u < UNITS; u++) unlink(unit_log(W("res"), u, ".gz"));
   write_file(unit_log(W("res"), 7, ".gz.tmp"), "torn"); /* a unit stopped mid-way */
   TK_EQ(taikai(run), 0, "resumed");
+  if (strstr(err_buf, "no log in")) TK_FAILF("the kept units have logs, yet: %s", err_buf);
   CU_ASSERT(same_bytes(W("res/games.jsonl"), W("gz/games.jsonl")));
   for (int u = 0; u < UNITS; u++)
     if (!same_bytes(unit_log(W("res"), u, ".gz"), unit_log(W("gz"), u, ".gz")))
@@ -298,6 +299,14 @@ static void resumed(void) {
   const char *rp[] = {"replay", "--quiet", W("res"), NULL};
   TK_EQ(taikai(rp), 0, "replay of the resumed run");
   if (!strstr(out_buf, "10 logs, 10 games replayed, 0 mismatches")) TK_FAILF("replay: %s", out_buf);
+  /* a run played without --logs, continued with them: the kept units are said to have none */
+  const char *bare[] = {"run", W("spec.json"), "--out", W("bare"), "--quiet", NULL};
+  TK_EQ(taikai(bare), 0, "a run without logs");
+  cut_run(W("bare"), 4);
+  const char *more[] = {"run", W("spec.json"), "--out", W("bare"), "--logs", "--quiet", NULL};
+  TK_EQ(taikai(more), 0, "continued with --logs");
+  if (!strstr(err_buf, "4 of the 4 units played before this command have no log in"))
+    TK_FAILF("the note on the kept units: %s", err_buf);
 }
 
 /* The files `paths` (n of them) concatenated into `out`. */
