@@ -63,18 +63,6 @@ static int usage(const char *msg) {
   return 2;
 }
 
-static int parse_u64(const char *flag, const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (!*s || *end || errno || s[0] == '-') {
-    fprintf(stderr, "riichi_mcp_eval: %s: not a whole number: '%s'\n", flag, s);
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
 /* Wilson score interval of k successes in n at 95 %. */
 static void wilson(double k, double n, double *lo, double *hi) {
   double z = gsl_cdf_ugaussian_Pinv(0.975), p = k / n, d = 1 + z * z / n;
@@ -100,11 +88,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--bcp")) bcp_path = v;
     else if (!strcmp(a, "--out")) out = v;
     else if (!strcmp(a, "-n")) {
-      if (parse_u64(a, v, &n)) return 2;
+      if (mcg_parse_u64("riichi_mcp_eval", a, v, &n)) return 2;
     } else if (!strcmp(a, "--seed")) {
-      if (parse_u64(a, v, &seed)) return 2;
+      if (mcg_parse_u64("riichi_mcp_eval", a, v, &seed)) return 2;
     } else if (!strcmp(a, "-j")) {
-      if (parse_u64(a, v, &jobs)) return 2;
+      if (mcg_parse_u64("riichi_mcp_eval", a, v, &jobs)) return 2;
     } else {
       fprintf(stderr, "riichi_mcp_eval: unknown flag '%s'\n", a);
       return 2;
@@ -116,27 +104,16 @@ int main(int argc, char **argv) {
             MAX_JOBS);
     return 2;
   }
-  int opponents;
-  if (!strcmp(opp, "tsumogiri")) opponents = MCX_OPP_TSUMOGIRI;
-  else if (!strcmp(opp, "policy")) opponents = MCX_OPP_POLICY;
-  else {
+  int opponents = mcg_opponents_of(opp);
+  if (opponents < 0) {
     fprintf(stderr, "riichi_mcp_eval: --opponents: '%s' is not tsumogiri or policy\n", opp);
     return 2;
   }
   char wpath[4096];
-  if (!weights) {
-    /* The default policy weights beside the build's plugins, as riichi_mcp_records finds them. */
-    ssize_t k = readlink("/proc/self/exe", wpath, sizeof wpath - 64);
-    if (k <= 0) return usage("--weights is required (cannot find this program's folder)");
-    wpath[k] = 0;
-    char *slash = strrchr(wpath, '/');
-    strcpy(slash ? slash + 1 : wpath, "plugins/riichi_oneplayer.tkw");
-    weights = wpath;
-  }
   tk_error err;
   tk_error_clear(&err);
   double *w = NULL;
-  if (rop_weights_load(weights, &w, NULL, &err)) {
+  if (mcg_load_policy(weights, wpath, sizeof wpath, &w, &err)) {
     fprintf(stderr, "riichi_mcp_eval: %s\n", err.msg);
     return 1;
   }

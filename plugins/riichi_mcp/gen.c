@@ -1,9 +1,14 @@
 /* plugins/riichi_mcp/gen.c — one training example (gen.h). */
 #include "gen.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../riichi_oneplayer/policy.h"
+#include "../riichi_oneplayer/weights_io.h"
 #include "taikai/rng.h"
 
 void mcg_params_init(mcg_params *p, uint64_t seed, int opponents, const double *w) {
@@ -225,4 +230,35 @@ int mcg_evaluate(const mcg_params *p, uint64_t hand, mcg_decide_fn decide, void 
                  mcg_result *res, tk_error *err) {
   if (!decide) return tk_error_set(err, TK_EINVAL, -1, "mcg_evaluate: no decision function");
   return play(p, hand, NULL, res, decide, ctx, err);
+}
+
+int mcg_load_policy(const char *path, char *used, size_t cap, double **w, tk_error *err) {
+  if (path) {
+    snprintf(used, cap, "%s", path);
+  } else {
+    ssize_t n = cap > 64 ? readlink("/proc/self/exe", used, cap - 64) : -1;
+    if (n <= 0)
+      return tk_error_set(err, TK_ENOTFOUND, -1, "cannot find this program's folder for the "
+                          "default policy weights: give --weights");
+    used[n] = 0;
+    char *slash = strrchr(used, '/');
+    strcpy(slash ? slash + 1 : used, "plugins/riichi_oneplayer.tkw");
+  }
+  return rop_weights_load(used, w, NULL, err);
+}
+
+int mcg_parse_u64(const char *prog, const char *flag, const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (!*s || *end || errno || s[0] == '-') {
+    fprintf(stderr, "%s: %s: not a whole number: '%s'\n", prog, flag, s);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int mcg_opponents_of(const char *name) {
+  return !strcmp(name, "tsumogiri") ? MCX_OPP_TSUMOGIRI : !strcmp(name, "policy") ? MCX_OPP_POLICY : -1;
 }

@@ -74,6 +74,19 @@ typedef int (*mcg_decide_fn)(void *ctx, const tk_riichi_view *v, const tk_riichi
 int mcg_evaluate(const mcg_params *p, uint64_t hand, mcg_decide_fn decide, void *ctx,
                  mcg_result *res, tk_error *err);
 
+/* For the programs (riichi_mcp_records, riichi_mcp_eval): the one-player policy's weights from
+ * `path`, or when it is NULL the default beside the build's plugins (<folder of the running
+ * program>/plugins/riichi_oneplayer.tkw); the path used goes to used[cap]. Returns 0, or a TK_E*
+ * code with the message (naming the file) in err. */
+int mcg_load_policy(const char *path, char *used, size_t cap, double **w, tk_error *err);
+
+/* A whole number (decimal, no sign) for option `flag` of program `prog`: 0, or -1 after
+ * printing "PROG: FLAG: not a whole number: 'S'" on stderr. */
+int mcg_parse_u64(const char *prog, const char *flag, const char *s, uint64_t *out);
+
+/* "tsumogiri" → MCX_OPP_TSUMOGIRI, "policy" → MCX_OPP_POLICY, anything else → -1. */
+int mcg_opponents_of(const char *name);
+
 /* The label of a win scored `s` (tk_score.han includes dora, red fives and ura-dora). */
 int mcg_label(int han, int yakuman);
 

@@ -96,18 +96,6 @@ static int usage(const char *msg) {
   return 2;
 }
 
-static int parse_u64(const char *flag, const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (!*s || *end || errno || s[0] == '-') {
-    fprintf(stderr, "riichi_mcp_records: %s: not a whole number: '%s'\n", flag, s);
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
 int main(int argc, char **argv) {
   const char *out = NULL, *weights = NULL, *opp = "policy";
   uint64_t count = 0, seed = 1, jobs = 1, max_turn = 18;
@@ -120,14 +108,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--weights")) weights = v;
     else if (!strcmp(a, "--opponents")) opp = v;
     else if (!strcmp(a, "-n")) {
-      if (parse_u64(a, v, &count)) return 2;
+      if (mcg_parse_u64("riichi_mcp_records", a, v, &count)) return 2;
       have_n = 1;
     } else if (!strcmp(a, "--seed")) {
-      if (parse_u64(a, v, &seed)) return 2;
+      if (mcg_parse_u64("riichi_mcp_records", a, v, &seed)) return 2;
     } else if (!strcmp(a, "-j")) {
-      if (parse_u64(a, v, &jobs)) return 2;
+      if (mcg_parse_u64("riichi_mcp_records", a, v, &jobs)) return 2;
     } else if (!strcmp(a, "--max-turn")) {
-      if (parse_u64(a, v, &max_turn)) return 2;
+      if (mcg_parse_u64("riichi_mcp_records", a, v, &max_turn)) return 2;
     } else {
       fprintf(stderr, "riichi_mcp_records: unknown flag '%s'\n", a);
       return 2;
@@ -144,30 +132,20 @@ int main(int argc, char **argv) {
             (unsigned long long)max_turn);
     return 2;
   }
-  int opponents;
-  if (!strcmp(opp, "tsumogiri")) opponents = MCX_OPP_TSUMOGIRI;
-  else if (!strcmp(opp, "policy")) opponents = MCX_OPP_POLICY;
-  else {
+  int opponents = mcg_opponents_of(opp);
+  if (opponents < 0) {
     fprintf(stderr, "riichi_mcp_records: --opponents: '%s' is not tsumogiri or policy\n", opp);
     return 2;
   }
   char wpath[4096];
-  if (!weights) {
-    /* The default weights beside the build's plugins: <dir of this program>/plugins/. */
-    ssize_t n = readlink("/proc/self/exe", wpath, sizeof wpath - 64);
-    if (n <= 0) return usage("--weights is required (cannot find this program's folder)");
-    wpath[n] = 0;
-    char *slash = strrchr(wpath, '/');
-    strcpy(slash ? slash + 1 : wpath, "plugins/riichi_oneplayer.tkw");
-    weights = wpath;
-  }
   tk_error err;
   tk_error_clear(&err);
   double *w = NULL;
-  if (rop_weights_load(weights, &w, NULL, &err)) {
+  if (mcg_load_policy(weights, wpath, sizeof wpath, &w, &err)) {
     fprintf(stderr, "riichi_mcp_records: %s\n", err.msg);
     return 1;
   }
+  weights = wpath;
   char hex[TK_SHA256_HEX];
   if (tk_sha256_file(weights, hex, &err)) {
     fprintf(stderr, "riichi_mcp_records: %s\n", err.msg);
