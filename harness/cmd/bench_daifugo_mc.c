@@ -71,22 +71,39 @@ static int sample(position *play, int nplay, position *ex, int nex, const dmc_pa
   return np == nplay && ne == nex ? 0 : -1;
 }
 
-/* Times dmc_decide on `n` positions and prints one line; returns 0, or 1 if a decision failed. */
+/* FNV-1a over `n` bytes, continuing from `h`. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * UINT64_C(0x100000001b3);
+  return h;
+}
+
+/* Times dmc_decide on `n` positions and prints one line; returns 0, or 1 if a decision failed.
+ * The line ends with a digest of every decision (the choice, each candidate's visits and mean's
+ * bits): a change meant to make the search faster without changing it must leave it as it was. */
 static int time_set(const char *who, const char *what, const position *pos, int n,
                     const dmc_params *p, dmc_policy_fn policy, void *ctx, dmc_stats *st) {
   tk_rng r;
   tk_rng_seed(&r, 11);
   long playouts = 0;
   int bad = 0;
-  double t0 = cpu_now();
+  uint64_t digest = UINT64_C(0xcbf29ce484222325);
+  double t = 0;
   for (int i = 0; i < n; i++) {
-    if (dmc_decide(p, &pos[i].v, &pos[i].l, policy, ctx, &r, st) < 0) bad++;
+    double t0 = cpu_now();
+    int k = dmc_decide(p, &pos[i].v, &pos[i].l, policy, ctx, &r, st);
+    t += cpu_now() - t0;
+    if (k < 0) bad++;
     playouts += st->playouts;
+    digest = fnv(digest, &k, sizeof k);
+    for (int j = 0; j < st->ncand; j++) {
+      digest = fnv(digest, &st->visits[j], sizeof st->visits[j]);
+      digest = fnv(digest, &st->mean[j], sizeof st->mean[j]);
+    }
   }
-  double t = cpu_now() - t0;
   printf("%s: %-8s %4d decisions, %8ld playouts in %6.2f s: %7.2f ms per decision, "
-         "%.0f playouts/s per core\n", who, what, n, playouts, t, t / n * 1e3,
-         t > 0 ? (double)playouts / t : 0.0);
+         "%.0f playouts/s per core, digest %016llx\n", who, what, n, playouts, t, t / n * 1e3,
+         t > 0 ? (double)playouts / t : 0.0, (unsigned long long)digest);
   if (bad) fprintf(stderr, "taikai bench daifugo-mc: %s: %d %s decisions failed\n", who, bad, what);
   return bad ? 1 : 0;
 }
