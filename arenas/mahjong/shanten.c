@@ -28,19 +28,21 @@
 
 #include "taikai/mahjong.h"
 
-enum { SUIT_STATES = 405350, HONOR_STATES = 78125, POW5_9 = 1953125 };
+enum { SUIT_STATES = 405350, HONOR_STATES = 78125 };
 
-enum { SUIT_ROWS_MAX = 256, HONOR_ROWS_MAX = 128, POOL_MAX = 512 };
+enum { SUIT_ROWS_MAX = 128, HONOR_ROWS_MAX = 64, POOL_MAX = 256, HONOR_HIST = 4096 };
 
-static uint8_t suit_id[POW5_9];        /* row id of each suit configuration, by base-5 index */
-static uint8_t honor_id[HONOR_STATES]; /* row id of each honor configuration, by base-5 index */
+/* Query tables. Row ids are bytes and the strides powers of two, so an index is a shift and an
+ * or; fin is sliced by M first, so the 13- and 14-tile queries (M = 4) touch 16 KB of it. */
+static uint8_t suit_id[SUIT_STATES];   /* row id of each suit configuration, by dense rank */
+static uint8_t honor_id[HONOR_HIST];   /* row id of each honor configuration, by histogram code */
 static uint8_t suit_rows[SUIT_ROWS_MAX][10]; /* d(c, m, p) at [id][2m + p] */
 static uint8_t honor_rows[HONOR_ROWS_MAX][10];
 static uint8_t pool_rows[POOL_MAX][10];      /* combined rows (man+pin, man+pin+sou) */
 static int n_suit_rows, n_honor_rows, n_pool;
-static uint16_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id * n_suit_rows + pin id] -> pool id */
-static uint16_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id * n_suit_rows + sou id] -> pool id */
-static uint8_t fin[POOL_MAX * HONOR_ROWS_MAX][5];  /* [pool id * n_honor_rows + honor id][M] */
+static uint8_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id << 7 | pin id] -> pool id */
+static uint8_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id << 7 | sou id] -> pool id */
+static uint8_t fin[5][POOL_MAX * HONOR_ROWS_MAX]; /* [M][pool id << 6 | honor id] */
 static uint32_t rank_tab[9][15][5];       /* rank(c) = sum_i rank_tab[i][prefix sum][c_i] */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static atomic_int tables_ready; /* fast path: set once the tables are built */
@@ -188,6 +190,23 @@ static int intern(interner *in, const uint8_t *row) {
   }
 }
 
+/* SWAR over byte lanes of tile counts (each 0..4). H8 has the high bit of every byte. */
+#define H8 0x8080808080808080ULL
+/* Number of lanes set in a mask of byte high bits (no POPCNT in baseline x86-64). */
+static inline int popc(uint64_t x) { return (int)(((x >> 7) * 0x0101010101010101ULL) >> 56); }
+/* Lanes holding more than 4 (any nonzero result = a bad count). */
+static inline uint64_t over4(uint64_t x) { return (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7b7b7b7b7b7b7b7bULL) | x) & H8; }
+
+/* Histogram code of seven honor counts in lanes 0..6 of x (lane 7 zero): the number of kinds
+ * held >= 1, >= 2, >= 3 and >= 4 times, three bits each. */
+static inline uint32_t honor_code(uint64_t x) {
+  uint64_t g1 = ((x + 0x7f7f7f7f7f7f7f7fULL) & H8) >> 7, g2 = ((x + 0x7e7e7e7e7e7e7e7eULL) & H8) >> 7;
+  uint64_t g3 = ((x + 0x7d7d7d7d7d7d7d7dULL) & H8) >> 7, g4 = ((x + 0x7c7c7c7c7c7c7c7cULL) & H8) >> 7;
+  /* lane 7 is zero, so it adds 0 (0 + 0x7f has no high bit) */
+  uint64_t lo = g1 | g2 << 3, hi = g3 | g4 << 3; /* per lane <= 9, seven lanes sum to <= 63 */
+  return (uint32_t)(((lo * 0x0101010101010101ULL) >> 56) | ((hi * 0x0101010101010101ULL) >> 56) << 6);
+}
+
 static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M);
 
 static void build_tables(void) {
@@ -202,28 +221,38 @@ static void build_tables(void) {
   build_table(7, 0, honor_tab, 0);
   *in = (interner){suit_rows, &n_suit_rows, SUIT_ROWS_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
-  for (uint32_t i = 0; i < POW5_9; i++) {
-    uint8_t c[9];
-    int sum = 0;
-    uint32_t y = i;
-    for (int k = 0; k < 9; k++, y /= 5) sum += c[k] = (uint8_t)(y % 5);
-    if (sum <= 14) suit_id[i] = (uint8_t)intern(in, suit_tab[suit_rank(c)]);
-  }
+  for (uint32_t i = 0; i < SUIT_STATES; i++) suit_id[i] = (uint8_t)intern(in, suit_tab[i]);
+  /* Honor kinds are interchangeable (no sequences), so a row depends only on how many kinds
+   * are held at least once, twice, three and four times: the histogram code. Every index with
+   * a code must give the same row; that is checked here rather than assumed. */
   *in = (interner){honor_rows, &n_honor_rows, HONOR_ROWS_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
-  for (int i = 0; i < HONOR_STATES; i++) honor_id[i] = (uint8_t)intern(in, honor_tab[i]);
+  memset(honor_id, 0xff, sizeof honor_id);
+  for (uint32_t i = 0; i < HONOR_STATES; i++) {
+    uint8_t c[8] = {0};
+    int sum = 0;
+    uint32_t y = i;
+    for (int k = 0; k < 7; k++, y /= 5) sum += c[k] = (uint8_t)(y % 5);
+    if (sum > 14) continue;
+    uint64_t x;
+    memcpy(&x, c, 8);
+    uint32_t code = honor_code(x);
+    uint8_t id = (uint8_t)intern(in, honor_tab[i]);
+    if (honor_id[code] != 0xff && honor_id[code] != id) abort(); /* cannot happen: symmetry */
+    honor_id[code] = id;
+  }
   *in = (interner){pool_rows, &n_pool, POOL_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
   uint8_t r[10];
   for (int a = 0; a < n_suit_rows; a++)
     for (int b = 0; b < n_suit_rows; b++) {
       combine2(suit_rows[a], suit_rows[b], r, 4);
-      t1[a * n_suit_rows + b] = (uint16_t)intern(in, r);
+      t1[a << 7 | b] = (uint8_t)intern(in, r);
     }
   for (int a = 0; a < n_pool; a++) /* n_pool grows while we go: the closure */
     for (int b = 0; b < n_suit_rows; b++) {
       combine2(pool_rows[a], suit_rows[b], r, 4);
-      t2[a * n_suit_rows + b] = (uint16_t)intern(in, r);
+      t2[a << 7 | b] = (uint8_t)intern(in, r);
     }
   for (int a = 0; a < n_pool; a++)
     for (int h = 0; h < n_honor_rows; h++)
@@ -234,7 +263,7 @@ static void build_tables(void) {
           if (x[0] + y[1] < best) best = x[0] + y[1];
           if (x[1] + y[0] < best) best = x[1] + y[0];
         }
-        fin[a * n_honor_rows + h][M] = (uint8_t)best;
+        fin[M][a << 6 | h] = (uint8_t)best;
       }
   free(suit_tab);
   free(honor_tab);
@@ -249,16 +278,6 @@ static inline void ensure_tables(void) {
 }
 
 /* ---- queries */
-
-/* Base-5 index of the seven honor counts at c[0..6]; reads c[-1] too (the 9s count). */
-static inline uint32_t honor_index(const uint8_t *c) {
-  uint64_t x;
-  memcpy(&x, c - 1, 8);
-  x >>= 8;
-  x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL) * 5;
-  x = (x & 0x0000ffff0000ffffULL) + ((x >> 16) & 0x0000ffff0000ffffULL) * 25;
-  return (uint32_t)((x & 0xffffffffULL) + (x >> 32) * 625);
-}
 
 /* min over m1 + m2 = m, p1 + p2 = p of a[m1][p1] + b[m2][p2], for m <= M. */
 static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
@@ -277,21 +296,35 @@ static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
   }
 }
 
-/* Base-5 index sum c_i 5^i of nine counts (each <= 4), by SWAR on the first eight. */
-static inline uint32_t suit_index(const uint8_t *c) {
+static inline uint64_t load8(const uint8_t *p) {
   uint64_t x;
-  memcpy(&x, c, 8);
-  x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL) * 5;
-  x = (x & 0x0000ffff0000ffffULL) + ((x >> 16) & 0x0000ffff0000ffffULL) * 25;
-  x = (x & 0xffffffffULL) + (x >> 32) * 625;
-  return (uint32_t)x + c[8] * 390625u;
+  memcpy(&x, p, 8);
+  return x;
 }
+
+/* Dense rank of a suit: lanes 0..7 of x hold the counts of kinds 1..8, c8 the 9s' count; the
+ * suit holds at most 14 tiles. Lane i of the prefix product holds c_0 + ... + c_i (at most 14,
+ * so no lane carries), which makes the nine rank_tab lookups independent of one another. */
+static inline uint32_t suit_rank_x(uint64_t x, unsigned c8) {
+  const uint32_t *t = &rank_tab[0][0][0]; /* rank_tab[i][s][v] at 75 i + 5 s + v */
+  uint64_t incl = x * 0x0101010101010101ULL;
+  uint64_t key = (incl << 8) * 5 + x; /* lane i: 5 (c_0 + ... + c_(i-1)) + c_i <= 74 */
+  return t[key & 0xff] + t[75 + (key >> 8 & 0xff)] + t[150 + (key >> 16 & 0xff)] +
+         t[225 + (key >> 24 & 0xff)] + t[300 + (key >> 32 & 0xff)] + t[375 + (key >> 40 & 0xff)] +
+         t[450 + (key >> 48 & 0xff)] + t[525 + (key >> 56)] + t[600 + (incl >> 56) * 5 + c8];
+}
+
+/* Row id of the numbered suit whose nine counts start at c. */
+static inline int suit_row(const uint8_t *c) { return suit_id[suit_rank_x(load8(c), c[8])]; }
+
+/* Row id of the honors, from the eight counts of kinds 26..33 (the 9s of the last suit first). */
+static inline int honor_row(const uint8_t *c26) { return honor_id[honor_code(load8(c26) >> 8)]; }
 
 /* Standard-form distance (tiles to draw) from the four row ids, for M melds and a pair. */
 static inline int distance(int man, int pin, int sou, int hon, int M) {
-  int ab = t1[man * n_suit_rows + pin];
-  int abc = t2[ab * n_suit_rows + sou];
-  return fin[abc * n_honor_rows + hon][M];
+  int ab = t1[man << 7 | pin];
+  int abc = t2[ab << 7 | sou];
+  return fin[M][abc << 6 | hon];
 }
 
 static int total_tiles(const uint8_t *c) {
@@ -322,20 +355,27 @@ static int kokushi_shanten(const uint8_t *c) {
 
 static inline int valid_count(int n) { return n > 0 && n <= 14 && n % 3 != 0; }
 
-/* SWAR over the 34 counts: 8 bytes at a time. H has the high bit of every byte. */
-#define H8 0x8080808080808080ULL
-static inline uint64_t load8(const uint8_t *p) {
-  uint64_t x;
-  memcpy(&x, p, 8);
-  return x;
-}
-/* Number of lanes set in a mask of byte high bits (no POPCNT in baseline x86-64). */
-static inline int popc(uint64_t x) { return (int)(((x >> 7) * 0x0101010101010101ULL) >> 56); }
 /* High bits of the byte lanes holding a terminal or honor, in words of kinds 0-7, 8-15,
  * 16-23, 24-31 and 32-33. */
 static const uint64_t YAOCHU_LANES[5] = {0x80ULL, 0x8080ULL, 0x808000ULL, 0x8080808080800000ULL, 0x8080ULL};
 
+int tk_shanten_standard(const uint8_t c[TK_KINDS]) {
+  ensure_tables();
+  /* The four suits as words (honors: kinds 27..33 in lanes 0..6), the 9s of each numbered
+   * suit apart; together they cover the 34 counts once. */
+  uint64_t man = load8(c), pin = load8(c + 9), sou = load8(c + 18), hon = load8(c + 26) >> 8;
+  uint64_t nines = (uint64_t)c[8] | (uint64_t)c[17] << 8 | (uint64_t)c[26] << 16;
+  if (over4(man) | over4(pin) | over4(sou) | over4(hon) | over4(nines)) return TK_EINVAL;
+  /* each lane of the sum is at most 5 * 4, the whole at most 34 * 4: no carries */
+  int n = (int)(((man + pin + sou + hon + nines) * 0x0101010101010101ULL) >> 56);
+  if (!valid_count(n)) return TK_EINVAL;
+  int a = suit_id[suit_rank_x(man, c[8])], b = suit_id[suit_rank_x(pin, c[17])];
+  int d = suit_id[suit_rank_x(sou, c[26])], h = honor_id[honor_code(hon)];
+  return distance(a, b, d, h, n >= 12 ? 4 : n / 3) - 1;
+}
+
 int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
+  if (forms == TK_FORM_STANDARD) return tk_shanten_standard(c);
   ensure_tables();
   uint64_t w[5];
   w[0] = load8(c);
@@ -345,9 +385,7 @@ int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
   w[4] = (uint64_t)c[32] | (uint64_t)c[33] << 8;
   uint64_t bad = 0, nz, two, sum = 0, y;
   int kinds = 0, pairs = 0;
-  for (int i = 0; i < 5; i++) {
-    bad |= (((w[i] & 0x7f7f7f7f7f7f7f7fULL) + 0x7b7b7b7b7b7b7b7bULL) | w[i]) & H8;
-  }
+  for (int i = 0; i < 5; i++) bad |= over4(w[i]);
   if (bad) return TK_EINVAL;
   int ykinds = 0, ypair = 0;
   for (int i = 0; i < 5; i++) {
@@ -363,10 +401,8 @@ int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
   int n = (int)sum;
   if (!valid_count(n)) return TK_EINVAL;
   int best = 99;
-  if (forms & TK_FORM_STANDARD) {
-    best = distance(suit_id[suit_index(c)], suit_id[suit_index(c + 9)], suit_id[suit_index(c + 18)],
-                    honor_id[honor_index(c + 27)], n >= 12 ? 4 : n / 3) - 1;
-  }
+  if (forms & TK_FORM_STANDARD)
+    best = distance(suit_row(c), suit_row(c + 9), suit_row(c + 18), honor_row(c + 26), n >= 12 ? 4 : n / 3) - 1;
   if (n >= 13) {
     int cs = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
     int ks = 13 - ykinds - ypair;
@@ -386,7 +422,7 @@ typedef struct rows {
 } rows;
 
 static inline int suit_row_id(const uint8_t *c, int s) {
-  return s < 3 ? suit_id[suit_index(c + 9 * s)] : honor_id[honor_index(c + 27)];
+  return s < 3 ? suit_row(c + 9 * s) : honor_row(c + 26);
 }
 
 static void rows_init(rows *w, const uint8_t *c, int n, unsigned forms) {
