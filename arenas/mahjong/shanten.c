@@ -43,42 +43,54 @@ static int n_suit_rows, n_honor_rows, n_pool;
 static uint8_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id << 7 | pin id] -> pool id */
 static uint8_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id << 7 | sou id] -> pool id */
 static uint8_t fin[5][POOL_MAX * HONOR_ROWS_MAX]; /* [M][pool id << 6 | honor id] */
-static uint32_t rank_tab[9][15][5];       /* rank(c) = sum_i rank_tab[i][prefix sum][c_i] */
+static uint32_t rank_tab[15][8][15][5]; /* rank(c) = sum_i rank_tab[|c|][i][prefix sum][c_i] */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static atomic_int tables_ready; /* fast path: set once the tables are built */
 
 static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
 
-/* Vectors of length p with entries 0..4 and sum <= b. */
+/* Vectors of length p with entries 0..4 and sum exactly b. */
 static uint32_t count_vectors(int p, int b) {
   if (b < 0) return 0;
-  if (p == 0) return 1;
+  if (p == 0) return b == 0;
   uint32_t s = 0;
   for (int v = 0; v <= 4; v++) s += count_vectors(p - 1, b - v);
   return s;
 }
 
+/* The dense rank orders suits by their number of tiles S first, then lexicographically:
+ * rank(c) = (suits of fewer tiles) + sum_i (suits of S tiles that agree with c before i and
+ * hold fewer than c_i at i). The last kind adds nothing (its count is S minus the others), and
+ * the first term is folded into i = 0. Ordering by S keeps the suits of random hands (mostly
+ * 2 to 6 tiles) within the first few tens of kilobytes of suit_id. */
 static void build_rank(void) {
   uint32_t nv[10][15];
   for (int p = 0; p <= 9; p++)
     for (int b = 0; b <= 14; b++) nv[p][b] = count_vectors(p, b);
-  for (int i = 0; i < 9; i++)
-    for (int s = 0; s <= 14; s++) {
-      uint32_t acc = 0;
-      for (int v = 0; v <= 4; v++) {
-        rank_tab[i][s][v] = acc;
-        int rest = 14 - s - v;
-        acc += rest >= 0 ? nv[8 - i][rest] : 0;
+  uint32_t below = 0; /* suits of fewer than S tiles */
+  for (int S = 0; S <= 14; S++) {
+    for (int i = 0; i < 8; i++)
+      for (int sp = 0; sp <= 14; sp++) {
+        uint32_t acc = i == 0 ? below : 0;
+        for (int v = 0; v <= 4; v++) {
+          rank_tab[S][i][sp][v] = acc;
+          int rest = S - sp - v;
+          acc += rest >= 0 ? nv[8 - i][rest] : 0;
+        }
       }
-    }
+    below += nv[9][S];
+  }
+  if (below != SUIT_STATES) abort(); /* cannot happen: 405,350 suits of at most 14 tiles */
 }
 
 static inline uint32_t suit_rank(const uint8_t *c) {
+  int S = 0;
+  for (int i = 0; i < 9; i++) S += c[i];
   uint32_t r = 0;
-  int s = 0;
-  for (int i = 0; i < 9; i++) {
-    r += rank_tab[i][s][c[i]];
-    s += c[i];
+  int sp = 0;
+  for (int i = 0; i < 8; i++) {
+    r += rank_tab[S][i][sp][c[i]];
+    sp += c[i];
   }
   return r;
 }
@@ -192,8 +204,6 @@ static int intern(interner *in, const uint8_t *row) {
 
 /* SWAR over byte lanes of tile counts (each 0..4). H8 has the high bit of every byte. */
 #define H8 0x8080808080808080ULL
-/* Number of lanes set in a mask of byte high bits (no POPCNT in baseline x86-64). */
-static inline int popc(uint64_t x) { return (int)(((x >> 7) * 0x0101010101010101ULL) >> 56); }
 /* Lanes holding more than 4 (any nonzero result = a bad count). */
 static inline uint64_t over4(uint64_t x) { return (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7b7b7b7b7b7b7b7bULL) | x) & H8; }
 
@@ -302,16 +312,17 @@ static inline uint64_t load8(const uint8_t *p) {
   return x;
 }
 
-/* Dense rank of a suit: lanes 0..7 of x hold the counts of kinds 1..8, c8 the 9s' count; the
- * suit holds at most 14 tiles. Lane i of the prefix product holds c_0 + ... + c_i (at most 14,
- * so no lane carries), which makes the nine rank_tab lookups independent of one another. */
+/* Dense rank of a suit (as suit_rank): lanes 0..7 of x hold the counts of kinds 1..8, c8 the
+ * 9s' count; the suit holds at most 14 tiles. Lane i of the prefix product holds c_0 + ... +
+ * c_i (at most 14, so no lane carries), which makes the eight rank_tab lookups independent of
+ * one another. */
 static inline uint32_t suit_rank_x(uint64_t x, unsigned c8) {
-  const uint32_t *t = &rank_tab[0][0][0]; /* rank_tab[i][s][v] at 75 i + 5 s + v */
   uint64_t incl = x * 0x0101010101010101ULL;
+  const uint32_t *t = &rank_tab[(incl >> 56) + c8][0][0][0]; /* [i][s][v] at 75 i + 5 s + v */
   uint64_t key = (incl << 8) * 5 + x; /* lane i: 5 (c_0 + ... + c_(i-1)) + c_i <= 74 */
   return t[key & 0xff] + t[75 + (key >> 8 & 0xff)] + t[150 + (key >> 16 & 0xff)] +
          t[225 + (key >> 24 & 0xff)] + t[300 + (key >> 32 & 0xff)] + t[375 + (key >> 40 & 0xff)] +
-         t[450 + (key >> 48 & 0xff)] + t[525 + (key >> 56)] + t[600 + (incl >> 56) * 5 + c8];
+         t[450 + (key >> 48 & 0xff)] + t[525 + (key >> 56)];
 }
 
 /* Row id of the numbered suit whose nine counts start at c. */
@@ -333,81 +344,79 @@ static int total_tiles(const uint8_t *c) {
   return n;
 }
 
-static int chiitoi_shanten(const uint8_t *c) {
-  int pairs = 0, kinds = 0;
-  for (int k = 0; k < TK_KINDS; k++) {
-    kinds += c[k] > 0;
-    pairs += c[k] >= 2;
-  }
-  return 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
-}
-
 static const uint8_t YAOCHU[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
-
-static int kokushi_shanten(const uint8_t *c) {
-  int kinds = 0, pair = 0;
-  for (int i = 0; i < 13; i++) {
-    kinds += c[YAOCHU[i]] > 0;
-    pair |= c[YAOCHU[i]] >= 2;
-  }
-  return 13 - kinds - pair;
-}
 
 static inline int valid_count(int n) { return n > 0 && n <= 14 && n % 3 != 0; }
 
-/* High bits of the byte lanes holding a terminal or honor, in words of kinds 0-7, 8-15,
- * 16-23, 24-31 and 32-33. */
-static const uint64_t YAOCHU_LANES[5] = {0x80ULL, 0x8080ULL, 0x808000ULL, 0x8080808080800000ULL, 0x8080ULL};
+/* The 34 counts as five words: the four suits (honors: kinds 27..33 in lanes 0..6) and the
+ * three 9s apart (lanes 0..2); together they cover every count once. */
+typedef struct words {
+  uint64_t man, pin, sou, hon, nines;
+} words;
 
-int tk_shanten_standard(const uint8_t c[TK_KINDS]) {
-  ensure_tables();
-  /* The four suits as words (honors: kinds 27..33 in lanes 0..6), the 9s of each numbered
-   * suit apart; together they cover the 34 counts once. */
-  uint64_t man = load8(c), pin = load8(c + 9), sou = load8(c + 18), hon = load8(c + 26) >> 8;
-  uint64_t nines = (uint64_t)c[8] | (uint64_t)c[17] << 8 | (uint64_t)c[26] << 16;
-  if (over4(man) | over4(pin) | over4(sou) | over4(hon) | over4(nines)) return TK_EINVAL;
-  /* each lane of the sum is at most 5 * 4, the whole at most 34 * 4: no carries */
-  int n = (int)(((man + pin + sou + hon + nines) * 0x0101010101010101ULL) >> 56);
-  if (!valid_count(n)) return TK_EINVAL;
-  int a = suit_id[suit_rank_x(man, c[8])], b = suit_id[suit_rank_x(pin, c[17])];
-  int d = suit_id[suit_rank_x(sou, c[26])], h = honor_id[honor_code(hon)];
+static inline words load_words(const uint8_t *c) {
+  words w = {load8(c), load8(c + 9), load8(c + 18), load8(c + 26) >> 8,
+             (uint64_t)c[8] | (uint64_t)c[17] << 8 | (uint64_t)c[26] << 16};
+  return w;
+}
+
+/* Lanes holding at least 1 (g1) or 2 (g2) as 0/1 lanes; counts at most 4. */
+static inline uint64_t g1(uint64_t x) { return ((x + 0x7f7f7f7f7f7f7f7fULL) & H8) >> 7; }
+static inline uint64_t g2(uint64_t x) { return ((x + 0x7e7e7e7e7e7e7e7eULL) & H8) >> 7; }
+static inline int hsum(uint64_t x) { return (int)((x * 0x0101010101010101ULL) >> 56); }
+
+/* Shanten by the standard form of valid counts c (n tiles), from its words. */
+static inline int standard_of(const words *w, const uint8_t *c, int n) {
+  int a = suit_id[suit_rank_x(w->man, c[8])], b = suit_id[suit_rank_x(w->pin, c[17])];
+  int d = suit_id[suit_rank_x(w->sou, c[26])], h = honor_id[honor_code(w->hon)];
   return distance(a, b, d, h, n >= 12 ? 4 : n / 3) - 1;
 }
 
-int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
-  if (forms == TK_FORM_STANDARD) return tk_shanten_standard(c);
-  ensure_tables();
-  uint64_t w[5];
-  w[0] = load8(c);
-  w[1] = load8(c + 8);
-  w[2] = load8(c + 16);
-  w[3] = load8(c + 24);
-  w[4] = (uint64_t)c[32] | (uint64_t)c[33] << 8;
-  uint64_t bad = 0, nz, two, sum = 0, y;
-  int kinds = 0, pairs = 0;
-  for (int i = 0; i < 5; i++) bad |= over4(w[i]);
-  if (bad) return TK_EINVAL;
-  int ykinds = 0, ypair = 0;
-  for (int i = 0; i < 5; i++) {
-    nz = (w[i] + 0x7f7f7f7f7f7f7f7fULL) & H8;
-    two = (w[i] + 0x7e7e7e7e7e7e7e7eULL) & H8;
-    kinds += popc(nz);
-    pairs += popc(two);
-    sum += (w[i] * 0x0101010101010101ULL) >> 56;
-    y = YAOCHU_LANES[i];
-    ykinds += popc(nz & y);
-    ypair |= (two & y) != 0;
-  }
-  int n = (int)sum;
-  if (!valid_count(n)) return TK_EINVAL;
+/* The lower of the seven-pairs and thirteen-orphans shanten among `forms` (99 if neither), for
+ * 13 or 14 valid tiles. Terminals and honors: lane 0 of each numbered suit, the 9s, honors. */
+static inline int other_forms(const words *w, unsigned forms) {
   int best = 99;
-  if (forms & TK_FORM_STANDARD)
-    best = distance(suit_row(c), suit_row(c + 9), suit_row(c + 18), honor_row(c + 26), n >= 12 ? 4 : n / 3) - 1;
-  if (n >= 13) {
-    int cs = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
+  uint64_t m1 = g1(w->man), p1 = g1(w->pin), s1 = g1(w->sou), h1 = g1(w->hon), n1 = g1(w->nines);
+  uint64_t m2 = g2(w->man), p2 = g2(w->pin), s2 = g2(w->sou), h2 = g2(w->hon), n2 = g2(w->nines);
+  if (forms & TK_FORM_CHIITOI) {
+    int kinds = hsum(m1 + p1 + s1 + h1 + n1), pairs = hsum(m2 + p2 + s2 + h2 + n2);
+    best = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
+  }
+  if (forms & TK_FORM_KOKUSHI) {
+    int ykinds = hsum(((m1 + p1 + s1) & 0xff) + h1 + n1);
+    int ypair = (((m2 | p2 | s2) & 0xff) | h2 | n2) != 0;
     int ks = 13 - ykinds - ypair;
-    if ((forms & TK_FORM_CHIITOI) && cs < best) best = cs;
-    if ((forms & TK_FORM_KOKUSHI) && ks < best) best = ks;
+    if (ks < best) best = ks;
+  }
+  return best;
+}
+
+/* Tiles in valid words: each lane of the sum is at most 5 * 4, the whole at most 34 * 4. */
+static inline int words_total(const words *w) { return hsum(w->man + w->pin + w->sou + w->hon + w->nines); }
+
+static inline int words_bad(const words *w) {
+  return (over4(w->man) | over4(w->pin) | over4(w->sou) | over4(w->hon) | over4(w->nines)) != 0;
+}
+
+int tk_shanten_standard(const uint8_t c[TK_KINDS]) {
+  ensure_tables();
+  words w = load_words(c);
+  if (words_bad(&w)) return TK_EINVAL;
+  int n = words_total(&w);
+  if (!valid_count(n)) return TK_EINVAL;
+  return standard_of(&w, c, n);
+}
+
+int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
+  ensure_tables();
+  words w = load_words(c);
+  if (words_bad(&w)) return TK_EINVAL;
+  int n = words_total(&w);
+  if (!valid_count(n)) return TK_EINVAL;
+  int best = forms & TK_FORM_STANDARD ? standard_of(&w, c, n) : 99;
+  if (n >= 13 && (forms & (TK_FORM_CHIITOI | TK_FORM_KOKUSHI))) {
+    int v = other_forms(&w, forms);
+    if (v < best) best = v;
   }
   return best == 99 ? TK_EINVAL : best;
 }
@@ -440,15 +449,10 @@ static int shanten_with(const rows *w, uint8_t *c, int k) {
     id[s] = suit_row_id(c, s);
     best = distance(id[0], id[1], id[2], id[3], n >= 12 ? 4 : n / 3) - 1;
   }
-  if (n >= 13) {
-    if (w->forms & TK_FORM_CHIITOI) {
-      int v = chiitoi_shanten(c);
-      if (v < best) best = v;
-    }
-    if (w->forms & TK_FORM_KOKUSHI) {
-      int v = kokushi_shanten(c);
-      if (v < best) best = v;
-    }
+  if (n >= 13 && (w->forms & (TK_FORM_CHIITOI | TK_FORM_KOKUSHI))) {
+    words x = load_words(c);
+    int v = other_forms(&x, w->forms);
+    if (v < best) best = v;
   }
   c[k]--;
   return best;
