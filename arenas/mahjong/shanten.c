@@ -12,12 +12,22 @@
  * 10-entry rows for exactly M melds and one pair.
  *
  * Those rows take few distinct values: 126 for a numbered suit, 55 for honors, and their
- * min-plus combinations (man+pin, then +sou) close on under 200 rows. So each configuration
- * stores only the id of its row (one byte), and the combinations are tabulated once:
- * ab = T1[man][pin], abc = T2[ab][sou], distance = FIN[abc][honors][M]. A query is three suit
- * ranks, one honor index and four lookups in tables that fit in L2.
+ * min-plus combinations (man+pin, then +sou) close on 180 rows. So each configuration stores
+ * only the id of its row (one byte), and the combinations are tabulated once:
+ * ab = T1[man][pin], abc = T2[ab][sou], distance = FIN[M][abc][honors]. A query is three suit
+ * ranks, one honor code and four byte lookups, all in under 500 KB:
+ *  - a suit's configuration is ranked densely (by tile count, then lexicographically) with
+ *    eight independent lookups in a 36 KB table (2.4 KB per tile count), the prefix sums they need taken at once by a
+ *    multiplication over the suit's counts as one 64-bit word; random hands' suits (2 to 6
+ *    tiles) then fall in the first few tens of KB of the 405 KB id table;
+ *  - honor kinds are interchangeable, so their row depends only on how many kinds are held at
+ *    least 1, 2, 3, 4 times: a 12-bit code, also by word arithmetic, into a 4 KB table;
+ *  - ids are bytes and strides powers of two; FIN is sliced by M, so the 13- and 14-tile
+ *    queries (M = 4) read 16 KB of it.
+ * tk_shanten_standard does only that (after checking the counts); the other forms add the
+ * closed formulas of seven pairs and thirteen orphans, computed on the same words.
  *
- * Tables are built on first use (about 0.1 s): targets are enumerated, their sub-multisets
+ * Tables are built on first use (about 0.15 s): targets are enumerated, their sub-multisets
  * marked by a depth-first walk, and d filled in ascending index order from d(c) = |c| if c
  * is inside a target, else the best of c minus one tile. Seven pairs and thirteen orphans
  * use their closed formulas, which are exact for 13 and 14 tiles. */
