@@ -17,9 +17,9 @@
  * ab = T1[man][pin], abc = T2[ab][sou], distance = FIN[M][abc][honors]. A query is three suit
  * ranks, one honor code and four byte lookups, all in under 500 KB:
  *  - a suit's configuration is ranked densely (by tile count, then lexicographically) with
- *    eight independent lookups in a 36 KB table (2.4 KB per tile count), the prefix sums they need taken at once by a
- *    multiplication over the suit's counts as one 64-bit word; random hands' suits (2 to 6
- *    tiles) then fall in the first few tens of KB of the 405 KB id table;
+ *    eight independent lookups in a 36 KB table (2.4 KB per tile count), the prefix sums
+ *    they need taken at once by one multiplication of the suit's counts as a 64-bit word;
+ *    random hands' suits (2 to 6 tiles) fall in the first few tens of KB of the id table;
  *  - honor kinds are interchangeable, so their row depends only on how many kinds are held at
  *    least 1, 2, 3, 4 times: a 12-bit code, also by word arithmetic, into a 4 KB table;
  *  - ids are bytes and strides powers of two; FIN is sliced by M, so the 13- and 14-tile
