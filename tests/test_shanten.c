@@ -218,6 +218,74 @@ static void test_reference(void) {
   TK_EQ(checked, 3000, "hands checked against the reference");
 }
 
+/* tk_shanten_standard, the standard-form entry point, against the brute-force reference on
+ * hands of every size it takes (1, 2, 4, ..., 14 tiles: 0 to 4 called melds), drawn three
+ * ways: uniform, clustered in one suit, and honor-heavy (so that every honor histogram and
+ * the 9s of each suit occur); then against tk_shanten_forms and tk_shanten on more hands, and
+ * on counts no hand can have. */
+static void honor_heavy_hand(tk_rng *r, int n, uint8_t *c) {
+  memset(c, 0, TK_KINDS);
+  for (int i = 0; i < n;) {
+    int k = tk_rng_below(r, 2) ? 27 + (int)tk_rng_below(r, 7) : 8 + 9 * (int)tk_rng_below(r, 3) - (int)tk_rng_below(r, 3);
+    if (c[k] < 4) c[k]++, i++;
+  }
+}
+
+static void test_standard_entry(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 4242);
+  static const int SIZES[] = {14, 13, 11, 10, 8, 7, 5, 4, 2, 1};
+  int wrong = 0, checked = 0;
+  for (int it = 0; it < 15000; it++) {
+    int n = SIZES[it % 10];
+    uint8_t c[TK_KINDS];
+    int how = (it / 10) % 3;
+    if (how == 0) random_hand(&r, n, c);
+    else if (how == 1) clustered_hand(&r, n, c);
+    else honor_heavy_hand(&r, n, c);
+    int fast = tk_shanten_standard(c), slow = ref_standard(c);
+    checked++;
+    if (fast != slow && wrong++ < 5) TK_FAILF("hand %d (%d tiles): tk_shanten_standard %d, reference %d", it, n, fast, slow);
+  }
+  TK_EQ(wrong, 0, "tk_shanten_standard vs the brute-force reference");
+  TK_EQ(checked, 15000, "hands checked against the reference");
+  wrong = 0;
+  for (int it = 0; it < 300000; it++) {
+    int n = SIZES[it % 10];
+    uint8_t c[TK_KINDS];
+    int how = (it / 10) % 3;
+    if (how == 0) random_hand(&r, n, c);
+    else if (how == 1) clustered_hand(&r, n, c);
+    else honor_heavy_hand(&r, n, c);
+    int st = tk_shanten_standard(c), all = st;
+    if (n >= 13) {
+      int cs = ref_chiitoi(c), ks = ref_kokushi(c);
+      if (cs < all) all = cs;
+      if (ks < all) all = ks;
+    }
+    if ((st != tk_shanten_forms(c, TK_FORM_STANDARD) || all != tk_shanten(c)) && wrong++ < 5)
+      TK_FAILF("hand %d (%d tiles): standard %d, forms(standard) %d, all forms %d, expected %d", it, n, st,
+               tk_shanten_forms(c, TK_FORM_STANDARD), tk_shanten(c), all);
+  }
+  TK_EQ(wrong, 0, "tk_shanten_standard vs tk_shanten_forms and tk_shanten");
+  uint8_t c[TK_KINDS] = {0};
+  TK_EQ(tk_shanten_standard(c), TK_EINVAL, "no tiles");
+  counts_of("123m", c);
+  TK_EQ(tk_shanten_standard(c), TK_EINVAL, "3 tiles");
+  counts_of("123m456p789s112233z", c);
+  TK_EQ(tk_shanten_standard(c), TK_EINVAL, "15 tiles");
+  static const int FIFTH[] = {0, 8, 9, 17, 26, 27, 33};
+  for (size_t i = 0; i < sizeof FIFTH / sizeof FIFTH[0]; i++) {
+    memset(c, 0, sizeof c);
+    c[FIFTH[i]] = 5;
+    c[(FIFTH[i] + 5) % TK_KINDS] = 8;
+    TK_EQ(tk_shanten_standard(c), TK_EINVAL, "a fifth copy");
+    c[FIFTH[i]] = 255;
+    c[(FIFTH[i] + 5) % TK_KINDS] = 0;
+    TK_EQ(tk_shanten_standard(c), TK_EINVAL, "a count of 255");
+  }
+}
+
 /* Published: the mean all-forms shanten of random 14-tile hands is 3.156 (exact table
  * methods over 1e8 hands). Its standard deviation is about 0.9, so over 1e6 hands the
  * sampling error is about 0.001; we allow 0.005. */
@@ -474,6 +542,7 @@ static CU_TestInfo tests[] = {
     {"hand-checked shanten, every form", test_known},
     {"hands with calls", test_with_calls},
     {"brute-force reference", test_reference},
+    {"standard-form entry point vs reference", test_standard_entry},
     {"mean shanten of random 14-tile hands", test_mean_shanten},
     {"effective tiles and waits", test_ukeire_waits},
     {"effective tiles property", test_ukeire_property},

@@ -12,12 +12,22 @@
  * 10-entry rows for exactly M melds and one pair.
  *
  * Those rows take few distinct values: 126 for a numbered suit, 55 for honors, and their
- * min-plus combinations (man+pin, then +sou) close on under 200 rows. So each configuration
- * stores only the id of its row (one byte), and the combinations are tabulated once:
- * ab = T1[man][pin], abc = T2[ab][sou], distance = FIN[abc][honors][M]. A query is three suit
- * ranks, one honor index and four lookups in tables that fit in L2.
+ * min-plus combinations (man+pin, then +sou) close on 180 rows. So each configuration stores
+ * only the id of its row (one byte), and the combinations are tabulated once:
+ * ab = T1[man][pin], abc = T2[ab][sou], distance = FIN[M][abc][honors]. A query is three suit
+ * ranks, one honor code and four byte lookups, all in under 500 KB:
+ *  - a suit's configuration is ranked densely (by tile count, then lexicographically) with
+ *    eight independent lookups in a 36 KB table (2.4 KB per tile count), the prefix sums
+ *    they need taken at once by one multiplication of the suit's counts as a 64-bit word;
+ *    random hands' suits (2 to 6 tiles) fall in the first few tens of KB of the id table;
+ *  - honor kinds are interchangeable, so their row depends only on how many kinds are held at
+ *    least 1, 2, 3, 4 times: a 12-bit code, also by word arithmetic, into a 4 KB table;
+ *  - ids are bytes and strides powers of two; FIN is sliced by M, so the 13- and 14-tile
+ *    queries (M = 4) read 16 KB of it.
+ * tk_shanten_standard does only that (after checking the counts); the other forms add the
+ * closed formulas of seven pairs and thirteen orphans, computed on the same words.
  *
- * Tables are built on first use (about 0.1 s): targets are enumerated, their sub-multisets
+ * Tables are built on first use (about 0.15 s): targets are enumerated, their sub-multisets
  * marked by a depth-first walk, and d filled in ascending index order from d(c) = |c| if c
  * is inside a target, else the best of c minus one tile. Seven pairs and thirteen orphans
  * use their closed formulas, which are exact for 13 and 14 tiles. */
@@ -28,55 +38,69 @@
 
 #include "taikai/mahjong.h"
 
-enum { SUIT_STATES = 405350, HONOR_STATES = 78125, POW5_9 = 1953125 };
+enum { SUIT_STATES = 405350, HONOR_STATES = 78125 };
 
-enum { SUIT_ROWS_MAX = 256, HONOR_ROWS_MAX = 128, POOL_MAX = 512 };
+enum { SUIT_ROWS_MAX = 128, HONOR_ROWS_MAX = 64, POOL_MAX = 256, HONOR_HIST = 4096 };
 
-static uint8_t suit_id[POW5_9];        /* row id of each suit configuration, by base-5 index */
-static uint8_t honor_id[HONOR_STATES]; /* row id of each honor configuration, by base-5 index */
+/* Query tables. Row ids are bytes and the strides powers of two, so an index is a shift and an
+ * or; fin is sliced by M first, so the 13- and 14-tile queries (M = 4) touch 16 KB of it. */
+static uint8_t suit_id[SUIT_STATES];   /* row id of each suit configuration, by dense rank */
+static uint8_t honor_id[HONOR_HIST];   /* row id of each honor configuration, by histogram code */
 static uint8_t suit_rows[SUIT_ROWS_MAX][10]; /* d(c, m, p) at [id][2m + p] */
 static uint8_t honor_rows[HONOR_ROWS_MAX][10];
 static uint8_t pool_rows[POOL_MAX][10];      /* combined rows (man+pin, man+pin+sou) */
 static int n_suit_rows, n_honor_rows, n_pool;
-static uint16_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id * n_suit_rows + pin id] -> pool id */
-static uint16_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id * n_suit_rows + sou id] -> pool id */
-static uint8_t fin[POOL_MAX * HONOR_ROWS_MAX][5];  /* [pool id * n_honor_rows + honor id][M] */
-static uint32_t rank_tab[9][15][5];       /* rank(c) = sum_i rank_tab[i][prefix sum][c_i] */
+static uint8_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id << 7 | pin id] -> pool id */
+static uint8_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id << 7 | sou id] -> pool id */
+static uint8_t fin[5][POOL_MAX * HONOR_ROWS_MAX]; /* [M][pool id << 6 | honor id] */
+static uint32_t rank_tab[15][8][15][5]; /* rank(c) = sum_i rank_tab[|c|][i][prefix sum][c_i] */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static atomic_int tables_ready; /* fast path: set once the tables are built */
 
 static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
 
-/* Vectors of length p with entries 0..4 and sum <= b. */
+/* Vectors of length p with entries 0..4 and sum exactly b. */
 static uint32_t count_vectors(int p, int b) {
   if (b < 0) return 0;
-  if (p == 0) return 1;
+  if (p == 0) return b == 0;
   uint32_t s = 0;
   for (int v = 0; v <= 4; v++) s += count_vectors(p - 1, b - v);
   return s;
 }
 
+/* The dense rank orders suits by their number of tiles S first, then lexicographically:
+ * rank(c) = (suits of fewer tiles) + sum_i (suits of S tiles that agree with c before i and
+ * hold fewer than c_i at i). The last kind adds nothing (its count is S minus the others), and
+ * the first term is folded into i = 0. Ordering by S keeps the suits of random hands (mostly
+ * 2 to 6 tiles) within the first few tens of kilobytes of suit_id. */
 static void build_rank(void) {
   uint32_t nv[10][15];
   for (int p = 0; p <= 9; p++)
     for (int b = 0; b <= 14; b++) nv[p][b] = count_vectors(p, b);
-  for (int i = 0; i < 9; i++)
-    for (int s = 0; s <= 14; s++) {
-      uint32_t acc = 0;
-      for (int v = 0; v <= 4; v++) {
-        rank_tab[i][s][v] = acc;
-        int rest = 14 - s - v;
-        acc += rest >= 0 ? nv[8 - i][rest] : 0;
+  uint32_t below = 0; /* suits of fewer than S tiles */
+  for (int S = 0; S <= 14; S++) {
+    for (int i = 0; i < 8; i++)
+      for (int sp = 0; sp <= 14; sp++) {
+        uint32_t acc = i == 0 ? below : 0;
+        for (int v = 0; v <= 4; v++) {
+          rank_tab[S][i][sp][v] = acc;
+          int rest = S - sp - v;
+          acc += rest >= 0 ? nv[8 - i][rest] : 0;
+        }
       }
-    }
+    below += nv[9][S];
+  }
+  if (below != SUIT_STATES) abort(); /* cannot happen: 405,350 suits of at most 14 tiles */
 }
 
 static inline uint32_t suit_rank(const uint8_t *c) {
+  int S = 0;
+  for (int i = 0; i < 9; i++) S += c[i];
   uint32_t r = 0;
-  int s = 0;
-  for (int i = 0; i < 9; i++) {
-    r += rank_tab[i][s][c[i]];
-    s += c[i];
+  int sp = 0;
+  for (int i = 0; i < 8; i++) {
+    r += rank_tab[S][i][sp][c[i]];
+    sp += c[i];
   }
   return r;
 }
@@ -188,6 +212,21 @@ static int intern(interner *in, const uint8_t *row) {
   }
 }
 
+/* SWAR over byte lanes of tile counts (each 0..4). H8 has the high bit of every byte. */
+#define H8 0x8080808080808080ULL
+/* Lanes holding more than 4 (any nonzero result = a bad count). */
+static inline uint64_t over4(uint64_t x) { return (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7b7b7b7b7b7b7b7bULL) | x) & H8; }
+
+/* Histogram code of seven honor counts in lanes 0..6 of x (lane 7 zero): the number of kinds
+ * held >= 1, >= 2, >= 3 and >= 4 times, three bits each. */
+static inline uint32_t honor_code(uint64_t x) {
+  uint64_t g1 = ((x + 0x7f7f7f7f7f7f7f7fULL) & H8) >> 7, g2 = ((x + 0x7e7e7e7e7e7e7e7eULL) & H8) >> 7;
+  uint64_t g3 = ((x + 0x7d7d7d7d7d7d7d7dULL) & H8) >> 7, g4 = ((x + 0x7c7c7c7c7c7c7c7cULL) & H8) >> 7;
+  /* lane 7 is zero, so it adds 0 (0 + 0x7f has no high bit) */
+  uint64_t lo = g1 | g2 << 3, hi = g3 | g4 << 3; /* per lane <= 9, seven lanes sum to <= 63 */
+  return (uint32_t)(((lo * 0x0101010101010101ULL) >> 56) | ((hi * 0x0101010101010101ULL) >> 56) << 6);
+}
+
 static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M);
 
 static void build_tables(void) {
@@ -202,28 +241,38 @@ static void build_tables(void) {
   build_table(7, 0, honor_tab, 0);
   *in = (interner){suit_rows, &n_suit_rows, SUIT_ROWS_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
-  for (uint32_t i = 0; i < POW5_9; i++) {
-    uint8_t c[9];
-    int sum = 0;
-    uint32_t y = i;
-    for (int k = 0; k < 9; k++, y /= 5) sum += c[k] = (uint8_t)(y % 5);
-    if (sum <= 14) suit_id[i] = (uint8_t)intern(in, suit_tab[suit_rank(c)]);
-  }
+  for (uint32_t i = 0; i < SUIT_STATES; i++) suit_id[i] = (uint8_t)intern(in, suit_tab[i]);
+  /* Honor kinds are interchangeable (no sequences), so a row depends only on how many kinds
+   * are held at least once, twice, three and four times: the histogram code. Every index with
+   * a code must give the same row; that is checked here rather than assumed. */
   *in = (interner){honor_rows, &n_honor_rows, HONOR_ROWS_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
-  for (int i = 0; i < HONOR_STATES; i++) honor_id[i] = (uint8_t)intern(in, honor_tab[i]);
+  memset(honor_id, 0xff, sizeof honor_id);
+  for (uint32_t i = 0; i < HONOR_STATES; i++) {
+    uint8_t c[8] = {0};
+    int sum = 0;
+    uint32_t y = i;
+    for (int k = 0; k < 7; k++, y /= 5) sum += c[k] = (uint8_t)(y % 5);
+    if (sum > 14) continue;
+    uint64_t x;
+    memcpy(&x, c, 8);
+    uint32_t code = honor_code(x);
+    uint8_t id = (uint8_t)intern(in, honor_tab[i]);
+    if (honor_id[code] != 0xff && honor_id[code] != id) abort(); /* cannot happen: symmetry */
+    honor_id[code] = id;
+  }
   *in = (interner){pool_rows, &n_pool, POOL_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
   uint8_t r[10];
   for (int a = 0; a < n_suit_rows; a++)
     for (int b = 0; b < n_suit_rows; b++) {
       combine2(suit_rows[a], suit_rows[b], r, 4);
-      t1[a * n_suit_rows + b] = (uint16_t)intern(in, r);
+      t1[a << 7 | b] = (uint8_t)intern(in, r);
     }
   for (int a = 0; a < n_pool; a++) /* n_pool grows while we go: the closure */
     for (int b = 0; b < n_suit_rows; b++) {
       combine2(pool_rows[a], suit_rows[b], r, 4);
-      t2[a * n_suit_rows + b] = (uint16_t)intern(in, r);
+      t2[a << 7 | b] = (uint8_t)intern(in, r);
     }
   for (int a = 0; a < n_pool; a++)
     for (int h = 0; h < n_honor_rows; h++)
@@ -234,7 +283,7 @@ static void build_tables(void) {
           if (x[0] + y[1] < best) best = x[0] + y[1];
           if (x[1] + y[0] < best) best = x[1] + y[0];
         }
-        fin[a * n_honor_rows + h][M] = (uint8_t)best;
+        fin[M][a << 6 | h] = (uint8_t)best;
       }
   free(suit_tab);
   free(honor_tab);
@@ -249,16 +298,6 @@ static inline void ensure_tables(void) {
 }
 
 /* ---- queries */
-
-/* Base-5 index of the seven honor counts at c[0..6]; reads c[-1] too (the 9s count). */
-static inline uint32_t honor_index(const uint8_t *c) {
-  uint64_t x;
-  memcpy(&x, c - 1, 8);
-  x >>= 8;
-  x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL) * 5;
-  x = (x & 0x0000ffff0000ffffULL) + ((x >> 16) & 0x0000ffff0000ffffULL) * 25;
-  return (uint32_t)((x & 0xffffffffULL) + (x >> 32) * 625);
-}
 
 /* min over m1 + m2 = m, p1 + p2 = p of a[m1][p1] + b[m2][p2], for m <= M. */
 static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
@@ -277,21 +316,36 @@ static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M) {
   }
 }
 
-/* Base-5 index sum c_i 5^i of nine counts (each <= 4), by SWAR on the first eight. */
-static inline uint32_t suit_index(const uint8_t *c) {
+static inline uint64_t load8(const uint8_t *p) {
   uint64_t x;
-  memcpy(&x, c, 8);
-  x = (x & 0x00ff00ff00ff00ffULL) + ((x >> 8) & 0x00ff00ff00ff00ffULL) * 5;
-  x = (x & 0x0000ffff0000ffffULL) + ((x >> 16) & 0x0000ffff0000ffffULL) * 25;
-  x = (x & 0xffffffffULL) + (x >> 32) * 625;
-  return (uint32_t)x + c[8] * 390625u;
+  memcpy(&x, p, 8);
+  return x;
 }
+
+/* Dense rank of a suit (as suit_rank): lanes 0..7 of x hold the counts of kinds 1..8, c8 the
+ * 9s' count; the suit holds at most 14 tiles. Lane i of the prefix product holds c_0 + ... +
+ * c_i (at most 14, so no lane carries), which makes the eight rank_tab lookups independent of
+ * one another. */
+static inline uint32_t suit_rank_x(uint64_t x, unsigned c8) {
+  uint64_t incl = x * 0x0101010101010101ULL;
+  const uint32_t *t = &rank_tab[(incl >> 56) + c8][0][0][0]; /* [i][s][v] at 75 i + 5 s + v */
+  uint64_t key = (incl << 8) * 5 + x; /* lane i: 5 (c_0 + ... + c_(i-1)) + c_i <= 74 */
+  return t[key & 0xff] + t[75 + (key >> 8 & 0xff)] + t[150 + (key >> 16 & 0xff)] +
+         t[225 + (key >> 24 & 0xff)] + t[300 + (key >> 32 & 0xff)] + t[375 + (key >> 40 & 0xff)] +
+         t[450 + (key >> 48 & 0xff)] + t[525 + (key >> 56)];
+}
+
+/* Row id of the numbered suit whose nine counts start at c. */
+static inline int suit_row(const uint8_t *c) { return suit_id[suit_rank_x(load8(c), c[8])]; }
+
+/* Row id of the honors, from the eight counts of kinds 26..33 (the 9s of the last suit first). */
+static inline int honor_row(const uint8_t *c26) { return honor_id[honor_code(load8(c26) >> 8)]; }
 
 /* Standard-form distance (tiles to draw) from the four row ids, for M melds and a pair. */
 static inline int distance(int man, int pin, int sou, int hon, int M) {
-  int ab = t1[man * n_suit_rows + pin];
-  int abc = t2[ab * n_suit_rows + sou];
-  return fin[abc * n_honor_rows + hon][M];
+  int ab = t1[man << 7 | pin];
+  int abc = t2[ab << 7 | sou];
+  return fin[M][abc << 6 | hon];
 }
 
 static int total_tiles(const uint8_t *c) {
@@ -300,78 +354,79 @@ static int total_tiles(const uint8_t *c) {
   return n;
 }
 
-static int chiitoi_shanten(const uint8_t *c) {
-  int pairs = 0, kinds = 0;
-  for (int k = 0; k < TK_KINDS; k++) {
-    kinds += c[k] > 0;
-    pairs += c[k] >= 2;
-  }
-  return 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
-}
-
 static const uint8_t YAOCHU[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
-
-static int kokushi_shanten(const uint8_t *c) {
-  int kinds = 0, pair = 0;
-  for (int i = 0; i < 13; i++) {
-    kinds += c[YAOCHU[i]] > 0;
-    pair |= c[YAOCHU[i]] >= 2;
-  }
-  return 13 - kinds - pair;
-}
 
 static inline int valid_count(int n) { return n > 0 && n <= 14 && n % 3 != 0; }
 
-/* SWAR over the 34 counts: 8 bytes at a time. H has the high bit of every byte. */
-#define H8 0x8080808080808080ULL
-static inline uint64_t load8(const uint8_t *p) {
-  uint64_t x;
-  memcpy(&x, p, 8);
-  return x;
+/* The 34 counts as five words: the four suits (honors: kinds 27..33 in lanes 0..6) and the
+ * three 9s apart (lanes 0..2); together they cover every count once. */
+typedef struct words {
+  uint64_t man, pin, sou, hon, nines;
+} words;
+
+static inline words load_words(const uint8_t *c) {
+  words w = {load8(c), load8(c + 9), load8(c + 18), load8(c + 26) >> 8,
+             (uint64_t)c[8] | (uint64_t)c[17] << 8 | (uint64_t)c[26] << 16};
+  return w;
 }
-/* Number of lanes set in a mask of byte high bits (no POPCNT in baseline x86-64). */
-static inline int popc(uint64_t x) { return (int)(((x >> 7) * 0x0101010101010101ULL) >> 56); }
-/* High bits of the byte lanes holding a terminal or honor, in words of kinds 0-7, 8-15,
- * 16-23, 24-31 and 32-33. */
-static const uint64_t YAOCHU_LANES[5] = {0x80ULL, 0x8080ULL, 0x808000ULL, 0x8080808080800000ULL, 0x8080ULL};
+
+/* Lanes holding at least 1 (g1) or 2 (g2) as 0/1 lanes; counts at most 4. */
+static inline uint64_t g1(uint64_t x) { return ((x + 0x7f7f7f7f7f7f7f7fULL) & H8) >> 7; }
+static inline uint64_t g2(uint64_t x) { return ((x + 0x7e7e7e7e7e7e7e7eULL) & H8) >> 7; }
+static inline int hsum(uint64_t x) { return (int)((x * 0x0101010101010101ULL) >> 56); }
+
+/* Shanten by the standard form of valid counts c (n tiles), from its words. */
+static inline int standard_of(const words *w, const uint8_t *c, int n) {
+  int a = suit_id[suit_rank_x(w->man, c[8])], b = suit_id[suit_rank_x(w->pin, c[17])];
+  int d = suit_id[suit_rank_x(w->sou, c[26])], h = honor_id[honor_code(w->hon)];
+  return distance(a, b, d, h, n >= 12 ? 4 : n / 3) - 1;
+}
+
+/* The lower of the seven-pairs and thirteen-orphans shanten among `forms` (99 if neither), for
+ * 13 or 14 valid tiles. Terminals and honors: lane 0 of each numbered suit, the 9s, honors. */
+static inline int other_forms(const words *w, unsigned forms) {
+  int best = 99;
+  uint64_t m1 = g1(w->man), p1 = g1(w->pin), s1 = g1(w->sou), h1 = g1(w->hon), n1 = g1(w->nines);
+  uint64_t m2 = g2(w->man), p2 = g2(w->pin), s2 = g2(w->sou), h2 = g2(w->hon), n2 = g2(w->nines);
+  if (forms & TK_FORM_CHIITOI) {
+    int kinds = hsum(m1 + p1 + s1 + h1 + n1), pairs = hsum(m2 + p2 + s2 + h2 + n2);
+    best = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
+  }
+  if (forms & TK_FORM_KOKUSHI) {
+    int ykinds = hsum(((m1 + p1 + s1) & 0xff) + h1 + n1);
+    int ypair = (((m2 | p2 | s2) & 0xff) | h2 | n2) != 0;
+    int ks = 13 - ykinds - ypair;
+    if (ks < best) best = ks;
+  }
+  return best;
+}
+
+/* Tiles in valid words: each lane of the sum is at most 5 * 4, the whole at most 34 * 4. */
+static inline int words_total(const words *w) { return hsum(w->man + w->pin + w->sou + w->hon + w->nines); }
+
+static inline int words_bad(const words *w) {
+  return (over4(w->man) | over4(w->pin) | over4(w->sou) | over4(w->hon) | over4(w->nines)) != 0;
+}
+
+int tk_shanten_standard(const uint8_t c[TK_KINDS]) {
+  ensure_tables();
+  words w = load_words(c);
+  if (words_bad(&w)) return TK_EINVAL;
+  int n = words_total(&w);
+  if (!valid_count(n)) return TK_EINVAL;
+  return standard_of(&w, c, n);
+}
 
 int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms) {
   ensure_tables();
-  uint64_t w[5];
-  w[0] = load8(c);
-  w[1] = load8(c + 8);
-  w[2] = load8(c + 16);
-  w[3] = load8(c + 24);
-  w[4] = (uint64_t)c[32] | (uint64_t)c[33] << 8;
-  uint64_t bad = 0, nz, two, sum = 0, y;
-  int kinds = 0, pairs = 0;
-  for (int i = 0; i < 5; i++) {
-    bad |= (((w[i] & 0x7f7f7f7f7f7f7f7fULL) + 0x7b7b7b7b7b7b7b7bULL) | w[i]) & H8;
-  }
-  if (bad) return TK_EINVAL;
-  int ykinds = 0, ypair = 0;
-  for (int i = 0; i < 5; i++) {
-    nz = (w[i] + 0x7f7f7f7f7f7f7f7fULL) & H8;
-    two = (w[i] + 0x7e7e7e7e7e7e7e7eULL) & H8;
-    kinds += popc(nz);
-    pairs += popc(two);
-    sum += (w[i] * 0x0101010101010101ULL) >> 56;
-    y = YAOCHU_LANES[i];
-    ykinds += popc(nz & y);
-    ypair |= (two & y) != 0;
-  }
-  int n = (int)sum;
+  words w = load_words(c);
+  if (words_bad(&w)) return TK_EINVAL;
+  int n = words_total(&w);
   if (!valid_count(n)) return TK_EINVAL;
-  int best = 99;
-  if (forms & TK_FORM_STANDARD) {
-    best = distance(suit_id[suit_index(c)], suit_id[suit_index(c + 9)], suit_id[suit_index(c + 18)],
-                    honor_id[honor_index(c + 27)], n >= 12 ? 4 : n / 3) - 1;
-  }
-  if (n >= 13) {
-    int cs = 6 - pairs + (kinds < 7 ? 7 - kinds : 0);
-    int ks = 13 - ykinds - ypair;
-    if ((forms & TK_FORM_CHIITOI) && cs < best) best = cs;
-    if ((forms & TK_FORM_KOKUSHI) && ks < best) best = ks;
+  int best = forms & TK_FORM_STANDARD ? standard_of(&w, c, n) : 99;
+  if (n >= 13 && (forms & (TK_FORM_CHIITOI | TK_FORM_KOKUSHI))) {
+    int v = other_forms(&w, forms);
+    if (v < best) best = v;
   }
   return best == 99 ? TK_EINVAL : best;
 }
@@ -386,7 +441,7 @@ typedef struct rows {
 } rows;
 
 static inline int suit_row_id(const uint8_t *c, int s) {
-  return s < 3 ? suit_id[suit_index(c + 9 * s)] : honor_id[honor_index(c + 27)];
+  return s < 3 ? suit_row(c + 9 * s) : honor_row(c + 26);
 }
 
 static void rows_init(rows *w, const uint8_t *c, int n, unsigned forms) {
@@ -404,15 +459,10 @@ static int shanten_with(const rows *w, uint8_t *c, int k) {
     id[s] = suit_row_id(c, s);
     best = distance(id[0], id[1], id[2], id[3], n >= 12 ? 4 : n / 3) - 1;
   }
-  if (n >= 13) {
-    if (w->forms & TK_FORM_CHIITOI) {
-      int v = chiitoi_shanten(c);
-      if (v < best) best = v;
-    }
-    if (w->forms & TK_FORM_KOKUSHI) {
-      int v = kokushi_shanten(c);
-      if (v < best) best = v;
-    }
+  if (n >= 13 && (w->forms & (TK_FORM_CHIITOI | TK_FORM_KOKUSHI))) {
+    words x = load_words(c);
+    int v = other_forms(&x, w->forms);
+    if (v < best) best = v;
   }
   c[k]--;
   return best;

@@ -82,6 +82,9 @@ TK_API void tk_shanten_init(void);
 TK_API int tk_shanten_forms(const uint8_t c[TK_KINDS], unsigned forms);
 /* The minimum over all forms. */
 TK_API int tk_shanten(const uint8_t c[TK_KINDS]);
+/* The standard form only: the same answer as tk_shanten_forms(c, TK_FORM_STANDARD), without
+ * the seven-pairs and thirteen-orphans work. */
+TK_API int tk_shanten_standard(const uint8_t c[TK_KINDS]);
 
 /* For a hand of 3k+1 tiles: the kinds that lower the shanten, as a bit mask (bit k = kind k),
  * and through `*count` the number of such tiles still unseen: for each kind,
