@@ -40,10 +40,16 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
       ukeire = json_is_true(v);
       continue;
     }
-    tk_error_set(err, TK_EINVAL, -1,
-                 strcmp(key, "ukeire") ? "riichi_greedy: params: unknown field \"%s\" (known: ukeire)"
-                                       : "riichi_greedy: params: \"%s\" must be true or false",
-                 key);
+    if (strcmp(key, "ukeire")) {
+      tk_error_set(err, TK_EINVAL, -1,
+                   "riichi_greedy: params: unknown field \"%s\" (known: ukeire)", key);
+    } else {
+      char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+      tk_error_set(err, TK_EINVAL, -1,
+                   "riichi_greedy: params: \"ukeire\" must be true or false, not %.60s%s",
+                   text ? text : "?", text && strlen(text) > 60 ? "..." : "");
+      free(text);
+    }
     json_decref(p);
     return NULL;
   }

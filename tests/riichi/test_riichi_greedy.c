@@ -115,7 +115,8 @@ static void without_ukeire(void) {
   static const struct {
     const char *params, *msg;
   } bad[] = {
-      {"{\"ukeire\": 1}", "\"ukeire\" must be true or false"},
+      {"{\"ukeire\": 1}", "\"ukeire\" must be true or false, not 1"},
+      {"{\"ukeire\": \"yes\"}", "must be true or false, not \"yes\""},
       {"{\"ukiere\": false}", "unknown field \"ukiere\" (known: ukeire)"},
       {"[]", "expected an object"},
       {"{", "params:"},
