@@ -367,7 +367,7 @@ static int load_rows(const char *path, const uint8_t *buf, size_t len, const cha
     double x = w.values[2 * i], v = w.values[2 * i + 1];
     if (!(x >= 0 && x < limit && x == floor(x) && x > prev)) {
       rc = tk_error_set(err, TK_EPARSE, -1, "weights %s: field 'values[%zu][0]': %.17g (an index "
-                        "must be a whole number below %llu, strictly increasing)", path, i, x,
+                        "must be a whole number below %llu, ascending)", path, i, x,
                         (unsigned long long)s->count);
       break;
     }

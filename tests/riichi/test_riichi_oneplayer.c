@@ -266,7 +266,8 @@ static void test_weights_file(void) {
 }
 
 /* The committed default weights (format-1 rows) load through the shared sparse reader to the
- * very doubles their rows hold, every other entry zero; the same weights written as format 2
+ * very doubles their rows hold, every other entry zero, and the writer gives their bytes back;
+ * the same weights written as format 2
  * load as their float32 rounding, in under 6 bytes a weight against the rows' 16. */
 static void test_default_weights(void) {
   const char *path = TK_SOURCE_DIR "/plugins/riichi_oneplayer/riichi_oneplayer.tkw";
@@ -287,6 +288,11 @@ static void test_default_weights(void) {
   TK_EQ((long)differ, 0L, "weights differing from their rows, bit for bit");
   TK_EQ((long)nonzero, (long)rows.shape[0], "nonzero entries: the rows' only");
   if (nnz < 1000) TK_FAILF("only %zu default weights", nnz);
+  /* the writer keeps format 1: the loaded weights written again are the committed bytes */
+  CU_ASSERT_EQUAL_FATAL(rop_weights_save(W("again.tkw"), d, NULL, &e), 0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, W("again.tkw"));
+  TK_EQ(system(cmd), 0, "the default weights written again, byte for byte");
   tk_weights dense = {.model = ROP_MODEL, .feature_version = ROF_FEATURE_VERSION, .ndims = 1,
                       .shape = {ROF_FEATURES}, .count = ROF_FEATURES, .values = d};
   size_t n2 = 0;
