@@ -1,40 +1,27 @@
 /* plugins/riichi_mcp/target.c — target mode and the weights file read back (target.h). */
 #include "target.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "taikai/weights.h"
 
 int mcm_load(const char *path, int kind, mcm_model *m, tk_error *err) {
-  uint32_t shape[2] = {TK_WEIGHTS_ANY, 2};
-  tk_weights w;
-  int rc = tk_weights_load(path, kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp",
-                           ROF_FEATURE_VERSION, 2, shape, &w, err);
-  if (rc) return rc;
-  if (mcm_init_predict(m, kind, ROF_FEATURES)) {
-    tk_weights_free(&w);
+  if (mcm_init_predict(m, kind, ROF_FEATURES))
     return tk_error_set(err, TK_ENOMEM, -1, "weights %s: out of memory", path);
+  const uint32_t shape[2] = {(uint32_t)m->K, m->D};
+  tk_weights_sparse w;
+  int rc = tk_weights_sparse_load(path, kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp",
+                                  ROF_FEATURE_VERSION, 2, shape, &w, err);
+  if (rc) {
+    mcm_free(m);
+    return rc;
   }
-  double limit = (double)m->K * m->D, prev = -1;
-  for (uint32_t i = 0; i < w.shape[0]; i++) {
-    double x = w.values[2 * (size_t)i], v = w.values[2 * (size_t)i + 1];
-    int bad_index = !(x >= 0 && x < limit && x == floor(x) && x > prev);
-    if (bad_index || !isfinite(v)) {
-      rc = tk_error_set(err, TK_EPARSE, -1, "weights %s: field 'values[%u][%d]': %.17g (%s)", path,
-                        i, bad_index ? 0 : 1, bad_index ? x : v,
-                        bad_index ? "an index must be a whole number below K * D, ascending"
-                                  : "a weight must be finite");
-      mcm_free(m);
-      tk_weights_free(&w);
-      return rc;
-    }
-    size_t k = (size_t)x / m->D, j = (size_t)x % m->D;
-    m->w[j * (size_t)m->K + k] = v;
-    prev = x;
+  for (size_t i = 0; i < w.nnz; i++) { /* file entry k * D + j, memory j * K + k */
+    size_t k = (size_t)(w.index[i] / m->D), j = (size_t)(w.index[i] % m->D);
+    m->w[j * (size_t)m->K + k] = w.values[i];
   }
-  tk_weights_free(&w);
+  tk_weights_sparse_free(&w);
   return 0;
 }
 

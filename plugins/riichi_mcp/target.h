@@ -13,7 +13,9 @@
 #include "model.h"
 
 /* Loads a weights file of riichi_mcp_train (model "riichi_mcp" for MCM_MCP, "riichi_bcp" for
- * MCM_BCP) into `m` (mcm_free it). Returns 0, or a TK_E* code naming the file and the field. */
+ * MCM_BCP) into `m` (mcm_free it): the sparse format 2 of dense shape [K, D], or the older
+ * [nnz, 2] rows, both through tk_weights_sparse_load (entry k * D + j is row k, feature j).
+ * Returns 0, or a TK_E* code naming the file, the field and the value (`m` then freed). */
 int mcm_load(const char *path, int kind, mcm_model *m, tk_error *err);
 
 /* The choice in (v, l) for `target` (1..4). Returns 0, or TK_EINVAL (detail in err). */

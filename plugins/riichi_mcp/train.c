@@ -3,7 +3,7 @@
  *
  *   riichi_mcp_train FILE... --model mcp|bcp --out WEIGHTS [--lambda L] [--l2 X] [--eta E]
  *                    [--delta D] [--holdout M] [--holdout-max H] [--bins B] [--max N]
- *                    [--snapshots N1,N2,...]
+ *                    [--snapshots N1,N2,...] [--format 2|1]
  *
  * Every file is read through first: a torn or corrupt file, or one of another feature version,
  * is refused (named) before any training. Examples whose hand % M == M - 1 (M = 10) are held out
@@ -15,9 +15,15 @@
  * Snapshots: after 10^5, 10^6 and 10^7 training examples (--snapshots lists others, at most 16),
  * when there are that many, the weights are written to WEIGHTS.<count> (WEIGHTS.100000, ...);
  * the final ones to WEIGHTS.
- * Weights file: the project's format, model "riichi_mcp" / "riichi_bcp", feature version
- * ROF_FEATURE_VERSION, shape [nnz, 2], rows (k * D + j, w) for the nonzero weights of row k
- * (MCP class 0..4, BCP ">= k + 1 han"), feature j (j = D - 1 = ROF_FEATURES the bias). */
+ * Weights file: the project's sparse format (taikai/weights.h, format 2), model "riichi_mcp" /
+ * "riichi_bcp", feature version ROF_FEATURE_VERSION, dense shape [K, D]: entry k * D + j is the
+ * weight of row k (MCP class 0..4, BCP ">= k + 1 han") and feature j (j = D - 1 = ROF_FEATURES
+ * the bias). Training runs in double; the file holds each weight's float32 rounding (the
+ * entries rounding to zero are left out), so the same examples give the same bytes. After the
+ * final write the model is rounded the same way, and the held-out log loss is printed for both
+ * (the calibration table is the rounded model's, the one the plugins load). --format 1 writes
+ * the older [nnz, 2] rows of (k * D + j, w) as f64 instead (16 bytes per weight, unrounded). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +48,7 @@ static int usage(const char *msg) {
   fprintf(stderr,
           "riichi_mcp_train: %s\nusage: riichi_mcp_train FILE... --model mcp|bcp --out WEIGHTS "
           "[--lambda L] [--l2 X] [--eta E] [--delta D] [--holdout M] [--holdout-max H] "
-          "[--bins B] [--max N] [--snapshots N1,N2,...]\n",
+          "[--bins B] [--max N] [--snapshots N1,N2,...] [--format 2|1]\n",
           msg);
   return 2;
 }
@@ -65,30 +71,66 @@ static double eval(const mcm_model *m, const heldout *H) {
   return H->n ? s / (double)H->n : NAN;
 }
 
-static int save(const mcm_model *m, const char *path, size_t *nnz_out, char *hex) {
+/* A weight as the file keeps it: format 2 stores the float32 rounding, format 1 the double. */
+static double stored(double w, int format) {
+  if (format == 1 || !(fabs(w) <= FLT_MAX)) return w; /* beyond float32: the writer refuses it */
+  return (double)(float)w;
+}
+
+/* Writes the nonzero stored weights of `m` to `path` in `format`: rows k * D + j over the dense
+ * shape [K, D]. Prints a refusal and returns -1 on failure. */
+static int save(const mcm_model *m, const char *path, int format, size_t *nnz_out, char *hex) {
   size_t K = (size_t)m->K, nnz = 0;
-  for (size_t i = 0; i < K * m->D; i++) nnz += m->w[i] != 0;
-  tk_weights w;
-  memset(&w, 0, sizeof w);
-  snprintf(w.model, sizeof w.model, "%s", m->kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp");
-  w.feature_version = ROF_FEATURE_VERSION;
-  w.ndims = 2;
-  w.shape[0] = (uint32_t)nnz;
-  w.shape[1] = 2;
-  w.count = 2 * nnz;
-  w.values = malloc((2 * nnz + 1) * sizeof *w.values);
-  size_t r = 0;
-  for (size_t k = 0; k < K; k++)
-    for (size_t j = 0; j < m->D; j++)
-      if (m->w[j * K + k] != 0) {
-        w.values[2 * r] = (double)(k * m->D + j);
-        w.values[2 * r + 1] = m->w[j * K + k];
-        r++;
-      }
+  for (size_t i = 0; i < K * m->D; i++) nnz += stored(m->w[i], format) != 0;
+  tk_weights_sparse s;
+  memset(&s, 0, sizeof s);
+  snprintf(s.model, sizeof s.model, "%s", m->kind == MCM_MCP ? "riichi_mcp" : "riichi_bcp");
+  s.feature_version = ROF_FEATURE_VERSION;
+  s.ndims = 2;
+  s.shape[0] = (uint32_t)K;
+  s.shape[1] = m->D;
+  s.nnz = nnz;
+  s.index = malloc((nnz + 1) * sizeof *s.index);
+  s.values = malloc((nnz + 1) * sizeof *s.values);
   tk_error err;
   tk_error_clear(&err);
-  int rc = tk_weights_save(path, &w, &err);
-  free(w.values);
+  int rc = 0;
+  if (!s.index || !s.values) {
+    rc = tk_error_set(&err, TK_ENOMEM, -1, "weights %s: out of memory", path);
+  } else {
+    size_t r = 0;
+    for (size_t k = 0; k < K; k++)
+      for (size_t j = 0; j < m->D; j++)
+        if (stored(m->w[j * K + k], format) != 0) {
+          s.index[r] = k * m->D + j;
+          s.values[r++] = m->w[j * K + k];
+        }
+    if (format == 2) {
+      rc = tk_weights_sparse_save(path, &s, &err);
+    } else { /* the [nnz, 2] f64 rows */
+      tk_weights w;
+      memset(&w, 0, sizeof w);
+      memcpy(w.model, s.model, sizeof w.model);
+      w.feature_version = s.feature_version;
+      w.ndims = 2;
+      w.shape[0] = (uint32_t)nnz;
+      w.shape[1] = 2;
+      w.count = 2 * nnz;
+      w.values = malloc((2 * nnz + 1) * sizeof *w.values);
+      if (!w.values) {
+        rc = tk_error_set(&err, TK_ENOMEM, -1, "weights %s: out of memory", path);
+      } else {
+        for (size_t i = 0; i < nnz; i++) {
+          w.values[2 * i] = (double)s.index[i];
+          w.values[2 * i + 1] = s.values[i];
+        }
+        rc = tk_weights_save(path, &w, &err);
+      }
+      free(w.values);
+    }
+  }
+  free(s.index);
+  free(s.values);
   if (rc || tk_sha256_file(path, hex, &err)) {
     fprintf(stderr, "riichi_mcp_train: %s\n", err.msg);
     return -1;
@@ -103,7 +145,7 @@ int main(int argc, char **argv) {
   uint64_t snaps[16] = {100000, 1000000, 10000000};
   int nsnaps = 3;
   double lambda = 0.01, l2 = -1, eta0 = 0.1, delta = 1e-6, M = 10, Hmax = 100000, bins = 10,
-         maxn = 0;
+         maxn = 0, format = 2;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-') {
@@ -124,6 +166,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--holdout-max")) bad = num(a, v, 0, &Hmax);
     else if (!strcmp(a, "--bins")) bad = num(a, v, 1, &bins);
     else if (!strcmp(a, "--max")) bad = num(a, v, 0, &maxn);
+    else if (!strcmp(a, "--format")) {
+      bad = num(a, v, 1, &format);
+      if (!bad && format != 1 && format != 2) {
+        fprintf(stderr, "riichi_mcp_train: --format: bad value '%s' (1 or 2)\n", v);
+        bad = 1;
+      }
+    }
     else if (!strcmp(a, "--snapshots")) {
       nsnaps = 0;
       for (const char *q = v; *q;) {
@@ -248,7 +297,7 @@ int main(int argc, char **argv) {
       if (snap) {
         mcm_finalize(&m);
         snprintf(path, sizeof path, "%s.%llu", out, (unsigned long long)seen);
-        if (save(&m, path, &nnz, hex)) return 1;
+        if (save(&m, path, (int)format, &nnz, hex)) return 1;
         printf("snapshot %s: held-out log loss %.5f, %zu nonzero weights, sha256 %s\n", path,
                eval(&m, &H), nnz, hex);
       }
@@ -256,8 +305,13 @@ int main(int argc, char **argv) {
     mcx_close(&r);
   }
   mcm_finalize(&m);
-  if (save(&m, out, &nnz, hex)) return 1;
+  if (save(&m, out, (int)format, &nnz, hex)) return 1;
   printf("weights %s: %zu nonzero weights, sha256 %s\n", out, nnz, hex);
+  double loss_double = eval(&m, &H);
+  for (size_t i = 0; i < (size_t)m.K * m.D; i++) m.w[i] = stored(m.w[i], (int)format);
+  double loss_saved = eval(&m, &H);
+  printf("held-out log loss %.6f with the weights in double, %.6f as saved (%s): %+.2e\n",
+         loss_double, loss_saved, format == 2 ? "float32" : "double", loss_saved - loss_double);
   printf("training CPU %.3f s, %.2f us per example\n", cpu, 1e6 * cpu / (double)seen);
 
   /* Calibration: per class, bins of the predicted probability. */

@@ -3,13 +3,15 @@
  *
  * The policy has ROF_FEATURES (8,442,546) weights, 67 MB as dense doubles, but a perceptron
  * trained on 10^4 .. 10^6 decisions leaves most of them zero. So the file keeps the nonzero
- * entries only, in the project's weights format (taikai/weights.h) without changing it: model
- * "riichi_oneplayer", feature version ROF_FEATURE_VERSION, shape [nnz, 2], the values nnz rows
- * of (index, weight), the index a whole number stored as a double (exact below 2^53), strictly
- * ascending and below ROF_FEATURES. 16 bytes per nonzero weight. A file is refused when the
- * format's checks fail (model, feature version, ndims, shape[1], length, checksum: the message
- * names the file and the field), or when a row's index is not such a number (named as
- * 'values[i][0]'). */
+ * entries only. The writer keeps the project's format 1 (taikai/weights.h) as rows: model
+ * "riichi_oneplayer", feature version ROF_FEATURE_VERSION, shape [nnz, 2], nnz rows of
+ * (index, weight) as f64, 16 bytes per nonzero weight, so the committed default weights are
+ * reproduced byte for byte. The reader is the shared sparse one (tk_weights_sparse_load): it
+ * takes those rows (values exactly as stored) and format-2 sparse files of dense shape
+ * [ROF_FEATURES] (float32 values). A file is refused when the format's checks fail (model,
+ * feature version, ndims, shape, length, checksum), or an index is not a whole number below
+ * ROF_FEATURES, strictly increasing (rows: 'values[i][0]'), or a weight is not finite; the
+ * message names the file, the field and the value. */
 #ifndef RIICHI_ONEPLAYER_WEIGHTS_IO_H
 #define RIICHI_ONEPLAYER_WEIGHTS_IO_H
 

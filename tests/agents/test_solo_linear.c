@@ -2,8 +2,14 @@
  * `taikai run --records`, its trainer run twice giving the same weights byte for byte with a
  * held-out agreement well above chance, the plugin playing with its default weights (found
  * beside it) and with trained ones passed as a parameter, and every kind of bad weights file
- * refused before the run with the file and the field named. */
+ * refused before the run with the file and the field named. The weights library's sparse
+ * format 2 is tested here too: its bytes against the documented layout, round trips, the
+ * older [nnz, 2] rows read back, and every refusal. */
+#include <math.h>
+#include <zlib.h>
+
 #include "e2e_util.h"
+#include "taikai/rng.h"
 #include "taikai/weights.h"
 
 #define WORK TK_WORK_DIR
@@ -157,12 +163,301 @@ static void test_any_dimension(void) {
   if (!strstr(e.msg, "112 bytes, its shape needs 34359738480 (cut short)")) TK_FAILF("message: %s", e.msg);
 }
 
+/* ---- format 2, sparse ---- */
+
+static void put_bytes(const char *path, const uint8_t *b, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(b, 1, n, f) != n) TK_FAILF("cannot write %s", path);
+  if (f) fclose(f);
+}
+
+static size_t get_bytes(const char *path, uint8_t *b, size_t cap) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  size_t n = fread(b, 1, cap, f);
+  fclose(f);
+  return n;
+}
+
+/* Sets the last 4 bytes to the CRC-32 of the others, as the format says. */
+static void fix_crc(uint8_t *b, size_t n) {
+  uint32_t c = (uint32_t)crc32(0L, b, (uInt)(n - 4));
+  for (int i = 0; i < 4; i++) b[n - 4 + i] = (uint8_t)(c >> (8 * i));
+}
+
+/* The tiny model of the layout test: dense shape [3, 100], entries 5, 133, 299. */
+static const uint64_t TINY_INDEX[3] = {5, 133, 299};
+static const uint32_t TINY_SHAPE[2] = {3, 100};
+
+/* The bytes the layout in weights.h gives for the tiny model, written out by hand. */
+static size_t tiny_bytes(uint8_t *b) {
+  size_t n = 0;
+  memcpy(b, "TKWEIGHT", 8), n = 8;
+  const uint8_t format[4] = {2, 0, 0, 0};
+  memcpy(b + n, format, 4), n += 4;
+  memset(b + n, 0, 32), memcpy(b + n, "tiny", 4), n += 32;
+  const uint8_t rest[] = {
+      3, 0, 0, 0,                               /* feature_version */
+      2, 0, 0, 0, 3, 0, 0, 0, 100, 0, 0, 0,     /* ndims, shape */
+      3, 0, 0, 0, 0, 0, 0, 0,                   /* nnz */
+      0x05, 0x80, 0x01, 0xa6, 0x01,             /* deltas 5, 128, 166 */
+      0x00, 0x00, 0x80, 0x3f,                   /* 1.0f */
+      0x00, 0x00, 0x00, 0xbf,                   /* -0.5f */
+      0x00, 0x00, 0x50, 0x40,                   /* 3.25f */
+      0, 0, 0, 0};                              /* crc32, set below */
+  memcpy(b + n, rest, sizeof rest), n += sizeof rest;
+  fix_crc(b, n);
+  return n;
+}
+
+/* The writer's bytes for a tiny model equal the layout documented in weights.h, written out by
+ * hand; the reader gives the entries back. */
+static void test_sparse_layout(void) {
+  uint8_t want[256], got[256];
+  size_t n = tiny_bytes(want);
+  TK_EQ(n, 52 + 8 + 8 + 5 + 12 + 4, "the documented size");
+  uint64_t idx[3] = {5, 133, 299};
+  double val[3] = {1.0, -0.5, 3.25};
+  tk_weights_sparse s = {.model = "tiny", .feature_version = 3, .ndims = 2, .shape = {3, 100},
+                         .nnz = 3, .index = idx, .values = val};
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_save(W("tiny.tkw"), &s, &e), 0);
+  TK_EQ(get_bytes(W("tiny.tkw"), got, sizeof got), n, "file size");
+  for (size_t i = 0; i < n; i++)
+    if (got[i] != want[i]) {
+      TK_FAILF("byte %zu: %02x, the layout says %02x", i, got[i], want[i]);
+      break;
+    }
+  put_bytes(W("hand.tkw"), want, n);
+  tk_weights_sparse r;
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_load(W("hand.tkw"), "tiny", 3, 2, TINY_SHAPE, &r, &e), 0);
+  TK_EQ(r.format, 2, "format");
+  TK_EQ(r.nnz, 3, "entries");
+  TK_EQ(r.count, 300, "count");
+  for (int i = 0; i < 3; i++) {
+    TK_EQ(r.index[i], TINY_INDEX[i], "index");
+    CU_ASSERT_EQUAL(r.values[i], val[i]);
+  }
+  tk_weights_sparse_free(&r);
+  tk_weights_sparse_free(&r); /* a second free is a no-op */
+  double dense[300];
+  for (int i = 0; i < 300; i++) dense[i] = 7;
+  size_t nnz = 0;
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_load_dense(W("hand.tkw"), "tiny", 3, 2, TINY_SHAPE,
+                                                     dense, &nnz, &e), 0);
+  TK_EQ(nnz, 3, "entries scattered");
+  int others = 0;
+  for (int i = 0; i < 300; i++) others += i != 5 && i != 133 && i != 299 && dense[i] != 0;
+  TK_EQ(others, 0, "entries absent from the file are zero");
+  CU_ASSERT_EQUAL(dense[133], -0.5);
+  CU_ASSERT_EQUAL(dense[299], 3.25);
+}
+
+/* Random entries over a shape of more than 2^32 entries (varints of up to 5 bytes) come back
+ * with the same indices and the float32 rounding of their values, exactly; the same model
+ * saved twice gives the same bytes; the dense writer leaves out what rounds to zero. */
+static void test_sparse_round_trip(void) {
+  enum { N = 5000 };
+  static uint64_t idx[N];
+  static double val[N];
+  tk_rng rng;
+  tk_rng_seed(&rng, 77);
+  uint64_t at = 0;
+  for (int i = 0; i < N; i++) {
+    uint64_t r = tk_rng_next(&rng);
+    at += 1 + (i % 7 == 0 ? (r % 3000000) : (r % 200)); /* small gaps and large ones */
+    idx[i] = at;
+    val[i] = ((double)(r >> 11) / 9007199254740992.0 - 0.5) * pow(10, (double)(i % 9) - 4);
+  }
+  const uint32_t shape[2] = {70000, 70000};
+  if (at >= 70000ull * 70000) TK_FAILF("indices beyond the shape: %llu", (unsigned long long)at);
+  tk_weights_sparse s = {.model = "round_trip", .feature_version = 5, .ndims = 2,
+                         .shape = {70000, 70000}, .nnz = N, .index = idx, .values = val};
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_save(W("rt.tkw"), &s, &e), 0);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_save(W("rt2.tkw"), &s, &e), 0);
+  static uint8_t a[1 << 17], b[1 << 17];
+  size_t na = get_bytes(W("rt.tkw"), a, sizeof a), nb = get_bytes(W("rt2.tkw"), b, sizeof b);
+  TK_EQ(na, nb, "the same size twice");
+  CU_ASSERT(na == nb && !memcmp(a, b, na));
+  if (na >= 68 + 4 * (size_t)N + 4 * (size_t)N) /* at most 4 varint bytes + 4 a value would be */
+    TK_FAILF("%zu bytes for %d entries: the varints are not compact", na, N);
+  tk_weights_sparse r;
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_load(W("rt.tkw"), "round_trip", 5, 2, shape, &r, &e), 0);
+  TK_EQ(r.nnz, N, "entries");
+  int bad_i = 0, bad_v = 0;
+  for (int i = 0; i < N && r.nnz == N; i++) {
+    bad_i += r.index[i] != idx[i];
+    bad_v += r.values[i] != (double)(float)val[i];
+  }
+  TK_EQ(bad_i, 0, "indices differing");
+  TK_EQ(bad_v, 0, "values differing from their float32 rounding");
+  tk_weights_sparse_free(&r);
+  /* the dense writer: 1e-50 rounds to a float32 zero and is left out */
+  double dense[40] = {0};
+  dense[3] = 0.1, dense[17] = 1e-50, dense[39] = -2.5e30;
+  tk_weights w = {.model = "dense", .feature_version = 1, .ndims = 2, .shape = {4, 10},
+                  .count = 40, .values = dense};
+  size_t nnz = 0;
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_save_dense(W("dense2.tkw"), &w, &nnz, &e), 0);
+  TK_EQ(nnz, 2, "nonzero float32 entries");
+  double back[40];
+  const uint32_t shape2[2] = {4, 10};
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_load_dense(W("dense2.tkw"), "dense", 1, 2, shape2, back,
+                                                     &nnz, &e), 0);
+  CU_ASSERT_EQUAL(back[3], (double)0.1f);
+  CU_ASSERT_EQUAL(back[17], 0);
+  CU_ASSERT_EQUAL(back[39], (double)-2.5e30f);
+}
+
+/* Format-1 [nnz, 2] rows, the older sparse layout, read by the sparse reader with their f64
+ * values exactly as stored; a row whose index goes back is refused by row. */
+static void test_sparse_rows(void) {
+  double rows[6] = {2, 0.1, 40, -1e-300, 299, 1e300};
+  tk_weights w = {.model = "tiny", .feature_version = 3, .ndims = 2, .shape = {3, 2},
+                  .count = 6, .values = rows};
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_save(W("rows.tkw"), &w, &e), 0);
+  tk_weights_sparse r;
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_load(W("rows.tkw"), "tiny", 3, 2, TINY_SHAPE, &r, &e), 0);
+  TK_EQ(r.format, 1, "format");
+  TK_EQ(r.nnz, 3, "rows");
+  for (int i = 0; i < 3 && r.nnz == 3; i++) {
+    TK_EQ(r.index[i], (uint64_t)rows[2 * i], "index");
+    CU_ASSERT_EQUAL(r.values[i], rows[2 * i + 1]); /* no float32 rounding */
+  }
+  tk_weights_sparse_free(&r);
+  rows[2] = 2; /* index 2 again */
+  CU_ASSERT_EQUAL_FATAL(tk_weights_save(W("rows-again.tkw"), &w, &e), 0);
+  CU_ASSERT_EQUAL(tk_weights_sparse_load(W("rows-again.tkw"), "tiny", 3, 2, TINY_SHAPE, &r, &e),
+                  TK_EPARSE);
+  if (!strstr(e.msg, "rows-again.tkw") || !strstr(e.msg, "field 'values[1][0]': 2"))
+    TK_FAILF("message: %s", e.msg);
+  rows[2] = 300; /* beyond the shape given */
+  CU_ASSERT_EQUAL_FATAL(tk_weights_save(W("rows-range.tkw"), &w, &e), 0);
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_weights_sparse_load(W("rows-range.tkw"), "tiny", 3, 2, TINY_SHAPE, &r, &e),
+                  TK_EPARSE);
+  if (!strstr(e.msg, "rows-range.tkw") || !strstr(e.msg, "field 'values[1][0]': 300") ||
+      !strstr(e.msg, "below 300"))
+    TK_FAILF("message: %s", e.msg);
+}
+
+/* Writes `b` (n bytes) as `name`, the checksum fixed unless `keep_crc`, loads it as the tiny
+ * model and checks the refusal: `code`, the file's path and `want` in the message. */
+static void sparse_refused(const char *name, uint8_t *b, size_t n, int keep_crc, int code,
+                           const char *want) {
+  if (!keep_crc) fix_crc(b, n);
+  put_bytes(W(name), b, n);
+  tk_weights_sparse r;
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_weights_sparse_load(W(name), "tiny", 3, 2, TINY_SHAPE, &r, &e);
+  TK_EQ(rc, code, name);
+  if (!rc) tk_weights_sparse_free(&r);
+  if (!strstr(e.msg, W(name)) || !strstr(e.msg, want))
+    TK_FAILF("%s: expected the file and '%s' in: %s", name, want, e.msg);
+}
+
+/* Every refusal of the sparse reader and writer, each message naming the file, the field and
+ * the value. Offsets: shape at 52, nnz at 60, varints at 68 (5, then 0x80 0x01, 0xa6 0x01),
+ * values at 73, crc at 85. */
+static void test_sparse_refusals(void) {
+  uint8_t t[256], b[256];
+  size_t n = tiny_bytes(t);
+#define FRESH() memcpy(b, t, n)
+  FRESH();
+  memcpy(b + 12, "tinz", 4);
+  sparse_refused("model.tkw", b, n, 0, TK_EABI, "field 'model': 'tinz', expected 'tiny'");
+  FRESH();
+  b[44] = 4;
+  sparse_refused("fv.tkw", b, n, 0, TK_EABI, "field 'feature_version': 4");
+  FRESH();
+  b[56] = 99;
+  sparse_refused("shape.tkw", b, n, 0, TK_EABI, "field 'shape[1]': 99, expected 100");
+  FRESH();
+  b[48] = 1;
+  sparse_refused("ndims.tkw", b, n, 0, TK_EABI, "field 'ndims': 1, expected 2");
+  FRESH();
+  b[8] = 3;
+  sparse_refused("format.tkw", b, n, 0, TK_EPARSE, "field 'format': 3");
+  FRESH();
+  b[60] = 0x2d, b[61] = 0x01; /* 301 entries in a shape of 300 */
+  sparse_refused("nnz.tkw", b, n, 0, TK_EPARSE, "field 'nnz': 301, more than the 300");
+  FRESH();
+  b[70] = 0x00; /* 0x80 0x00: a delta of 0, index 5 again */
+  sparse_refused("again.tkw", b, n, 0, TK_EPARSE, "field 'index[1]': 5 again");
+  FRESH();
+  b[71] = 0xff; /* delta 255: 133 + 255 = 388 */
+  sparse_refused("range.tkw", b, n, 0, TK_EPARSE, "field 'index[2]': 388, not below 300");
+  FRESH();
+  b[73 + 4] = 0x00, b[73 + 5] = 0x00, b[73 + 6] = 0x80, b[73 + 7] = 0x7f; /* +inf */
+  sparse_refused("inf.tkw", b, n, 0, TK_EPARSE, "field 'values[1]': inf");
+  FRESH();
+  b[74] ^= 1;
+  sparse_refused("crc.tkw", b, n, 1, TK_EPARSE, "field 'crc32'");
+  FRESH();
+  b[60] = 2; /* two entries: the third varint's bytes and a value's are left over */
+  sparse_refused("over.tkw", b, n, 0, TK_EPARSE, "bytes left over");
+  FRESH();
+  memmove(b + n - 4 + 2, b + n - 4, 4); /* two bytes more before the checksum */
+  b[n - 4] = b[n - 3] = 0;
+  sparse_refused("over2.tkw", b, n + 2, 0, TK_EPARSE, "bytes left over");
+  FRESH();
+  b[70] = 0x81, b[71] = 0x81, b[72] = 0x81; /* the varints run into the values */
+  sparse_refused("runs.tkw", b, n, 0, TK_EPARSE, "cut short in field 'index[");
+  FRESH();
+  sparse_refused("short.tkw", b, n - 7, 1, TK_EPARSE, "cut short: field 'nnz' 3");
+  sparse_refused("head.tkw", b, 63, 1, TK_EPARSE, "cut short before field 'nnz'");
+  FRESH();
+  sparse_refused("text.tkw", (uint8_t *)memcpy(b, "weights? no, text of some length\n", 34), 34,
+                 1, TK_EPARSE, "not a taikai weights file");
+#undef FRESH
+  /* the dense reader names the sparse format */
+  tk_weights w;
+  tk_error e;
+  tk_error_clear(&e);
+  put_bytes(W("f2.tkw"), t, n);
+  CU_ASSERT_EQUAL(tk_weights_load(W("f2.tkw"), "tiny", 3, 2, TINY_SHAPE, &w, &e), TK_EPARSE);
+  if (!strstr(e.msg, "f2.tkw") || !strstr(e.msg, "field 'format': 2 (sparse)"))
+    TK_FAILF("message: %s", e.msg);
+  /* the writer refuses what the reader would */
+  uint64_t idx[3] = {5, 133, 299};
+  double val[3] = {1.0, -0.5, 3.25};
+  tk_weights_sparse s = {.model = "tiny", .feature_version = 3, .ndims = 2, .shape = {3, 100},
+                         .nnz = 3, .index = idx, .values = val};
+  idx[1] = 5;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_weights_sparse_save(W("w.tkw"), &s, &e), TK_EINVAL);
+  if (!strstr(e.msg, "w.tkw") || !strstr(e.msg, "entry 1: index 5 after 5")) TK_FAILF("%s", e.msg);
+  idx[1] = 133, idx[2] = 300;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_weights_sparse_save(W("w.tkw"), &s, &e), TK_EINVAL);
+  if (!strstr(e.msg, "entry 2: index 300, not below 300")) TK_FAILF("%s", e.msg);
+  idx[2] = 299, val[0] = 0x1p130; /* beyond float32 (2^128) */
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_weights_sparse_save(W("w.tkw"), &s, &e), TK_EINVAL);
+  if (!strstr(e.msg, "entry 0 (index 5): value 1.3611294676837539e+39 (not a finite float32)"))
+    TK_FAILF("%s", e.msg);
+  val[0] = NAN;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_weights_sparse_save(W("w.tkw"), &s, &e), TK_EINVAL);
+  if (!strstr(e.msg, "entry 0 (index 5): value nan")) TK_FAILF("%s", e.msg);
+}
+
 int main(void) {
   if (e2e_begin(WORK)) return 1;
   CU_TestInfo tests[] = {
       {"train_and_play", test_train_and_play},
       {"bad_weights", test_bad_weights},
       {"any_dimension", test_any_dimension},
+      {"sparse_layout", test_sparse_layout},
+      {"sparse_round_trip", test_sparse_round_trip},
+      {"sparse_rows", test_sparse_rows},
+      {"sparse_refusals", test_sparse_refusals},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("solo_linear, a learned agent", tests);

@@ -317,23 +317,57 @@ static void test_binaries(void) {
            " && test ! -e w.tkw.1000 && grep -q 'snapshot w.tkw.40: held-out' tr.txt"
            " && grep -q 'sha256' tr.txt", TK_WORK_DIR, TK_TRAIN_BIN);
   TK_EQ(sh(cmd), 0, "train, with snapshots at 20 and 40 examples (not 1000: there are 53)");
-  /* the weights load in the project's format, as the model and the shape say */
-  tk_weights wt;
+  /* the weights load in the sparse format, as the model and the dense shape [4, D] say, with
+   * as many entries as the trainer's line reports */
+  tk_weights_sparse wt;
   tk_error err;
   tk_error_clear(&err);
-  uint32_t shape[2] = {0, 2};
-  /* the row count is not known in advance: read it back from the trainer's line */
+  long reported = -1;
   FILE *tr = fopen(TK_WORK_DIR "/tr.txt", "r");
   char line[512];
   while (tr && fgets(line, sizeof line, tr))
     if (!strncmp(line, "weights ", 8)) {
       const char *q = strstr(line, ": ");
-      if (q) shape[0] = (uint32_t)strtoul(q + 2, NULL, 10);
+      if (q) reported = strtol(q + 2, NULL, 10);
     }
   if (tr) fclose(tr);
-  TK_EQ(tk_weights_load(TK_WORK_DIR "/w.tkw", "riichi_bcp", ROF_FEATURE_VERSION, 2, shape, &wt,
-                        &err), 0, err.msg);
-  if (!err.code) tk_weights_free(&wt);
+  const uint32_t shape[2] = {4, ROF_FEATURES + 1};
+  TK_EQ(tk_weights_sparse_load(TK_WORK_DIR "/w.tkw", "riichi_bcp", ROF_FEATURE_VERSION, 2, shape,
+                               &wt, &err), 0, err.msg);
+  if (!err.code) {
+    TK_EQ(wt.format, TK_WEIGHTS_FORMAT_SPARSE, "format");
+    TK_EQ((long)wt.nnz, reported, "entries, as the trainer reported");
+  }
+  /* the same training again gives the same bytes; --format 1 writes the older f64 rows: the same
+   * entries, whose float32 rounding is what format 2 holds; the log loss of both is printed */
+  snprintf(cmd, sizeof cmd, "cd %s && rm -f wb.tkw* w1.tkw* && %s a.bin --model bcp --out wb.tkw"
+           " --snapshots 20,40,1000 >tr2.txt && cmp w.tkw wb.tkw && cmp w.tkw.40 wb.tkw.40"
+           " && %s a.bin --model bcp --out w1.tkw --format 1 --snapshots 20,40,1000 >tr1.txt && grep -q 'as saved (float32)' tr2.txt && grep -q 'as saved (double)' tr1.txt",
+           TK_WORK_DIR, TK_TRAIN_BIN, TK_TRAIN_BIN);
+  TK_EQ(sh(cmd), 0, "deterministic bytes; format 1 on request");
+  tk_weights_sparse w1;
+  TK_EQ(tk_weights_sparse_load(TK_WORK_DIR "/w1.tkw", "riichi_bcp", ROF_FEATURE_VERSION, 2, shape,
+                               &w1, &err), 0, err.msg);
+  if (!err.code) {
+    TK_EQ(w1.format, TK_WEIGHTS_FORMAT, "format of --format 1");
+    TK_EQ((long)w1.nnz, (long)wt.nnz, "entries in both formats");
+    size_t differ = 0, rounded = 0;
+    for (size_t i = 0; i < w1.nnz && w1.nnz == wt.nnz; i++) {
+      differ += w1.index[i] != wt.index[i] || (double)(float)w1.values[i] != wt.values[i];
+      rounded += w1.values[i] != wt.values[i];
+    }
+    TK_EQ((long)differ, 0L, "entries whose index or float32 rounding differ");
+    if (!rounded) TK_FAILF("no weight changed by the float32 rounding: format 1 was not f64");
+    if (fsize(TK_WORK_DIR "/w.tkw") * 2 >= fsize(TK_WORK_DIR "/w1.tkw"))
+      TK_FAILF("format 2 %ld bytes, format 1 %ld", fsize(TK_WORK_DIR "/w.tkw"),
+               fsize(TK_WORK_DIR "/w1.tkw"));
+    tk_weights_sparse_free(&w1);
+  }
+  if (!err.code || wt.index) tk_weights_sparse_free(&wt);
+  snprintf(cmd, sizeof cmd, "cd %s && %s a.bin --model bcp --out wf.tkw --format 3 2>e.txt "
+           ">/dev/null; test $? -eq 2 && grep -q \"format: bad value '3'\" e.txt", TK_WORK_DIR,
+           TK_TRAIN_BIN);
+  TK_EQ(sh(cmd), 0, "--format 3 refused");
   snprintf(cmd, sizeof cmd, "cd %s && head -c -3 a.bin > torn.bin && %s torn.bin --model mcp "
            "--out w2.tkw 2>e.txt >/dev/null; test $? -ne 0 && grep -q 'torn.bin: record 59' e.txt"
            " && test ! -e w2.tkw", TK_WORK_DIR, TK_TRAIN_BIN);
@@ -412,6 +446,37 @@ static void test_target(void) {
   }
   if (checked < 20) TK_FAILF("only %d decisions checked", checked);
   mcm_free(&m);
+}
+
+/* mcm_load reads the older [nnz, 2] rows too (w1.tkw, test_binaries' --format 1): entry
+ * k * D + j lands at row k of feature j with its f64 value, and nothing else is nonzero. */
+static void test_load_rows(void) {
+  mcm_model m;
+  tk_error err;
+  tk_error_clear(&err);
+  const uint32_t shape[2] = {4, ROF_FEATURES + 1};
+  tk_weights_sparse rows;
+  if (tk_weights_sparse_load(TK_WORK_DIR "/w1.tkw", "riichi_bcp", ROF_FEATURE_VERSION, 2, shape,
+                             &rows, &err)) {
+    TK_FAILF("rows: %s", err.msg);
+    return;
+  }
+  if (mcm_load(TK_WORK_DIR "/w1.tkw", MCM_BCP, &m, &err)) {
+    TK_FAILF("load: %s", err.msg);
+    tk_weights_sparse_free(&rows);
+    return;
+  }
+  size_t differ = 0, nonzero = 0;
+  for (size_t i = 0; i < rows.nnz; i++) {
+    size_t k = (size_t)(rows.index[i] / m.D), j = (size_t)(rows.index[i] % m.D);
+    differ += m.w[j * (size_t)m.K + k] != rows.values[i];
+  }
+  for (size_t i = 0; i < (size_t)m.K * m.D; i++) nonzero += m.w[i] != 0;
+  TK_EQ((long)differ, 0L, "weights differing from their rows");
+  TK_EQ((long)nonzero, (long)rows.nnz, "nonzero weights: the rows' only");
+  if (rows.nnz < 100) TK_FAILF("only %zu rows", rows.nnz);
+  mcm_free(&m);
+  tk_weights_sparse_free(&rows);
 }
 
 static int decide_fallback(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
@@ -543,6 +608,7 @@ int main(void) {
       {"lazy L2 equals eager", test_lazy_l2},
       {"binaries: -j, resume, refusals", test_binaries},
       {"target mode", test_target},
+      {"weights rows loaded", test_load_rows},
       {"evaluation on the generator's hands", test_evaluate},
       {"plugins and riichi_mcp_eval end to end", test_plugins},
       CU_TEST_INFO_NULL,

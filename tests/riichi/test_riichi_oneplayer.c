@@ -265,6 +265,52 @@ static void test_weights_file(void) {
   if (!strstr(e.msg, "tiny.tkw")) TK_FAILF("30 bytes: %s", e.msg);
 }
 
+/* The committed default weights (format-1 rows) load through the shared sparse reader to the
+ * very doubles their rows hold, every other entry zero, and the writer gives their bytes back;
+ * the same weights written as format 2
+ * load as their float32 rounding, in under 6 bytes a weight against the rows' 16. */
+static void test_default_weights(void) {
+  const char *path = TK_SOURCE_DIR "/plugins/riichi_oneplayer/riichi_oneplayer.tkw";
+  tk_error e;
+  tk_error_clear(&e);
+  double *d = NULL;
+  size_t nnz = 0;
+  CU_ASSERT_EQUAL_FATAL(rop_weights_load(path, &d, &nnz, &e), 0);
+  tk_weights rows;
+  const uint32_t any2[2] = {TK_WEIGHTS_ANY, 2};
+  CU_ASSERT_EQUAL_FATAL(tk_weights_load(path, ROP_MODEL, ROF_FEATURE_VERSION, 2, any2, &rows, &e),
+                        0);
+  TK_EQ((long)nnz, (long)rows.shape[0], "entries read");
+  size_t differ = 0, nonzero = 0;
+  for (size_t i = 0; i < rows.shape[0]; i++)
+    differ += memcmp(&d[(size_t)rows.values[2 * i]], &rows.values[2 * i + 1], sizeof *d) != 0;
+  for (size_t i = 0; i < ROF_FEATURES; i++) nonzero += d[i] != 0;
+  TK_EQ((long)differ, 0L, "weights differing from their rows, bit for bit");
+  TK_EQ((long)nonzero, (long)rows.shape[0], "nonzero entries: the rows' only");
+  if (nnz < 1000) TK_FAILF("only %zu default weights", nnz);
+  /* the writer keeps format 1: the loaded weights written again are the committed bytes */
+  CU_ASSERT_EQUAL_FATAL(rop_weights_save(W("again.tkw"), d, NULL, &e), 0);
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, W("again.tkw"));
+  TK_EQ(system(cmd), 0, "the default weights written again, byte for byte");
+  tk_weights dense = {.model = ROP_MODEL, .feature_version = ROF_FEATURE_VERSION, .ndims = 1,
+                      .shape = {ROF_FEATURES}, .count = ROF_FEATURES, .values = d};
+  size_t n2 = 0;
+  CU_ASSERT_EQUAL_FATAL(tk_weights_sparse_save_dense(W("f32.tkw"), &dense, &n2, &e), 0);
+  double *d2 = NULL;
+  CU_ASSERT_EQUAL_FATAL(rop_weights_load(W("f32.tkw"), &d2, &n2, &e), 0);
+  size_t off = 0;
+  for (size_t i = 0; i < ROF_FEATURES; i++) off += d2[i] != (double)(float)d[i];
+  TK_EQ((long)off, 0L, "format-2 weights differing from the float32 rounding");
+  struct stat st;
+  CU_ASSERT_EQUAL(stat(W("f32.tkw"), &st), 0);
+  if ((double)st.st_size >= 6.0 * (double)n2)
+    TK_FAILF("format 2: %lld bytes for %zu weights", (long long)st.st_size, n2);
+  free(d2);
+  free(d);
+  tk_weights_free(&rows);
+}
+
 static void test_train(void) {
   star_weights();
   expect x;
@@ -432,6 +478,7 @@ int main(void) {
   if (e2e_begin(WORK)) return 1;
   CU_TestInfo tests[] = {
       {"weights_file", test_weights_file},
+      {"default_weights", test_default_weights},
       {"train", test_train},
       {"train_refusals", test_train_refusals},
       {"plugin_run", test_plugin_run},
