@@ -30,9 +30,14 @@ typedef struct table {
 struct tk_solver {
   table memo;   /* V(h, t) */
   table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
+  table after;  /* the value of a 3k+2-tile hand after a draw (best over its discards), keyed on
+                   the exact counts: a hand reached again from another parent is not searched
+                   again. In the exact modes (h, t) -> (p, e); in the direct mode h -> the index
+                   of its vectors in vals14 (p), or -1 when it has none (aborted) */
   /* the current solve */
   uint8_t root[TK_KINDS];  /* r: the hand at the decision */
   uint8_t unseen[TK_KINDS];/* u */
+  uint8_t cls[TK_KINDS];   /* 5 r[k] + u[k]: a kind's class at the decision, for the keys */
   int objective, mode, dora, closed;
   int draws;               /* T: the draws left at the decision */
   long max_states, max_direct, nodes;
@@ -40,6 +45,10 @@ struct tk_solver {
   /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
   double *vals;
   size_t nvals, capvals;
+  /* the direct mode's 3k+2-tile hands: best-child vectors over t = 1..T (win; then points for
+     TK_SOLVE_POINTS) */
+  double *vals14;
+  size_t nvals14, capvals14;
 };
 
 /* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
@@ -59,10 +68,11 @@ static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
   uint64_t suit[3];
   for (int su = 0; su < 3; su++) {
     uint64_t f = 0, b = 0;
+    const uint8_t *hs = h + 9 * su, *cs = s->cls + 9 * su;
     for (int i = 0; i < 9; i++) {
-      int kf = 9 * su + i, kb = 9 * su + 8 - i;
-      f = f << 7 | (uint64_t)(h[kf] * 25 + s->root[kf] * 5 + s->unseen[kf]);
-      b = b << 7 | (uint64_t)(h[kb] * 25 + s->root[kb] * 5 + s->unseen[kb]);
+      uint64_t c = (uint64_t)(hs[i] * 25 + cs[i]);
+      f = f << 7 | c;       /* kind i first */
+      b |= c << (7 * i);    /* kind 8 - i first */
     }
     suit[su] = f < b ? f : b;
   }
@@ -73,7 +83,7 @@ static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
       suit[j - 1] = x;
     }
   uint8_t hon[7];
-  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->root[27 + i] * 5 + s->unseen[27 + i]);
+  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->cls[27 + i]);
   for (int i = 1; i < 7; i++)
     for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
       uint8_t x = hon[j];
@@ -113,7 +123,19 @@ static int table_init(table *tb, size_t cap) {
   return tb->slot ? 0 : TK_ENOMEM;
 }
 
+/* Empties the table. One that grew past 2^16 slots is given back and replaced by a small one
+ * (growing again costs less than clearing a large table for a small search). */
 static void table_clear(table *tb) {
+  if (tb->cap > (1u << 16)) {
+    entry *small = calloc(1u << 12, sizeof *small);
+    if (small) {
+      free(tb->slot);
+      tb->slot = small;
+      tb->cap = 1u << 12;
+      tb->used = 0;
+      return;
+    }
+  }
   memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
   tb->used = 0;
 }
@@ -134,7 +156,7 @@ static int table_reserve(table *tb) {
 tk_solver *tk_solver_new(void) {
   tk_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10)) {
+  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) || table_init(&s->after, 1 << 12)) {
     tk_solver_free(s);
     return NULL;
   }
@@ -145,7 +167,9 @@ void tk_solver_free(tk_solver *s) {
   if (!s) return;
   free(s->memo.slot);
   free(s->score.slot);
+  free(s->after.slot);
   free(s->vals);
+  free(s->vals14);
   free(s);
 }
 
@@ -207,9 +231,28 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
     total += w[k];
   }
   double P = 0, E = 0;
+  /* a tenpai hand's winning draws score by the winning kind: they are not in s->after */
+  uint64_t wins = sh == 0 ? tk_waits(h) : 0;
   for (int k = 0; k < TK_KINDS && total; k++) {
     if (!w[k]) continue;
     h[k]++;
+    if (wins >> k & 1) {
+      double pk = points_of(s, h, k);
+      h[k]--;
+      P += w[k] * 1.0;
+      E += w[k] * pk;
+      continue;
+    }
+    /* the best over the discards of h + k with t - 1 draws is a function of (h + k, t): once
+       computed (its children all memoised) it is read back, the same bits */
+    key ak = pack(s, h, t, 0);
+    entry *ax = find(&s->after, &ak);
+    if (ax->k.w[3]) {
+      h[k]--;
+      P += w[k] * ax->p;
+      E += w[k] * ax->e;
+      continue;
+    }
     int s14 = tk_shanten(h);
     double bp = 0, be = 0;
     if (s14 < 0) {
@@ -239,6 +282,14 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
         h[d]++;
       }
     }
+    if (!s->aborted) {
+      if (table_reserve(&s->after)) s->aborted = 1;
+      else {
+        ax = find(&s->after, &ak);
+        *ax = (entry){ak, bp, be};
+        s->after.used++;
+      }
+    }
     h[k]--;
     P += w[k] * bp;
     E += w[k] * be;
@@ -257,13 +308,80 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
   s->memo.used++;
 }
 
+/* Reserves n doubles at the end of the arena (*v, *nv, *cap); returns their index or -1. */
+static long arena_alloc(double **v, size_t *nv, size_t *cap, size_t n) {
+  if (*nv + n > *cap) {
+    size_t c = *cap ? 2 * *cap : 1 << 16;
+    while (c < *nv + n) c *= 2;
+    double *nvv = realloc(*v, c * sizeof *nvv);
+    if (!nvv) return -1;
+    *v = nvv;
+    *cap = c;
+  }
+  long idx = (long)*nv;
+  *nv += n;
+  return idx;
+}
+
+static long vdirect(tk_solver *s, uint8_t *h, int sh);
+
+/* The direct mode's 3k+2-tile hand h (shanten s14 >= 0, a draw that lowered the shanten): for
+ * t = 1..T, the best over the discards keeping s14 of V(h - d, t - 1). Returns the index of
+ * its vectors in s->vals14 (T + 1 doubles of win from t = 0, then as many of points for
+ * TK_SOLVE_POINTS), or -1 (s->aborted set). Memoised on the exact counts: the vectors are a
+ * function of h once its children are memoised. h is restored on return. */
+static long best14(tk_solver *s, uint8_t *h, int s14) {
+  int T = s->draws, pts = s->objective == TK_SOLVE_POINTS;
+  key kk = pack(s, h, 0, 0);
+  entry *x = find(&s->after, &kk);
+  if (x->k.w[3]) return (long)x->p;
+  double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
+  int after[TK_KINDS];
+  tk_shanten_discards(h, after);
+  for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
+    if (!h[d] || after[d] > s14) continue;
+    h[d]--;
+    long c = vdirect(s, h, after[d]);
+    h[d]++;
+    if (c < 0) continue;
+    /* the child's values are 0 for t - 1 <= its shanten, and (0, 0) is never better than the
+       best so far: those t are skipped */
+    const double *cp = s->vals + c;
+    if (pts) {
+      const double *ce = cp + T + 1;
+      for (int t = after[d] + 2; t <= T; t++)
+        if (better(s, cp[t - 1], ce[t - 1], bp[t], be[t])) {
+          bp[t] = cp[t - 1];
+          be[t] = ce[t - 1];
+        }
+    } else {
+      for (int t = after[d] + 2; t <= T; t++)
+        if (above(cp[t - 1], bp[t])) bp[t] = cp[t - 1];
+    }
+  }
+  if (s->aborted) return -1;
+  size_t n = (size_t)(T + 1) * (pts ? 2 : 1);
+  long idx = arena_alloc(&s->vals14, &s->nvals14, &s->capvals14, n);
+  if (idx < 0 || table_reserve(&s->after)) {
+    s->aborted = 1;
+    return -1;
+  }
+  memcpy(s->vals14 + idx, bp, (size_t)(T + 1) * sizeof *bp);
+  if (pts) memcpy(s->vals14 + idx + T + 1, be, (size_t)(T + 1) * sizeof *be);
+  x = find(&s->after, &kk);
+  *x = (entry){kk, (double)idx, 0};
+  s->after.used++;
+  return idx;
+}
+
 /* The direct mode, whose moves all lower the shanten (a draw that does not is thrown back), so
  * its graph has no cycle but the self-loop of a thrown-back draw: each hand is expanded once,
  * for every t at once, V(h, t) = (sum over wins + sum over lowering draws k of the best child's
  * V(., t - 1) + (weight of the other draws) V(h, t - 1)) / W. Returns the index of h's vectors
- * in s->vals, or -1 (out of memory: s->aborted set). h is restored on return. */
+ * in s->vals (T + 1 doubles of win from t = 0, then as many of points for TK_SOLVE_POINTS), or
+ * -1 (out of memory: s->aborted set). h is restored on return. */
 static long vdirect(tk_solver *s, uint8_t *h, int sh) {
-  int T = s->draws, n = 2 * (T + 1);
+  int T = s->draws, pts = s->objective == TK_SOLVE_POINTS, n = (T + 1) * (pts ? 2 : 1);
   key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
   entry *x = find(&s->memo, &kk);
   if (x->k.w[3]) return (long)x->p;
@@ -283,71 +401,49 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh) {
       if (w[k] < 0) w[k] = 0;
       total += w[k];
     }
-    for (int k = 0; k < TK_KINDS; k++) {
+    for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
       if (!w[k]) continue;
       h[k]++;
       int s14 = tk_shanten(h);
-      if (s14 < 0) {
-        double pts = points_of(s, h, k);
-        for (int t = 1; t <= T; t++) {
-          P[t] += w[k];
-          E[t] += w[k] * pts;
-        }
-      } else if (s14 >= sh) {
+      if (s14 >= sh) {
         stay += w[k];
+      } else if (s14 < 0) {
+        double pk = points_of(s, h, k);
+        for (int t = 1; t <= T; t++) P[t] += w[k];
+        if (pts)
+          for (int t = 1; t <= T; t++) E[t] += w[k] * pk;
       } else if (s14 < T - 1) {
-        double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
-        int after[TK_KINDS];
-        tk_shanten_discards(h, after);
-        for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
-          if (!h[d]) continue;
-          h[d]--;
-          int sd = after[d];
-          if (sd <= s14) {
-            long c = vdirect(s, h, sd);
-            if (c >= 0) {
-              const double *cp = s->vals + c, *ce = cp + T + 1;
-              for (int t = 1; t <= T; t++)
-                if (better(s, cp[t - 1], ce[t - 1], bp[t], be[t])) {
-                  bp[t] = cp[t - 1];
-                  be[t] = ce[t - 1];
-                }
-            }
-          }
-          h[d]++;
+        long b = best14(s, h, s14);
+        if (b < 0) {
+          h[k]--;
+          break;
         }
-        for (int t = 1; t <= T; t++) {
-          P[t] += w[k] * bp[t];
-          E[t] += w[k] * be[t];
+        /* bp[t] is 0 for t <= s14 + 1 (a child of shanten s14 needs s14 + 1 draws): adding
+           w * 0 leaves the sums as they are, so those terms are skipped */
+        const double *bp = s->vals14 + b;
+        for (int t = s14 + 2; t <= T; t++) P[t] += w[k] * bp[t];
+        if (pts) {
+          const double *be = bp + T + 1;
+          for (int t = s14 + 2; t <= T; t++) E[t] += w[k] * be[t];
         }
       }
       h[k]--;
     }
   }
   if (s->aborted) return -1;
-  if (s->nvals + (size_t)n > s->capvals) {
-    size_t cap = s->capvals ? 2 * s->capvals : 1 << 16;
-    while (cap < s->nvals + (size_t)n) cap *= 2;
-    double *v = realloc(s->vals, cap * sizeof *v);
-    if (!v || table_reserve(&s->memo)) {
-      if (v) s->vals = v;
-      s->aborted = 1;
-      return -1;
-    }
-    s->vals = v;
-    s->capvals = cap;
-  } else if (table_reserve(&s->memo)) {
+  long idx = arena_alloc(&s->vals, &s->nvals, &s->capvals, (size_t)n);
+  if (idx < 0 || table_reserve(&s->memo)) {
     s->aborted = 1;
     return -1;
   }
-  long idx = (long)s->nvals;
-  double *vp = s->vals + idx, *ve = vp + T + 1;
-  vp[0] = ve[0] = 0;
-  for (int t = 1; t <= T; t++) {
-    vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
-    ve[t] = total ? (E[t] + stay * ve[t - 1]) / total : 0;
+  double *vp = s->vals + idx;
+  vp[0] = 0;
+  for (int t = 1; t <= T; t++) vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
+  if (pts) {
+    double *ve = vp + T + 1;
+    ve[0] = 0;
+    for (int t = 1; t <= T; t++) ve[t] = total ? (E[t] + stay * ve[t - 1]) / total : 0;
   }
-  s->nvals += (size_t)n;
   x = find(&s->memo, &kk);
   *x = (entry){kk, (double)idx, 0};
   s->memo.used++;
@@ -362,7 +458,7 @@ static void root_value(tk_solver *s, uint8_t *h, tk_solve_choice *c) {
   }
   long idx = vdirect(s, h, c->shanten);
   c->win = idx >= 0 ? s->vals[idx + s->draws] : 0;
-  c->points = idx >= 0 ? s->vals[idx + 2 * s->draws + 1] : 0;
+  c->points = idx >= 0 && s->objective == TK_SOLVE_POINTS ? s->vals[idx + 2 * s->draws + 1] : 0;
 }
 
 int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
@@ -386,7 +482,10 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   if (o->objective == TK_SOLVE_POINTS && !s->closed)
     return tk_error_set(err, TK_EINVAL, -1, "solve: points are scored for closed hands only (%d tiles)", n);
   memcpy(s->root, hand, TK_KINDS);
-  for (int k = 0; k < TK_KINDS; k++) s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
+  for (int k = 0; k < TK_KINDS; k++) {
+    s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
+    s->cls[k] = (uint8_t)(hand[k] * 5 + s->unseen[k]);
+  }
   s->objective = o->objective;
   s->dora = o->dora_indicator;
   s->max_states = o->max_states > 0 ? o->max_states : TK_SOLVE_DEFAULT_STATES;
@@ -410,7 +509,9 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   s->draws = o->draws;
   for (s->mode = first;; s->mode = TK_SOLVE_DIRECT) {
     table_clear(&s->memo);
+    table_clear(&s->after);
     s->nvals = 0;
+    s->nvals14 = 0;
     s->aborted = 0;
     out->n = 0;
     if (n % 3 == 1) {
