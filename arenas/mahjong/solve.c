@@ -27,6 +27,19 @@ typedef struct table {
   size_t cap, used; /* cap a power of two */
 } table;
 
+/* The direct mode's drawn hands: 16-byte slots, four to a cache line. a holds the counts of
+ * kinds 0..20 (3 bits each), b those of kinds 21..33 in its low 39 bits and, above them, the
+ * hand's ordinal + 1 (its vectors' place in vals14); b == 0 marks an empty slot. */
+typedef struct slot16 {
+  uint64_t a, b;
+} slot16;
+typedef struct table16 {
+  slot16 *slot;
+  size_t cap, used;
+} table16;
+#define KEY39 ((1ULL << 39) - 1)
+enum { MAX_ORDINAL = (1 << 25) - 2 };
+
 struct tk_solver {
   table memo;   /* V(h, t) */
   table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
@@ -45,8 +58,9 @@ struct tk_solver {
   /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
   double *vals;
   size_t nvals, capvals;
-  /* the direct mode's 3k+2-tile hands: best-child vectors over t = 1..T (win; then points for
-     TK_SOLVE_POINTS) */
+  /* the direct mode's 3k+2-tile hands (memo on the exact counts, as `after`): best-child vectors
+     over t = 0..T (win; then points for TK_SOLVE_POINTS) */
+  table16 after14;
   double *vals14;
   size_t nvals14, capvals14;
 };
@@ -116,6 +130,64 @@ static entry *find(table *tb, const key *k) {
   }
 }
 
+static size_t hash16(uint64_t a, uint64_t b) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(x ^ x >> 32);
+}
+
+static slot16 *find16(table16 *tb, uint64_t a, uint64_t b) {
+  size_t mask = tb->cap - 1;
+  for (size_t j = hash16(a, b) & mask;; j = (j + 1) & mask) {
+    slot16 *x = &tb->slot[j];
+    if (!x->b || (x->a == a && (x->b & KEY39) == b)) return x;
+  }
+}
+
+static int table16_init(table16 *tb, size_t cap) {
+  tb->slot = calloc(cap, sizeof *tb->slot);
+  tb->cap = tb->slot ? cap : 0;
+  tb->used = 0;
+  return tb->slot ? 0 : TK_ENOMEM;
+}
+
+/* As table_reserve. */
+static int table16_reserve(table16 *tb) {
+  if (2 * (tb->used + 1) <= tb->cap) return 0;
+  table16 nt;
+  if (table16_init(&nt, tb->cap * 2)) return TK_ENOMEM;
+  for (size_t i = 0; i < tb->cap; i++)
+    if (tb->slot[i].b) *find16(&nt, tb->slot[i].a, tb->slot[i].b & KEY39) = tb->slot[i];
+  nt.used = tb->used;
+  free(tb->slot);
+  *tb = nt;
+  return 0;
+}
+
+/* As table_clear. */
+static void table16_clear(table16 *tb) {
+  if (tb->cap > (1u << 16) && 16 * tb->used < tb->cap) {
+    size_t cap = 1u << 12;
+    while (cap < 4 * tb->used) cap *= 2;
+    slot16 *small = calloc(cap, sizeof *small);
+    if (small) {
+      free(tb->slot);
+      tb->slot = small;
+      tb->cap = cap;
+      tb->used = 0;
+      return;
+    }
+  }
+  memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
+  tb->used = 0;
+}
+
+/* Hints the cache to fetch the slot where `k`'s probe starts (no effect on any result). */
+static void prefetch_slot(const table *tb, const key *k) {
+  __builtin_prefetch(&tb->slot[hash(k) & (tb->cap - 1)]);
+}
+
 static int table_init(table *tb, size_t cap) {
   tb->slot = calloc(cap, sizeof *tb->slot);
   tb->cap = tb->slot ? cap : 0;
@@ -123,15 +195,18 @@ static int table_init(table *tb, size_t cap) {
   return tb->slot ? 0 : TK_ENOMEM;
 }
 
-/* Empties the table. One that grew past 2^16 slots is given back and replaced by a small one
- * (growing again costs less than clearing a large table for a small search). */
+/* Empties the table. One past 2^16 slots whose last search filled less than 1/16 of it is
+ * replaced by one 4 times that search's size (clearing a large table for a run of small searches
+ * costs more than growing again; a search as large as the last one finds its table ready). */
 static void table_clear(table *tb) {
-  if (tb->cap > (1u << 16)) {
-    entry *small = calloc(1u << 12, sizeof *small);
+  if (tb->cap > (1u << 16) && 16 * tb->used < tb->cap) {
+    size_t cap = 1u << 12;
+    while (cap < 4 * tb->used) cap *= 2;
+    entry *small = calloc(cap, sizeof *small);
     if (small) {
       free(tb->slot);
       tb->slot = small;
-      tb->cap = 1u << 12;
+      tb->cap = cap;
       tb->used = 0;
       return;
     }
@@ -156,7 +231,8 @@ static int table_reserve(table *tb) {
 tk_solver *tk_solver_new(void) {
   tk_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) || table_init(&s->after, 1 << 12)) {
+  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) || table_init(&s->after, 1 << 12) ||
+      table16_init(&s->after14, 1 << 12)) {
     tk_solver_free(s);
     return NULL;
   }
@@ -168,6 +244,7 @@ void tk_solver_free(tk_solver *s) {
   free(s->memo.slot);
   free(s->score.slot);
   free(s->after.slot);
+  free(s->after14.slot);
   free(s->vals);
   free(s->vals14);
   free(s);
@@ -323,25 +400,46 @@ static long arena_alloc(double **v, size_t *nv, size_t *cap, size_t n) {
   return idx;
 }
 
-static long vdirect(tk_solver *s, uint8_t *h, int sh);
+static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *kk);
 
 /* The direct mode's 3k+2-tile hand h (shanten s14 >= 0, a draw that lowered the shanten): for
  * t = 1..T, the best over the discards keeping s14 of V(h - d, t - 1). Returns the index of
  * its vectors in s->vals14 (T + 1 doubles of win from t = 0, then as many of points for
  * TK_SOLVE_POINTS), or -1 (s->aborted set). Memoised on the exact counts: the vectors are a
  * function of h once its children are memoised. h is restored on return. */
-static long best14(tk_solver *s, uint8_t *h, int s14) {
+static long best14(tk_solver *s, uint8_t *h, int s14, const key *kk) {
   int T = s->draws, pts = s->objective == TK_SOLVE_POINTS;
-  key kk = pack(s, h, 0, 0);
-  entry *x = find(&s->after, &kk);
-  if (x->k.w[3]) return (long)x->p;
+  long stride = (long)(T + 1) * (pts ? 2 : 1);
+  slot16 *x = find16(&s->after14, kk->w[0], kk->w[1]);
+  if (x->b) return (long)((x->b >> 39) - 1) * stride;
   double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
   int after[TK_KINDS];
   tk_shanten_discards(h, after);
-  for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
+  /* the children's keys first, their slots and then their vectors prefetched; then the children
+     in ascending kind, as always (the order decides nothing but the memory traffic) */
+  key ck[14];
+  int cd[14], nc = 0;
+  for (int d = 0; d < TK_KINDS; d++) {
     if (!h[d] || after[d] > s14) continue;
     h[d]--;
-    long c = vdirect(s, h, after[d]);
+    ck[nc] = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
+    h[d]++;
+    prefetch_slot(&s->memo, &ck[nc]);
+    cd[nc++] = d;
+  }
+  for (int i = 0; i < nc; i++) {
+    const entry *y = find(&s->memo, &ck[i]);
+    if (y->k.w[3]) {
+      const double *v = s->vals + (long)y->p + after[cd[i]] + 1;
+      __builtin_prefetch(v);
+      __builtin_prefetch(v + 8);
+      __builtin_prefetch(v + 16);
+    }
+  }
+  for (int i = 0; i < nc && !s->aborted; i++) {
+    int d = cd[i];
+    h[d]--;
+    long c = vdirect(s, h, after[d], &ck[i]);
     h[d]++;
     if (c < 0) continue;
     /* the child's values are 0 for t - 1 <= its shanten, and (0, 0) is never better than the
@@ -360,17 +458,17 @@ static long best14(tk_solver *s, uint8_t *h, int s14) {
     }
   }
   if (s->aborted) return -1;
-  size_t n = (size_t)(T + 1) * (pts ? 2 : 1);
-  long idx = arena_alloc(&s->vals14, &s->nvals14, &s->capvals14, n);
-  if (idx < 0 || table_reserve(&s->after)) {
+  long idx = s->after14.used <= MAX_ORDINAL ? arena_alloc(&s->vals14, &s->nvals14, &s->capvals14, (size_t)stride) : -1;
+  if (idx < 0 || table16_reserve(&s->after14)) {
     s->aborted = 1;
     return -1;
   }
   memcpy(s->vals14 + idx, bp, (size_t)(T + 1) * sizeof *bp);
   if (pts) memcpy(s->vals14 + idx + T + 1, be, (size_t)(T + 1) * sizeof *be);
-  x = find(&s->after, &kk);
-  *x = (entry){kk, (double)idx, 0};
-  s->after.used++;
+  x = find16(&s->after14, kk->w[0], kk->w[1]);
+  x->a = kk->w[0];
+  x->b = kk->w[1] | (uint64_t)(idx / stride + 1) << 39;
+  s->after14.used++;
   return idx;
 }
 
@@ -380,9 +478,9 @@ static long best14(tk_solver *s, uint8_t *h, int s14) {
  * V(., t - 1) + (weight of the other draws) V(h, t - 1)) / W. Returns the index of h's vectors
  * in s->vals (T + 1 doubles of win from t = 0, then as many of points for TK_SOLVE_POINTS), or
  * -1 (out of memory: s->aborted set). h is restored on return. */
-static long vdirect(tk_solver *s, uint8_t *h, int sh) {
+static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *given) {
   int T = s->draws, pts = s->objective == TK_SOLVE_POINTS, n = (T + 1) * (pts ? 2 : 1);
-  key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
+  key kk = given ? *given : pack(s, h, 0, s->objective == TK_SOLVE_WIN);
   entry *x = find(&s->memo, &kk);
   if (x->k.w[3]) return (long)x->p;
   if ((long)s->memo.used >= s->max_direct) {
@@ -401,10 +499,23 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh) {
       if (w[k] < 0) w[k] = 0;
       total += w[k];
     }
+    /* every draw's shanten first, and the slots of the drawn hands to expand prefetched */
+    int sd[TK_KINDS];
+    key ak[TK_KINDS];
+    for (int k = 0; k < TK_KINDS; k++) {
+      if (!w[k]) continue;
+      h[k]++;
+      sd[k] = tk_shanten(h);
+      if (sd[k] >= 0 && sd[k] < sh && sd[k] < T - 1) {
+        ak[k] = pack(s, h, 0, 0);
+        __builtin_prefetch(&s->after14.slot[hash16(ak[k].w[0], ak[k].w[1]) & (s->after14.cap - 1)]);
+      }
+      h[k]--;
+    }
     for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
       if (!w[k]) continue;
       h[k]++;
-      int s14 = tk_shanten(h);
+      int s14 = sd[k];
       if (s14 >= sh) {
         stay += w[k];
       } else if (s14 < 0) {
@@ -413,7 +524,7 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh) {
         if (pts)
           for (int t = 1; t <= T; t++) E[t] += w[k] * pk;
       } else if (s14 < T - 1) {
-        long b = best14(s, h, s14);
+        long b = best14(s, h, s14, &ak[k]);
         if (b < 0) {
           h[k]--;
           break;
@@ -456,7 +567,7 @@ static void root_value(tk_solver *s, uint8_t *h, tk_solve_choice *c) {
     value(s, h, c->shanten, s->draws, &c->win, &c->points);
     return;
   }
-  long idx = vdirect(s, h, c->shanten);
+  long idx = vdirect(s, h, c->shanten, NULL);
   c->win = idx >= 0 ? s->vals[idx + s->draws] : 0;
   c->points = idx >= 0 && s->objective == TK_SOLVE_POINTS ? s->vals[idx + 2 * s->draws + 1] : 0;
 }
@@ -510,6 +621,7 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   for (s->mode = first;; s->mode = TK_SOLVE_DIRECT) {
     table_clear(&s->memo);
     table_clear(&s->after);
+    table16_clear(&s->after14);
     s->nvals = 0;
     s->nvals14 = 0;
     s->aborted = 0;
