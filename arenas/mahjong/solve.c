@@ -6,7 +6,14 @@
  * on (h, t) in an open-addressed table (copies of a kind are interchangeable: the state is the
  * multiset). Pruning is exact: a hand of shanten s needs s + 1 draws, so V = 0 when s >= t. A
  * capped mode's search stops once it holds max_states states and the direct mode runs instead
- * (solve.h). */
+ * (solve.h).
+ *
+ * Speed without changing a bit of any answer: in the direct mode, the best over the discards of
+ * a drawn hand is memoised too, on its exact counts (many hands reach the same drawn hand), so its shanten
+ * table, its children's keys and their lookups are done once; every sum and every comparison is
+ * still made in the same order on the same values, and the first hand of a symmetry class to be
+ * searched is the same, so the results are those of the plain expectimax above bit for bit
+ * (tests/data/solve_reference.txt). */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +72,6 @@ enum { MAX_ORDINAL = (1 << 25) - 2 };
 struct tk_solver {
   table memo;   /* V(h, t) */
   table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
-  table after;  /* the value of a 3k+2-tile hand after a draw (best over its discards), keyed on
-                   the exact counts: a hand reached again from another parent is not searched
-                   again. In the exact modes (h, t) -> (p, e); in the direct mode h -> the index
-                   of its vectors in vals14 (p), or -1 when it has none (aborted) */
   /* the current solve */
   uint8_t root[TK_KINDS];  /* r: the hand at the decision */
   uint8_t unseen[TK_KINDS];/* u */
@@ -77,11 +80,13 @@ struct tk_solver {
   int draws;               /* T: the draws left at the decision */
   long max_states, max_direct, nodes;
   int aborted;
-  /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
+  /* the direct mode: V(h, 0..T) per hand, T + 1 doubles of win (then as many of points for
+     TK_SOLVE_POINTS) from vals[index] */
   double *vals;
   size_t nvals, capvals;
-  /* the direct mode's 3k+2-tile hands (memo on the exact counts, as `after`): best-child vectors
-     over t = 0..T (win; then points for TK_SOLVE_POINTS) */
+  /* the direct mode's drawn 3k+2-tile hands, memoised on their exact counts (a hand reached
+     again from another parent is not searched again): best-child vectors over t = 0..T (win;
+     then points for TK_SOLVE_POINTS) from vals14[index] */
   table16 after14;
   double *vals14;
   size_t nvals14, capvals14;
@@ -253,7 +258,7 @@ static int table_reserve(table *tb) {
 tk_solver *tk_solver_new(void) {
   tk_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) || table_init(&s->after, 1 << 12) ||
+  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) ||
       table16_init(&s->after14, 1 << 12)) {
     tk_solver_free(s);
     return NULL;
@@ -265,7 +270,6 @@ void tk_solver_free(tk_solver *s) {
   if (!s) return;
   free(s->memo.slot);
   free(s->score.slot);
-  free(s->after.slot);
   free(s->after14.slot);
   free(s->vals);
   free(s->vals14);
@@ -330,28 +334,9 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
     total += w[k];
   }
   double P = 0, E = 0;
-  /* a tenpai hand's winning draws score by the winning kind: they are not in s->after */
-  uint64_t wins = sh == 0 ? tk_waits(h) : 0;
   for (int k = 0; k < TK_KINDS && total; k++) {
     if (!w[k]) continue;
     h[k]++;
-    if (wins >> k & 1) {
-      double pk = points_of(s, h, k);
-      h[k]--;
-      P += w[k] * 1.0;
-      E += w[k] * pk;
-      continue;
-    }
-    /* the best over the discards of h + k with t - 1 draws is a function of (h + k, t): once
-       computed (its children all memoised) it is read back, the same bits */
-    key ak = pack(s, h, t, 0);
-    entry *ax = find(&s->after, &ak);
-    if (ax->k.w[3]) {
-      h[k]--;
-      P += w[k] * ax->p;
-      E += w[k] * ax->e;
-      continue;
-    }
     int s14 = tk_shanten(h);
     double bp = 0, be = 0;
     if (s14 < 0) {
@@ -379,14 +364,6 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
           }
         }
         h[d]++;
-      }
-    }
-    if (!s->aborted) {
-      if (table_reserve(&s->after)) s->aborted = 1;
-      else {
-        ax = find(&s->after, &ak);
-        *ax = (entry){ak, bp, be};
-        s->after.used++;
       }
     }
     h[k]--;
@@ -644,7 +621,6 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   s->draws = o->draws;
   for (s->mode = first;; s->mode = TK_SOLVE_DIRECT) {
     table_clear(&s->memo);
-    table_clear(&s->after);
     table16_clear(&s->after14);
     s->nvals = 0;
     s->nvals14 = 0;
