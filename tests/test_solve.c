@@ -2,8 +2,11 @@
  * with a brute force that enumerates every tile copy drawn and every tile discarded (no memo, no
  * pruning, completeness by tk_is_complete) on small cases, and properties (values in range,
  * monotone in draws, a complete hand is 1, the best choice is the argmax, the fallbacks are
- * lower bounds of the exact value). */
+ * lower bounds of the exact value); and stored answers (tests/data/solve_reference.txt), which every
+ * faster version of the search must reproduce bit for bit. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "taikai/rng.h"
@@ -349,6 +352,155 @@ static void test_refused(void) {
   if (!strstr(e.msg, "direct mode")) TK_FAILF("message '%s' does not name the direct mode", e.msg);
 }
 
+
+/* ---- stored answers
+ *
+ * tests/data/solve_reference.txt holds decisions on seeded random deals (both objectives, the
+ * exact and the direct modes, 14-, 13- and 11-tile hands, tiles seen or not) with every choice's
+ * win and points as the bits of the doubles. The search's speed-ups must not change an answer:
+ * the test solves each line's input again and asserts the same bits. A line:
+ *   <34 held counts> <34 seen counts> <objective> <first mode> <draws> <dora> <max states> |
+ *   <mode> <best> <n> then n times <discard> <shanten> <win bits> <points bits>
+ * Setting TK_SOLVE_WRITE_REFERENCE=<file> writes the file from the current search instead (only
+ * to be done when the model itself changes, never to make the test pass). */
+
+typedef struct ref_config {
+  int tiles, objective, mode, draws, max_states, lo, hi, per; /* shanten lo..hi, `per` each */
+} ref_config;
+
+static const ref_config REF_CONFIGS[] = {
+    {14, TK_SOLVE_WIN, TK_SOLVE_DIRECT, 17, 0, 0, 3, 3},
+    {14, TK_SOLVE_POINTS, TK_SOLVE_DIRECT, 12, 0, 0, 3, 2},
+    {14, TK_SOLVE_WIN, TK_SOLVE_EXACT, 4, 30000, 0, 2, 3},
+    {14, TK_SOLVE_POINTS, TK_SOLVE_EXACT, 3, 30000, 0, 1, 2},
+    {14, TK_SOLVE_WIN, TK_SOLVE_FORWARD, 5, 30000, 0, 1, 2},
+    {13, TK_SOLVE_WIN, TK_SOLVE_DIRECT, 12, 0, 0, 2, 2},
+    {13, TK_SOLVE_POINTS, TK_SOLVE_DIRECT, 10, 0, 1, 2, 1},
+    {11, TK_SOLVE_WIN, TK_SOLVE_DIRECT, 12, 0, 0, 2, 2},
+};
+
+static uint64_t bits_of(double x) {
+  uint64_t b;
+  memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+static void write_reference(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    TK_FAILF("cannot write %s", path);
+    return;
+  }
+  tk_rng r;
+  tk_rng_seed(&r, 20261124);
+  for (size_t ci = 0; ci < sizeof REF_CONFIGS / sizeof *REF_CONFIGS; ci++) {
+    const ref_config *c = &REF_CONFIGS[ci];
+    for (int target = c->lo; target <= c->hi; target++)
+      for (int got = 0; got < c->per;) {
+        uint8_t set[136], h[TK_KINDS] = {0}, seen[TK_KINDS] = {0};
+        for (int i = 0; i < 136; i++) set[i] = (uint8_t)(i / 4);
+        int nseen = (int)tk_rng_below(&r, 25);
+        for (int i = 0; i < c->tiles + nseen; i++) {
+          int j = i + (int)tk_rng_below(&r, (uint32_t)(136 - i));
+          uint8_t x = set[j];
+          set[j] = set[i];
+          set[i] = x;
+          if (i < c->tiles) h[x]++;
+          else seen[x]++;
+        }
+        if (tk_shanten(h) != target) continue;
+        got++;
+        int dora = (int)tk_rng_below(&r, TK_KINDS);
+        tk_solve_opts o = {.draws = c->draws, .objective = c->objective, .dora_indicator = dora,
+                           .max_states = c->max_states, .first_mode = c->mode};
+        tk_solve_result res;
+        tk_error e;
+        tk_error_clear(&e);
+        if (tk_solve(solver, h, seen, &o, &res, &e)) {
+          TK_FAILF("tk_solve: %s", e.msg);
+          continue;
+        }
+        for (int k = 0; k < TK_KINDS; k++) fputc('0' + h[k], f);
+        fputc(' ', f);
+        for (int k = 0; k < TK_KINDS; k++) fputc('0' + seen[k], f);
+        fprintf(f, " %d %d %d %d %d | %d %d %d", c->objective, c->mode, c->draws, dora, c->max_states,
+                res.mode, res.best, res.n);
+        for (int i = 0; i < res.n; i++)
+          fprintf(f, " %d %d %016llx %016llx", res.c[i].discard, res.c[i].shanten,
+                  (unsigned long long)bits_of(res.c[i].win), (unsigned long long)bits_of(res.c[i].points));
+        fputc('\n', f);
+      }
+  }
+  fclose(f);
+  CU_PASS("written");
+}
+
+static void test_reference(void) {
+  const char *out = getenv("TK_SOLVE_WRITE_REFERENCE");
+  if (out && *out) {
+    write_reference(out);
+    return;
+  }
+  const char *path = TK_TEST_DATA "/solve_reference.txt";
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    TK_FAILF("cannot read %s", path);
+    return;
+  }
+  char line[4096];
+  int lines = 0, choices = 0;
+  while (fgets(line, sizeof line, f)) {
+    lines++;
+    char hs[40], ss[40];
+    int obj, mode, draws, dora, max_states, rmode, rbest, rn, pos;
+    if (sscanf(line, "%34s %34s %d %d %d %d %d | %d %d %d%n", hs, ss, &obj, &mode, &draws, &dora,
+               &max_states, &rmode, &rbest, &rn, &pos) != 10 ||
+        strlen(hs) != TK_KINDS || strlen(ss) != TK_KINDS || rn < 1 || rn > 14) {
+      TK_FAILF("%s line %d: not a reference line", path, lines);
+      continue;
+    }
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    for (int k = 0; k < TK_KINDS; k++) {
+      h[k] = (uint8_t)(hs[k] - '0');
+      seen[k] = (uint8_t)(ss[k] - '0');
+    }
+    tk_solve_opts o = {.draws = draws, .objective = obj, .dora_indicator = dora,
+                       .max_states = max_states, .first_mode = mode};
+    tk_solve_result res;
+    tk_error e;
+    tk_error_clear(&e);
+    if (tk_solve(solver, h, seen, &o, &res, &e)) {
+      TK_FAILF("%s line %d: tk_solve: %s", path, lines, e.msg);
+      continue;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%s line %d", path, lines);
+    TK_EQ(res.mode, rmode, what);
+    TK_EQ(res.best, rbest, what);
+    TK_EQ(res.n, rn, what);
+    const char *p = line + pos;
+    for (int i = 0; i < rn && i < res.n; i++) {
+      int d, sh, used;
+      unsigned long long wb, pb;
+      if (sscanf(p, " %d %d %llx %llx%n", &d, &sh, &wb, &pb, &used) != 4) {
+        TK_FAILF("%s: choice %d unreadable", what, i);
+        break;
+      }
+      p += used;
+      choices++;
+      if (res.c[i].discard != d || res.c[i].shanten != sh || bits_of(res.c[i].win) != wb ||
+          bits_of(res.c[i].points) != pb)
+        TK_FAILF("%s: choice %d: got discard %d shanten %d win %.17g points %.17g, stored discard %d "
+                 "shanten %d win %016llx points %016llx",
+                 what, i, res.c[i].discard, res.c[i].shanten, res.c[i].win, res.c[i].points, d, sh, wb, pb);
+      else CU_PASS("same bits");
+    }
+  }
+  fclose(f);
+  if (lines < 50) TK_FAILF("%s: %d lines, expected the full set", path, lines);
+  printf(" (%d decisions, %d choices) ", lines, choices);
+}
+
 static CU_TestInfo tests[] = {
     {"hand-checked answers", test_known},
     {"a complete hand is won", test_complete_is_one},
@@ -356,6 +508,7 @@ static CU_TestInfo tests[] = {
     {"brute force, closed hands, both objectives, exact and direct", test_brute_force_closed},
     {"properties on random hands", test_properties},
     {"bad input refused", test_refused},
+    {"stored answers reproduced bit for bit", test_reference},
     CU_TEST_INFO_NULL,
 };
 

@@ -6,12 +6,41 @@
  * on (h, t) in an open-addressed table (copies of a kind are interchangeable: the state is the
  * multiset). Pruning is exact: a hand of shanten s needs s + 1 draws, so V = 0 when s >= t. A
  * capped mode's search stops once it holds max_states states and the direct mode runs instead
- * (solve.h). */
+ * (solve.h).
+ *
+ * Speed without changing a bit of any answer: in the direct mode, the best over the discards of
+ * a drawn hand is memoised too, on its exact counts (many hands reach the same drawn hand), so its shanten
+ * table, its children's keys and their lookups are done once; every sum and every comparison is
+ * still made in the same order on the same values, and the first hand of a symmetry class to be
+ * searched is the same, so the results are those of the plain expectimax above bit for bit
+ * (tests/data/solve_reference.txt). */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "taikai/solo.h"
 #include "taikai/solve.h"
+
+/* Memory for the large tables and arenas: from 4 MiB up, 2 MiB-aligned and marked for huge pages
+ * where the system has them (the searches read them at random: with 4 KiB pages nearly every
+ * read also misses the TLB). Zeroed if `zero`. Freed with free(). */
+static void *big_alloc(size_t bytes, int zero) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const size_t huge = (size_t)2 << 20;
+  if (bytes >= 2 * huge) {
+    size_t len = (bytes + huge - 1) & ~(huge - 1);
+    void *p = NULL;
+    if (posix_memalign(&p, huge, len)) return NULL;
+    madvise(p, len, MADV_HUGEPAGE);
+    if (zero) memset(p, 0, bytes);
+    return p;
+  }
+#endif
+  return zero ? calloc(1, bytes) : malloc(bytes);
+}
 
 typedef struct key {
   uint64_t w[4]; /* packed state; w[3] holds t + 1, so w[3] == 0 marks an empty slot */
@@ -27,19 +56,40 @@ typedef struct table {
   size_t cap, used; /* cap a power of two */
 } table;
 
+/* The direct mode's drawn hands: 16-byte slots, four to a cache line. a holds the counts of
+ * kinds 0..20 (3 bits each), b those of kinds 21..33 in its low 39 bits and, above them, the
+ * hand's ordinal + 1 (its vectors' place in vals14); b == 0 marks an empty slot. */
+typedef struct slot16 {
+  uint64_t a, b;
+} slot16;
+typedef struct table16 {
+  slot16 *slot;
+  size_t cap, used;
+} table16;
+#define KEY39 ((1ULL << 39) - 1)
+enum { MAX_ORDINAL = (1 << 25) - 2 };
+
 struct tk_solver {
   table memo;   /* V(h, t) */
   table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
   /* the current solve */
   uint8_t root[TK_KINDS];  /* r: the hand at the decision */
   uint8_t unseen[TK_KINDS];/* u */
+  uint8_t cls[TK_KINDS];   /* 5 r[k] + u[k]: a kind's class at the decision, for the keys */
   int objective, mode, dora, closed;
   int draws;               /* T: the draws left at the decision */
   long max_states, max_direct, nodes;
   int aborted;
-  /* the direct mode: V(h, 0..T) per hand, 2(T + 1) doubles (win, then points) from vals[index] */
+  /* the direct mode: V(h, 0..T) per hand, T + 1 doubles of win (then as many of points for
+     TK_SOLVE_POINTS) from vals[index] */
   double *vals;
   size_t nvals, capvals;
+  /* the direct mode's drawn 3k+2-tile hands, memoised on their exact counts (a hand reached
+     again from another parent is not searched again): best-child vectors over t = 0..T (win;
+     then points for TK_SOLVE_POINTS) from vals14[index] */
+  table16 after14;
+  double *vals14;
+  size_t nvals14, capvals14;
 };
 
 /* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
@@ -59,10 +109,11 @@ static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
   uint64_t suit[3];
   for (int su = 0; su < 3; su++) {
     uint64_t f = 0, b = 0;
+    const uint8_t *hs = h + 9 * su, *cs = s->cls + 9 * su;
     for (int i = 0; i < 9; i++) {
-      int kf = 9 * su + i, kb = 9 * su + 8 - i;
-      f = f << 7 | (uint64_t)(h[kf] * 25 + s->root[kf] * 5 + s->unseen[kf]);
-      b = b << 7 | (uint64_t)(h[kb] * 25 + s->root[kb] * 5 + s->unseen[kb]);
+      uint64_t c = (uint64_t)(hs[i] * 25 + cs[i]);
+      f = f << 7 | c;       /* kind i first */
+      b |= c << (7 * i);    /* kind 8 - i first */
     }
     suit[su] = f < b ? f : b;
   }
@@ -73,7 +124,7 @@ static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
       suit[j - 1] = x;
     }
   uint8_t hon[7];
-  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->root[27 + i] * 5 + s->unseen[27 + i]);
+  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->cls[27 + i]);
   for (int i = 1; i < 7; i++)
     for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
       uint8_t x = hon[j];
@@ -106,14 +157,87 @@ static entry *find(table *tb, const key *k) {
   }
 }
 
-static int table_init(table *tb, size_t cap) {
-  tb->slot = calloc(cap, sizeof *tb->slot);
+static size_t hash16(uint64_t a, uint64_t b) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+  x ^= x >> 29;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  return (size_t)(x ^ x >> 32);
+}
+
+static slot16 *find16(table16 *tb, uint64_t a, uint64_t b) {
+  size_t mask = tb->cap - 1;
+  for (size_t j = hash16(a, b) & mask;; j = (j + 1) & mask) {
+    slot16 *x = &tb->slot[j];
+    if (!x->b || (x->a == a && (x->b & KEY39) == b)) return x;
+  }
+}
+
+static int table16_init(table16 *tb, size_t cap) {
+  tb->slot = big_alloc(cap * sizeof *tb->slot, 1);
   tb->cap = tb->slot ? cap : 0;
   tb->used = 0;
   return tb->slot ? 0 : TK_ENOMEM;
 }
 
+/* As table_reserve. */
+static int table16_reserve(table16 *tb) {
+  if (2 * (tb->used + 1) <= tb->cap) return 0;
+  table16 nt;
+  if (table16_init(&nt, tb->cap * 2)) return TK_ENOMEM;
+  for (size_t i = 0; i < tb->cap; i++)
+    if (tb->slot[i].b) *find16(&nt, tb->slot[i].a, tb->slot[i].b & KEY39) = tb->slot[i];
+  nt.used = tb->used;
+  free(tb->slot);
+  *tb = nt;
+  return 0;
+}
+
+/* As table_clear. */
+static void table16_clear(table16 *tb) {
+  if (tb->cap > (1u << 16) && 16 * tb->used < tb->cap) {
+    size_t cap = 1u << 12;
+    while (cap < 4 * tb->used) cap *= 2;
+    slot16 *small = big_alloc(cap * sizeof *small, 1);
+    if (small) {
+      free(tb->slot);
+      tb->slot = small;
+      tb->cap = cap;
+      tb->used = 0;
+      return;
+    }
+  }
+  memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
+  tb->used = 0;
+}
+
+/* Hints the cache to fetch the slot where `k`'s probe starts (no effect on any result). */
+static void prefetch_slot(const table *tb, const key *k) {
+  __builtin_prefetch(&tb->slot[hash(k) & (tb->cap - 1)]);
+}
+
+static int table_init(table *tb, size_t cap) {
+  tb->slot = big_alloc(cap * sizeof *tb->slot, 1);
+  tb->cap = tb->slot ? cap : 0;
+  tb->used = 0;
+  return tb->slot ? 0 : TK_ENOMEM;
+}
+
+/* Empties the table. One past 2^16 slots whose last search filled less than 1/16 of it is
+ * replaced by one 4 times that search's size (clearing a large table for a run of small searches
+ * costs more than growing again; a search as large as the last one finds its table ready). */
 static void table_clear(table *tb) {
+  if (tb->cap > (1u << 16) && 16 * tb->used < tb->cap) {
+    size_t cap = 1u << 12;
+    while (cap < 4 * tb->used) cap *= 2;
+    entry *small = big_alloc(cap * sizeof *small, 1);
+    if (small) {
+      free(tb->slot);
+      tb->slot = small;
+      tb->cap = cap;
+      tb->used = 0;
+      return;
+    }
+  }
   memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
   tb->used = 0;
 }
@@ -134,7 +258,8 @@ static int table_reserve(table *tb) {
 tk_solver *tk_solver_new(void) {
   tk_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10)) {
+  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) ||
+      table16_init(&s->after14, 1 << 12)) {
     tk_solver_free(s);
     return NULL;
   }
@@ -145,7 +270,9 @@ void tk_solver_free(tk_solver *s) {
   if (!s) return;
   free(s->memo.slot);
   free(s->score.slot);
+  free(s->after14.slot);
   free(s->vals);
+  free(s->vals14);
   free(s);
 }
 
@@ -257,14 +384,104 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
   s->memo.used++;
 }
 
+/* Reserves n doubles at the end of the arena (*v, *nv, *cap); returns their index or -1. */
+static long arena_alloc(double **v, size_t *nv, size_t *cap, size_t n) {
+  if (*nv + n > *cap) {
+    size_t c = *cap ? 2 * *cap : 1 << 16;
+    while (c < *nv + n) c *= 2;
+    double *nvv = big_alloc(c * sizeof *nvv, 0);
+    if (!nvv) return -1;
+    if (*nv) memcpy(nvv, *v, *nv * sizeof *nvv);
+    free(*v);
+    *v = nvv;
+    *cap = c;
+  }
+  long idx = (long)*nv;
+  *nv += n;
+  return idx;
+}
+
+static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *kk);
+
+/* The direct mode's 3k+2-tile hand h (shanten s14 >= 0, a draw that lowered the shanten): for
+ * t = 1..T, the best over the discards keeping s14 of V(h - d, t - 1). Returns the index of
+ * its vectors in s->vals14 (T + 1 doubles of win from t = 0, then as many of points for
+ * TK_SOLVE_POINTS), or -1 (s->aborted set). Memoised on the exact counts: the vectors are a
+ * function of h once its children are memoised. h is restored on return. */
+static long best14(tk_solver *s, uint8_t *h, int s14, const key *kk) {
+  int T = s->draws, pts = s->objective == TK_SOLVE_POINTS;
+  long stride = (long)(T + 1) * (pts ? 2 : 1);
+  slot16 *x = find16(&s->after14, kk->w[0], kk->w[1]);
+  if (x->b) return (long)((x->b >> 39) - 1) * stride;
+  double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
+  int after[TK_KINDS];
+  tk_shanten_discards(h, after);
+  /* the children's keys first, their slots and then their vectors prefetched; then the children
+     in ascending kind, as always (the order decides nothing but the memory traffic) */
+  key ck[14];
+  int cd[14], nc = 0;
+  for (int d = 0; d < TK_KINDS; d++) {
+    if (!h[d] || after[d] > s14) continue;
+    h[d]--;
+    ck[nc] = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
+    h[d]++;
+    prefetch_slot(&s->memo, &ck[nc]);
+    cd[nc++] = d;
+  }
+  for (int i = 0; i < nc; i++) {
+    const entry *y = find(&s->memo, &ck[i]);
+    if (y->k.w[3]) {
+      const double *v = s->vals + (long)y->p + after[cd[i]] + 1;
+      __builtin_prefetch(v);
+      __builtin_prefetch(v + 8);
+      __builtin_prefetch(v + 16);
+    }
+  }
+  for (int i = 0; i < nc && !s->aborted; i++) {
+    int d = cd[i];
+    h[d]--;
+    long c = vdirect(s, h, after[d], &ck[i]);
+    h[d]++;
+    if (c < 0) continue;
+    /* the child's values are 0 for t - 1 <= its shanten, and (0, 0) is never better than the
+       best so far: those t are skipped */
+    const double *cp = s->vals + c;
+    if (pts) {
+      const double *ce = cp + T + 1;
+      for (int t = after[d] + 2; t <= T; t++)
+        if (better(s, cp[t - 1], ce[t - 1], bp[t], be[t])) {
+          bp[t] = cp[t - 1];
+          be[t] = ce[t - 1];
+        }
+    } else {
+      for (int t = after[d] + 2; t <= T; t++)
+        if (above(cp[t - 1], bp[t])) bp[t] = cp[t - 1];
+    }
+  }
+  if (s->aborted) return -1;
+  long idx = s->after14.used <= MAX_ORDINAL ? arena_alloc(&s->vals14, &s->nvals14, &s->capvals14, (size_t)stride) : -1;
+  if (idx < 0 || table16_reserve(&s->after14)) {
+    s->aborted = 1;
+    return -1;
+  }
+  memcpy(s->vals14 + idx, bp, (size_t)(T + 1) * sizeof *bp);
+  if (pts) memcpy(s->vals14 + idx + T + 1, be, (size_t)(T + 1) * sizeof *be);
+  x = find16(&s->after14, kk->w[0], kk->w[1]);
+  x->a = kk->w[0];
+  x->b = kk->w[1] | (uint64_t)(idx / stride + 1) << 39;
+  s->after14.used++;
+  return idx;
+}
+
 /* The direct mode, whose moves all lower the shanten (a draw that does not is thrown back), so
  * its graph has no cycle but the self-loop of a thrown-back draw: each hand is expanded once,
  * for every t at once, V(h, t) = (sum over wins + sum over lowering draws k of the best child's
  * V(., t - 1) + (weight of the other draws) V(h, t - 1)) / W. Returns the index of h's vectors
- * in s->vals, or -1 (out of memory: s->aborted set). h is restored on return. */
-static long vdirect(tk_solver *s, uint8_t *h, int sh) {
-  int T = s->draws, n = 2 * (T + 1);
-  key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
+ * in s->vals (T + 1 doubles of win from t = 0, then as many of points for TK_SOLVE_POINTS), or
+ * -1 (out of memory: s->aborted set). h is restored on return. */
+static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *given) {
+  int T = s->draws, pts = s->objective == TK_SOLVE_POINTS, n = (T + 1) * (pts ? 2 : 1);
+  key kk = given ? *given : pack(s, h, 0, s->objective == TK_SOLVE_WIN);
   entry *x = find(&s->memo, &kk);
   if (x->k.w[3]) return (long)x->p;
   if ((long)s->memo.used >= s->max_direct) {
@@ -283,71 +500,62 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh) {
       if (w[k] < 0) w[k] = 0;
       total += w[k];
     }
+    /* every draw's shanten first, and the slots of the drawn hands to expand prefetched */
+    int sd[TK_KINDS];
+    key ak[TK_KINDS];
     for (int k = 0; k < TK_KINDS; k++) {
       if (!w[k]) continue;
       h[k]++;
-      int s14 = tk_shanten(h);
-      if (s14 < 0) {
-        double pts = points_of(s, h, k);
-        for (int t = 1; t <= T; t++) {
-          P[t] += w[k];
-          E[t] += w[k] * pts;
-        }
-      } else if (s14 >= sh) {
+      sd[k] = tk_shanten(h);
+      if (sd[k] >= 0 && sd[k] < sh && sd[k] < T - 1) {
+        ak[k] = pack(s, h, 0, 0);
+        __builtin_prefetch(&s->after14.slot[hash16(ak[k].w[0], ak[k].w[1]) & (s->after14.cap - 1)]);
+      }
+      h[k]--;
+    }
+    for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
+      if (!w[k]) continue;
+      h[k]++;
+      int s14 = sd[k];
+      if (s14 >= sh) {
         stay += w[k];
+      } else if (s14 < 0) {
+        double pk = points_of(s, h, k);
+        for (int t = 1; t <= T; t++) P[t] += w[k];
+        if (pts)
+          for (int t = 1; t <= T; t++) E[t] += w[k] * pk;
       } else if (s14 < T - 1) {
-        double bp[TK_SOLVE_MAX_DRAWS + 1] = {0}, be[TK_SOLVE_MAX_DRAWS + 1] = {0};
-        int after[TK_KINDS];
-        tk_shanten_discards(h, after);
-        for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
-          if (!h[d]) continue;
-          h[d]--;
-          int sd = after[d];
-          if (sd <= s14) {
-            long c = vdirect(s, h, sd);
-            if (c >= 0) {
-              const double *cp = s->vals + c, *ce = cp + T + 1;
-              for (int t = 1; t <= T; t++)
-                if (better(s, cp[t - 1], ce[t - 1], bp[t], be[t])) {
-                  bp[t] = cp[t - 1];
-                  be[t] = ce[t - 1];
-                }
-            }
-          }
-          h[d]++;
+        long b = best14(s, h, s14, &ak[k]);
+        if (b < 0) {
+          h[k]--;
+          break;
         }
-        for (int t = 1; t <= T; t++) {
-          P[t] += w[k] * bp[t];
-          E[t] += w[k] * be[t];
+        /* bp[t] is 0 for t <= s14 + 1 (a child of shanten s14 needs s14 + 1 draws): adding
+           w * 0 leaves the sums as they are, so those terms are skipped */
+        const double *bp = s->vals14 + b;
+        for (int t = s14 + 2; t <= T; t++) P[t] += w[k] * bp[t];
+        if (pts) {
+          const double *be = bp + T + 1;
+          for (int t = s14 + 2; t <= T; t++) E[t] += w[k] * be[t];
         }
       }
       h[k]--;
     }
   }
   if (s->aborted) return -1;
-  if (s->nvals + (size_t)n > s->capvals) {
-    size_t cap = s->capvals ? 2 * s->capvals : 1 << 16;
-    while (cap < s->nvals + (size_t)n) cap *= 2;
-    double *v = realloc(s->vals, cap * sizeof *v);
-    if (!v || table_reserve(&s->memo)) {
-      if (v) s->vals = v;
-      s->aborted = 1;
-      return -1;
-    }
-    s->vals = v;
-    s->capvals = cap;
-  } else if (table_reserve(&s->memo)) {
+  long idx = arena_alloc(&s->vals, &s->nvals, &s->capvals, (size_t)n);
+  if (idx < 0 || table_reserve(&s->memo)) {
     s->aborted = 1;
     return -1;
   }
-  long idx = (long)s->nvals;
-  double *vp = s->vals + idx, *ve = vp + T + 1;
-  vp[0] = ve[0] = 0;
-  for (int t = 1; t <= T; t++) {
-    vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
-    ve[t] = total ? (E[t] + stay * ve[t - 1]) / total : 0;
+  double *vp = s->vals + idx;
+  vp[0] = 0;
+  for (int t = 1; t <= T; t++) vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
+  if (pts) {
+    double *ve = vp + T + 1;
+    ve[0] = 0;
+    for (int t = 1; t <= T; t++) ve[t] = total ? (E[t] + stay * ve[t - 1]) / total : 0;
   }
-  s->nvals += (size_t)n;
   x = find(&s->memo, &kk);
   *x = (entry){kk, (double)idx, 0};
   s->memo.used++;
@@ -360,9 +568,9 @@ static void root_value(tk_solver *s, uint8_t *h, tk_solve_choice *c) {
     value(s, h, c->shanten, s->draws, &c->win, &c->points);
     return;
   }
-  long idx = vdirect(s, h, c->shanten);
+  long idx = vdirect(s, h, c->shanten, NULL);
   c->win = idx >= 0 ? s->vals[idx + s->draws] : 0;
-  c->points = idx >= 0 ? s->vals[idx + 2 * s->draws + 1] : 0;
+  c->points = idx >= 0 && s->objective == TK_SOLVE_POINTS ? s->vals[idx + 2 * s->draws + 1] : 0;
 }
 
 int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
@@ -386,7 +594,10 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   if (o->objective == TK_SOLVE_POINTS && !s->closed)
     return tk_error_set(err, TK_EINVAL, -1, "solve: points are scored for closed hands only (%d tiles)", n);
   memcpy(s->root, hand, TK_KINDS);
-  for (int k = 0; k < TK_KINDS; k++) s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
+  for (int k = 0; k < TK_KINDS; k++) {
+    s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
+    s->cls[k] = (uint8_t)(hand[k] * 5 + s->unseen[k]);
+  }
   s->objective = o->objective;
   s->dora = o->dora_indicator;
   s->max_states = o->max_states > 0 ? o->max_states : TK_SOLVE_DEFAULT_STATES;
@@ -410,7 +621,9 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   s->draws = o->draws;
   for (s->mode = first;; s->mode = TK_SOLVE_DIRECT) {
     table_clear(&s->memo);
+    table16_clear(&s->after14);
     s->nvals = 0;
+    s->nvals14 = 0;
     s->aborted = 0;
     out->n = 0;
     if (n % 3 == 1) {

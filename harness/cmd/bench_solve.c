@@ -1,6 +1,7 @@
 /* harness/cmd/bench_solve.c — `taikai bench solve`: time per decision of the one-player search
  * (taikai/solve.h) by shanten, 0 to 6, on a fixed seeded set of 14-tile hands dealt from shuffled
- * sets; which mode answered (exact, or the direct fallback once the state cap fired). */
+ * sets; which mode answered (exact, or the direct fallback once the state cap fired), and a digest
+ * of every answer's bits, so that a faster build can show it answers the same. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,26 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* CPU time of the process: on a shared machine, less sensitive to the other jobs than the wall
+ * clock (cache and memory contention still count). */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+  return h;
+}
+
 static const char usage[] =
     "usage: taikai bench solve [--positions N] [--draws D] [--objective win|points]\n"
     "                          [--mode exact|forward|direct] [--max-states M] [--seed S]\n"
+    "                          [--max-shanten S]\n"
     "  --positions N  hands per shanten 0..6 (default 5)\n"
+    "  --max-shanten S  time only the shanten 0..S (default 6; the hand set is the same)\n"
     "  --draws D      draws left after the decision (default 17: a solo game's first discard)\n"
     "  --objective    win (default) or points\n"
     "  --mode         the mode tried first (default exact; the state cap falls back to direct)\n"
@@ -40,7 +57,7 @@ static int number(const char *flag, const char *v, long lo, long hi, long *out) 
 }
 
 int tk_bench_solve(int argc, char **argv) {
-  long positions = 5, draws = 17, max_states = 0, seed = 1;
+  long positions = 5, draws = 17, max_states = 0, seed = 1, max_shanten = MAX_SHANTEN;
   tk_solve_opts o = {.objective = TK_SOLVE_WIN, .dora_indicator = TK_TILE_NONE};
   for (int i = 1; i < argc; i++) {
     const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -55,6 +72,7 @@ int tk_bench_solve(int argc, char **argv) {
     else if (!strcmp(f, "--draws")) rc = number(f, v, 0, TK_SOLVE_MAX_DRAWS, &draws);
     else if (!strcmp(f, "--max-states")) rc = number(f, v, 1, 100000000, &max_states);
     else if (!strcmp(f, "--seed")) rc = number(f, v, 0, 2147483647, &seed);
+    else if (!strcmp(f, "--max-shanten")) rc = number(f, v, 0, MAX_SHANTEN, &max_shanten);
     else if (!strcmp(f, "--objective")) {
       if (!strcmp(v, "win")) o.objective = TK_SOLVE_WIN;
       else if (!strcmp(v, "points")) o.objective = TK_SOLVE_POINTS;
@@ -104,19 +122,21 @@ int tk_bench_solve(int argc, char **argv) {
   printf("solve: %ld hands per shanten, %ld draws left, objective %s, first mode %s, cap %ld states\n", positions,
          draws, o.objective == TK_SOLVE_WIN ? "win" : "points", tk_solve_mode_name(o.first_mode),
          max_states ? max_states : (long)TK_SOLVE_DEFAULT_STATES);
-  printf("%-8s %6s %10s %10s %10s %9s %12s %10s\n", "shanten", "hands", "mean ms", "median ms", "max ms", "uncapped",
-         "mean states", "mean win");
-  for (int sh = 0; sh <= MAX_SHANTEN; sh++) {
+  printf("%-8s %6s %10s %10s %10s %10s %9s %12s %10s  %-16s\n", "shanten", "hands", "mean ms", "median ms", "max ms",
+         "cpu ms", "uncapped", "mean states", "mean win", "digest");
+  for (int sh = 0; sh <= max_shanten; sh++) {
     if (!have[sh]) continue;
-    double t[10000], sum = 0, win = 0;
+    double t[10000], sum = 0, win = 0, cpu = 0;
+    uint64_t digest = 0xcbf29ce484222325ULL; /* FNV-1a over every answer's bits */
     long exact = 0, states = 0;
     for (long i = 0; i < have[sh]; i++) {
       tk_solve_result res;
       tk_error e;
       tk_error_clear(&e);
-      double t0 = now();
+      double t0 = now(), c0 = cpu_now();
       int rc = tk_solve(s, set[sh * positions + i], NULL, &o, &res, &e);
       t[i] = now() - t0;
+      cpu += cpu_now() - c0;
       if (rc < 0) {
         fprintf(stderr, "taikai bench solve: %s\n", e.msg);
         free(set);
@@ -124,6 +144,15 @@ int tk_bench_solve(int argc, char **argv) {
         return 1;
       }
       sum += t[i];
+      digest = fnv(digest, &res.n, sizeof res.n);
+      digest = fnv(digest, &res.best, sizeof res.best);
+      digest = fnv(digest, &res.mode, sizeof res.mode);
+      for (int c = 0; c < res.n; c++) {
+        digest = fnv(digest, &res.c[c].discard, 1);
+        digest = fnv(digest, &res.c[c].shanten, 1);
+        digest = fnv(digest, &res.c[c].win, sizeof(double));
+        digest = fnv(digest, &res.c[c].points, sizeof(double));
+      }
       exact += res.mode == o.first_mode;
       states += res.states;
       win += res.c[res.best].win;
@@ -134,12 +163,15 @@ int tk_bench_solve(int argc, char **argv) {
         t[j] = t[j - 1];
         t[j - 1] = x;
       }
-    printf("%-8d %6ld %10.3f %10.3f %10.3f %6ld/%-2ld %12.0f %10.4f\n", sh, have[sh], sum / have[sh] * 1e3,
-           t[have[sh] / 2] * 1e3, t[have[sh] - 1] * 1e3, exact, have[sh], (double)states / have[sh], win / have[sh]);
+    printf("%-8d %6ld %10.3f %10.3f %10.3f %10.3f %6ld/%-2ld %12.0f %10.4f  %016llx\n", sh, have[sh],
+           sum / have[sh] * 1e3, t[have[sh] / 2] * 1e3, t[have[sh] - 1] * 1e3, cpu / have[sh] * 1e3, exact, have[sh],
+           (double)states / have[sh], win / have[sh], (unsigned long long)digest);
     fflush(stdout);
   }
   printf("(\"uncapped\" counts the decisions answered by the first mode; the others hit the state cap and were\n"
-         " answered by the direct mode, a lower bound)\n");
+         " answered by the direct mode, a lower bound. \"cpu ms\": the mean CPU time of the process per decision.\n"
+         " \"digest\": FNV-1a of every choice's discard, shanten and\n"
+         " the bits of its win and points, with the best index and the mode: equal digests, equal answers)\n");
   free(set);
   tk_solver_free(s);
   return 0;

@@ -50,8 +50,10 @@ typedef struct tk_solve_opts {
   long max_states;    /* memoised states allowed before the search falls back to the direct
                          mode; 0 = TK_SOLVE_DEFAULT_STATES. The direct mode has no cap. */
   int first_mode;     /* the mode tried first (enum tk_solve_mode; 0 = exact) */
-  long max_direct_states; /* the direct mode's own cap (memory: ~400 bytes a state); past it
-                             tk_solve fails with TK_ERANGE. 0 = TK_SOLVE_DEFAULT_DIRECT_STATES */
+  long max_direct_states; /* the direct mode's own cap (memory: ~0.6 KB a state for the win
+                             objective, ~1 KB for the points, the drawn hands' memo included);
+                             past it tk_solve fails with TK_ERANGE.
+                             0 = TK_SOLVE_DEFAULT_DIRECT_STATES */
 } tk_solve_opts;
 
 enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000, TK_SOLVE_DEFAULT_DIRECT_STATES = 1000000 };
