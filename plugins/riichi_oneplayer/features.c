@@ -180,7 +180,7 @@ typedef struct tgt_memo {
   uint64_t key;
   int8_t best[5][2];
 } tgt_memo;
-enum { TGT_MEMO_BITS = 14 };
+enum { TGT_MEMO_BITS = 16 };
 static _Thread_local tgt_memo tgt_cache[1 << TGT_MEMO_BITS];
 
 int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uint64_t trips,
@@ -195,8 +195,18 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
     uint32_t gseqs = g < 3 ? (uint32_t)(seqs >> base) & 0x7f : 0;
     uint32_t gtrips = (uint32_t)(trips >> base) & ((1u << len) - 1);
     uint32_t gpairs = (uint32_t)(pairs >> base) & ((1u << len) - 1);
+    /* Held tiles of kinds no allowed group contains are never covered: the best covers are
+     * the same without them (the search can only leave them), so the fast path drops them: the
+     * memo then sees fewer distinct patterns and the searches are smaller. A group left with no
+     * tile adds nothing (its only entry is best[0][0] = 0): it is skipped. */
+    uint32_t cover = gtrips | gpairs | gseqs | gseqs << 1 | gseqs << 2;
+    uint8_t v[9];
     uint32_t code = 0;
-    for (int r = 0; r < len; r++) code = code * 5 + c[base + r];
+    for (int r = 0; r < len; r++) {
+      v[r] = plain_mode || (cover >> r & 1) ? c[base + r] : 0;
+      code = code * 5 + v[r];
+    }
+    if (!plain_mode && !code) continue;
     /* the per-group search is a pure function of these: memoised */
     uint64_t key = 1ULL << 63 | (uint64_t)N << 59 | (uint64_t)(g == 3) << 58 |
                    (uint64_t)gseqs << 51 | (uint64_t)gtrips << 42 | (uint64_t)gpairs << 33 | code;
@@ -211,7 +221,7 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
       memset(&s, 0, sizeof s);
       s.len = len;
       for (int r = 0; r < s.len; r++) {
-        s.v[r] = c[base + r];
+        s.v[r] = v[r];
         s.left += s.v[r];
       }
       s.maxb = N;
@@ -220,9 +230,13 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
       s.pairs = gpairs;
       for (int b = 0; b <= 4; b++) s.best[b][0] = s.best[b][1] = -100;
       tgt_rec(&s, 0, 0, 0);
-      mm->key = key;
       for (int b = 0; b <= 4; b++)
-        for (int p = 0; p < 2; p++) mm->best[b][p] = (int8_t)(best[b][p] = s.best[b][p]);
+        for (int p = 0; p < 2; p++) best[b][p] = s.best[b][p];
+      if (!plain_mode) {
+        mm->key = key;
+        for (int b = 0; b <= 4; b++)
+          for (int p = 0; p < 2; p++) mm->best[b][p] = (int8_t)best[b][p];
+      }
     }
     int nf[5][2];
     for (int b = 0; b <= 4; b++) nf[b][0] = nf[b][1] = -1000;
@@ -747,7 +761,7 @@ typedef struct suit_memo {
   uint32_t key;
   uint32_t rank2;
   uint32_t nwin;
-  uint32_t win[30]; /* 8 + 7 + 6 + 5 + 4 windows at most, ascending */
+  uint32_t win[31]; /* 8 + 7 + 6 + 5 + 4 windows at most, ascending, then UINT32_MAX */
 } suit_memo;
 enum { SUIT_MEMO_BITS = 12 };
 static _Thread_local suit_memo suit_cache[1 << SUIT_MEMO_BITS];
@@ -780,6 +794,7 @@ static const suit_memo *suit_patterns(const uint8_t *cs) {
     for (uint32_t b = a; b > 0 && sm->win[b - 1] > sm->win[b]; b--) {
       uint32_t t = sm->win[b]; sm->win[b] = sm->win[b - 1]; sm->win[b - 1] = t;
     }
+  sm->win[sm->nwin] = UINT32_MAX;
   uint8_t v[9];
   for (int r = 0; r < 9; r++) v[r] = (uint8_t)imin(cs[r], 2);
   sm->rank2 = rof_pattern_rank(v, 9, 2);
@@ -1037,22 +1052,26 @@ int rof_features(const rof_hand *h, const rof_ctx *x, uint32_t *f, rof_comp *com
   }
   /* 3.3 each window of 2..6 ranks holding a tile; 3.4 each suit's pattern, counts capped at 2 */
   if (!plain_mode) {
-    /* each suit's windows come sorted from the memo: merged, they reach the final sort in
-     * order (duplicates are removed there) */
-    /* copies: two suits may share a memo slot */
+    /* each suit's windows come sorted from the memo, ended by UINT32_MAX: merged, they reach
+     * the final sort in order (an index held by two suits is emitted once, as the final
+     * deduplication would leave it); copies, as two suits may share a memo slot */
     suit_memo sm[3];
-    uint32_t pos[3] = {0, 0, 0}, r2[3];
+    uint32_t r2[3];
     for (int g = 0; g < 3; g++) {
       const suit_memo *e = suit_patterns(c + 9 * g);
-      memcpy(&sm[g], e, offsetof(suit_memo, win) + e->nwin * sizeof e->win[0]);
+      memcpy(&sm[g], e, offsetof(suit_memo, win) + (e->nwin + 1) * sizeof e->win[0]);
       r2[g] = sm[g].rank2;
     }
+    const uint32_t *pa = sm[0].win, *pb = sm[1].win, *pc = sm[2].win;
     for (;;) {
-      int g = -1;
-      for (int e = 0; e < 3; e++)
-        if (pos[e] < sm[e].nwin && (g < 0 || sm[e].win[pos[e]] < sm[g].win[pos[g]])) g = e;
-      if (g < 0) break;
-      PUT(&O, 3_3, sm[g].win[pos[g]++] * 2 + o->riichi);
+      uint32_t a = *pa, b = *pb, e3 = *pc;
+      uint32_t m = a < b ? a : b;
+      m = m < e3 ? m : e3;
+      if (m == UINT32_MAX) break;
+      PUT(&O, 3_3, m * 2 + o->riichi);
+      pa += a == m;
+      pb += b == m;
+      pc += e3 == m;
     }
     for (int a = 1; a < 3; a++)
       for (int b = a; b > 0 && r2[b - 1] > r2[b]; b--) {
