@@ -5,7 +5,8 @@
  * pairs, most significant first), so the comment, the layout and the number can be read together.
  * Then properties over random hands and over the views of whole games: every index below the
  * dimension, each single-valued row exactly once, sorted distinct output, determinism; the
- * restricted shanten against the kernel's; the pattern ranks against an enumeration.
+ * restricted shanten against the kernel's; the pattern ranks against an enumeration; the fast
+ * extraction and restricted shanten against the reference (rof_reference_mode).
  *
  * Unless a test says otherwise the context is: seat East, round East, turn 5, riichi allowed,
  * no furiten, one dora indicator 7z (dora = haku), nothing visible but the indicator. */
