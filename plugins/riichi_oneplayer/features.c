@@ -349,8 +349,6 @@ static void drec(dsearch *s) {
 #undef TRY
 }
 
-/* Decomposes every group of `c` and merges them (the key is a sum over groups, so the best of
- * the whole is the best of each group). */
 /* A per-thread memo of the per-group searches, direct-mapped: the best decomposition of a group
  * is a pure function of its counts (the key: the group, and its counts in base 5, plus one). */
 typedef struct dmemo {
@@ -361,6 +359,8 @@ typedef struct dmemo {
 enum { DMEMO_BITS = 13 };
 static _Thread_local dmemo dcache[1 << DMEMO_BITS];
 
+/* Decomposes every group of `c` and merges them (the key is a sum over groups, so the best of
+ * the whole is the best of each group). */
 static void decompose(const uint8_t c[TK_KINDS], decomp *out) {
   memset(out, 0, sizeof *out);
   for (int g = 0; g < 4; g++) {
