@@ -5,6 +5,7 @@
  * tiles, waits and scores come from the rules kernel (taikai/mahjong.h). */
 #include "features.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,10 @@ int rof_row_of(uint32_t index) {
 }
 
 /* ------------------------------------------------------------------ small helpers */
+
+/* The reference switch (features.h): on, every extraction is computed from scratch. */
+static _Thread_local int plain_mode;
+void rof_reference_mode(int on) { plain_mode = on != 0; }
 
 static int clip(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -175,7 +180,8 @@ typedef struct tgt_memo {
   uint64_t key;
   int8_t best[5][2];
 } tgt_memo;
-static _Thread_local tgt_memo tgt_cache[1024];
+enum { TGT_MEMO_BITS = 16 };
+static _Thread_local tgt_memo tgt_cache[1 << TGT_MEMO_BITS];
 
 int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uint64_t trips,
                        uint64_t pairs) {
@@ -189,14 +195,25 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
     uint32_t gseqs = g < 3 ? (uint32_t)(seqs >> base) & 0x7f : 0;
     uint32_t gtrips = (uint32_t)(trips >> base) & ((1u << len) - 1);
     uint32_t gpairs = (uint32_t)(pairs >> base) & ((1u << len) - 1);
+    /* Held tiles of kinds no allowed group contains are never covered: the best covers are
+     * the same without them (the search can only leave them), so the fast path drops them: the
+     * memo then sees fewer distinct patterns and the searches are smaller. A group left with no
+     * tile adds nothing (its only entry is best[0][0] = 0): it is skipped. */
+    uint32_t cover = gtrips | gpairs | gseqs | gseqs << 1 | gseqs << 2;
+    uint8_t v[9];
     uint32_t code = 0;
-    for (int r = 0; r < len; r++) code = code * 5 + c[base + r];
+    for (int r = 0; r < len; r++) {
+      v[r] = plain_mode || (cover >> r & 1) ? c[base + r] : 0;
+      code = code * 5 + v[r];
+    }
+    if (!plain_mode && !code) continue;
     /* the per-group search is a pure function of these: memoised */
     uint64_t key = 1ULL << 63 | (uint64_t)N << 59 | (uint64_t)(g == 3) << 58 |
                    (uint64_t)gseqs << 51 | (uint64_t)gtrips << 42 | (uint64_t)gpairs << 33 | code;
-    tgt_memo *mm = &tgt_cache[(key ^ key >> 29 ^ key >> 47) * 0x9e3779b97f4a7c15ULL >> 54];
+    tgt_memo *mm =
+        &tgt_cache[(key ^ key >> 29 ^ key >> 47) * 0x9e3779b97f4a7c15ULL >> (64 - TGT_MEMO_BITS)];
     int best[5][2];
-    if (mm->key == key) {
+    if (!plain_mode && mm->key == key) {
       for (int b = 0; b <= 4; b++)
         for (int p = 0; p < 2; p++) best[b][p] = mm->best[b][p];
     } else {
@@ -204,7 +221,7 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
       memset(&s, 0, sizeof s);
       s.len = len;
       for (int r = 0; r < s.len; r++) {
-        s.v[r] = c[base + r];
+        s.v[r] = v[r];
         s.left += s.v[r];
       }
       s.maxb = N;
@@ -213,9 +230,13 @@ int rof_target_shanten(const uint8_t c[TK_KINDS], int nmelds, uint64_t seqs, uin
       s.pairs = gpairs;
       for (int b = 0; b <= 4; b++) s.best[b][0] = s.best[b][1] = -100;
       tgt_rec(&s, 0, 0, 0);
-      mm->key = key;
       for (int b = 0; b <= 4; b++)
-        for (int p = 0; p < 2; p++) mm->best[b][p] = (int8_t)(best[b][p] = s.best[b][p]);
+        for (int p = 0; p < 2; p++) best[b][p] = s.best[b][p];
+      if (!plain_mode) {
+        mm->key = key;
+        for (int b = 0; b <= 4; b++)
+          for (int p = 0; p < 2; p++) mm->best[b][p] = (int8_t)best[b][p];
+      }
     }
     int nf[5][2];
     for (int b = 0; b <= 4; b++) nf[b][0] = nf[b][1] = -1000;
@@ -328,11 +349,36 @@ static void drec(dsearch *s) {
 #undef TRY
 }
 
+/* A per-thread memo of the per-group searches, direct-mapped: the best decomposition of a group
+ * is a pure function of its counts (the key: the group, and its counts in base 5, plus one). */
+typedef struct dmemo {
+  uint32_t key;
+  uint8_t n[7], nb;
+  block b[14];
+} dmemo;
+enum { DMEMO_BITS = 13 };
+static _Thread_local dmemo dcache[1 << DMEMO_BITS];
+
 /* Decomposes every group of `c` and merges them (the key is a sum over groups, so the best of
  * the whole is the best of each group). */
 static void decompose(const uint8_t c[TK_KINDS], decomp *out) {
   memset(out, 0, sizeof *out);
   for (int g = 0; g < 4; g++) {
+    int len = g < 3 ? 9 : 7;
+    dmemo *mm = NULL;
+    if (!plain_mode) {
+      uint32_t code = 0;
+      for (int r = 0; r < len; r++) code = code * 5 + c[9 * g + r];
+      if (!code) continue;
+      uint32_t key = ((uint32_t)g << 22 | code) + 1;
+      mm = &dcache[(key * 0x9e3779b1u) >> (32 - DMEMO_BITS)];
+      if (mm->key == key) {
+        for (int t = 0; t < 7; t++) out->n[t] += mm->n[t];
+        for (int j = 0; j < mm->nb && out->nb < 14; j++) out->b[out->nb++] = mm->b[j];
+        continue;
+      }
+      mm->key = key;
+    }
     dsearch s;
     memset(&s, 0, sizeof s);
     s.len = g < 3 ? 9 : 7;
@@ -345,6 +391,11 @@ static void decompose(const uint8_t c[TK_KINDS], decomp *out) {
     if (!s.left) continue;
     s.best_key = -1;
     drec(&s);
+    if (mm) {
+      for (int t = 0; t < 7; t++) mm->n[t] = (uint8_t)s.best.n[t];
+      mm->nb = (uint8_t)imin(s.best.nb, 14);
+      memcpy(mm->b, s.best.b, sizeof mm->b);
+    }
     for (int t = 0; t < 7; t++) out->n[t] += s.best.n[t];
     for (int j = 0; j < s.best.nb && out->nb < 14; j++) out->b[out->nb++] = s.best.b[j];
   }
@@ -398,6 +449,10 @@ static int block_chanta(const block *b) {
 }
 
 
+static int std_shanten(const uint8_t c[TK_KINDS]) {
+  return plain_mode ? tk_shanten_forms(c, TK_FORM_STANDARD) : tk_shanten_standard(c);
+}
+
 int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *err) {
   memset(o, 0, sizeof *o);
   if (h->nmelds > 4) return tk_error_set(err, TK_EINVAL, -1, "oneplayer features: hand.nmelds = %d (at most 4)",
@@ -436,10 +491,21 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
   }
 
   /* shanten */
-  o->sh = (int8_t)tk_shanten_forms(c, TK_FORM_STANDARD);
-  o->sh_all = (int8_t)tk_shanten(c);
-  o->sh_chiitoi = (int8_t)(h->nmelds ? 7 : tk_shanten_forms(c, TK_FORM_CHIITOI));
-  o->sh_kokushi = (int8_t)(h->nmelds ? 14 : tk_shanten_forms(c, TK_FORM_KOKUSHI));
+  if (plain_mode) {
+    o->sh = (int8_t)tk_shanten_forms(c, TK_FORM_STANDARD);
+    o->sh_all = (int8_t)tk_shanten(c);
+    o->sh_chiitoi = (int8_t)(h->nmelds ? 7 : tk_shanten_forms(c, TK_FORM_CHIITOI));
+    o->sh_kokushi = (int8_t)(h->nmelds ? 14 : tk_shanten_forms(c, TK_FORM_KOKUSHI));
+  } else {
+    /* the same values through the cheaper calls: tk_shanten is the least of the three forms,
+     * and with a meld called (fewer than 13 concealed tiles) it is the standard form's */
+    o->sh = (int8_t)tk_shanten_standard(c);
+    o->sh_chiitoi = (int8_t)(h->nmelds ? 7 : tk_shanten_forms(c, TK_FORM_CHIITOI));
+    o->sh_kokushi = (int8_t)(h->nmelds ? 14 : tk_shanten_forms(c, TK_FORM_KOKUSHI));
+    int least = o->sh;
+    if (!h->nmelds) least = imin(least, imin(o->sh_chiitoi, o->sh_kokushi));
+    o->sh_all = (int8_t)least;
+  }
 
   /* effective tiles of the normal form */
   int cnt = 0;
@@ -516,14 +582,14 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
         memcpy(t, c, TK_KINDS);
         t[k] = (uint8_t)(t[k] - 2);
         t[free_h] = 2;
-        if (tk_shanten_forms(t, TK_FORM_STANDARD) == o->sh) o->good_pairs++;
+        if (std_shanten(t) == o->sh) o->good_pairs++;
       }
     }
     if (c[k] >= 3) {
       o->ctriplets++;
       memcpy(t, c, TK_KINDS);
       t[k] = (uint8_t)(t[k] - 3);
-      if (tk_shanten_forms(t, TK_FORM_STANDARD) == o->sh) o->good_triplets++;
+      if (std_shanten(t) == o->sh) o->good_triplets++;
     }
   }
   o->triplets = o->ctriplets;
@@ -686,6 +752,54 @@ static int pair_class(int present, int k) {
   if (!present) return 0;
   if (tk_kind_is_yaochu(k)) return 1;
   return num_class(k) <= 2 ? 2 : 3;
+}
+
+/* Rows 3.3 and 3.4 of one suit are a pure function of its nine counts: a per-thread
+ * direct-mapped memo keyed by the counts in base 5 (plus one) holds the windows' indices (before
+ * the riichi bit) and the capped pattern's rank. */
+typedef struct suit_memo {
+  uint32_t key;
+  uint32_t rank2;
+  uint32_t nwin;
+  uint32_t win[31]; /* 8 + 7 + 6 + 5 + 4 windows at most, ascending, then UINT32_MAX */
+} suit_memo;
+enum { SUIT_MEMO_BITS = 12 };
+static _Thread_local suit_memo suit_cache[1 << SUIT_MEMO_BITS];
+
+static const suit_memo *suit_patterns(const uint8_t *cs) {
+  uint32_t code = 0;
+  for (int r = 0; r < 9; r++) code = code * 5 + cs[r];
+  uint32_t key = code + 1;
+  suit_memo *sm = &suit_cache[(key * 0x9e3779b1u) >> (32 - SUIT_MEMO_BITS)];
+  if (sm->key == key) return sm;
+  static const uint32_t npat[7] = {0, 0, 25, 125, 620, 2878, 11880};
+  static const uint32_t npos[7] = {0, 0, 4, 4, 3, 3, 2};
+  uint32_t base = 0;
+  sm->nwin = 0;
+  for (int n = 2; n <= 6; n++) {
+    for (int st = 0; st + n <= 9; st++) {
+      uint8_t v[6];
+      int any = 0, m = 9 - n - st;
+      for (int i = 0; i < n; i++) {
+        v[i] = st > m ? cs[st + n - 1 - i] : cs[st + i];
+        any |= v[i];
+      }
+      if (!any) continue;
+      uint32_t cls = (uint32_t)imin(st, m);
+      sm->win[sm->nwin++] = base + cls * npat[n] + rof_pattern_rank(v, n, 4);
+    }
+    base += npat[n] * npos[n];
+  }
+  for (uint32_t a = 1; a < sm->nwin; a++)
+    for (uint32_t b = a; b > 0 && sm->win[b - 1] > sm->win[b]; b--) {
+      uint32_t t = sm->win[b]; sm->win[b] = sm->win[b - 1]; sm->win[b - 1] = t;
+    }
+  sm->win[sm->nwin] = UINT32_MAX;
+  uint8_t v[9];
+  for (int r = 0; r < 9; r++) v[r] = (uint8_t)imin(cs[r], 2);
+  sm->rank2 = rof_pattern_rank(v, 9, 2);
+  sm->key = key;
+  return sm;
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -936,8 +1050,35 @@ int rof_features(const rof_hand *h, const rof_ctx *x, uint32_t *f, rof_comp *com
     }
     PUT(&O, 3_2, mr(mr(mr(0, num_class(k), 5), c[k], 5), dist, 5));
   }
-  /* 3.3 each window of 2..6 ranks holding a tile */
-  {
+  /* 3.3 each window of 2..6 ranks holding a tile; 3.4 each suit's pattern, counts capped at 2 */
+  if (!plain_mode) {
+    /* each suit's windows come sorted from the memo, ended by UINT32_MAX: merged, they reach
+     * the final sort in order (an index held by two suits is emitted once, as the final
+     * deduplication would leave it); copies, as two suits may share a memo slot */
+    suit_memo sm[3];
+    uint32_t r2[3];
+    for (int g = 0; g < 3; g++) {
+      const suit_memo *e = suit_patterns(c + 9 * g);
+      memcpy(&sm[g], e, offsetof(suit_memo, win) + (e->nwin + 1) * sizeof e->win[0]);
+      r2[g] = sm[g].rank2;
+    }
+    const uint32_t *pa = sm[0].win, *pb = sm[1].win, *pc = sm[2].win;
+    for (;;) {
+      uint32_t a = *pa, b = *pb, e3 = *pc;
+      uint32_t m = a < b ? a : b;
+      m = m < e3 ? m : e3;
+      if (m == UINT32_MAX) break;
+      PUT(&O, 3_3, m * 2 + o->riichi);
+      pa += a == m;
+      pb += b == m;
+      pc += e3 == m;
+    }
+    for (int a = 1; a < 3; a++)
+      for (int b = a; b > 0 && r2[b - 1] > r2[b]; b--) {
+        uint32_t t = r2[b]; r2[b] = r2[b - 1]; r2[b - 1] = t;
+      }
+    for (int g = 0; g < 3; g++) PUT(&O, 3_4, r2[g]);
+  } else {
     static const uint32_t npat[7] = {0, 0, 25, 125, 620, 2878, 11880};
     static const uint32_t npos[7] = {0, 0, 4, 4, 3, 3, 2};
     uint32_t base = 0;
@@ -958,8 +1099,7 @@ int rof_features(const rof_hand *h, const rof_ctx *x, uint32_t *f, rof_comp *com
       base += npat[n] * npos[n];
     }
   }
-  /* 3.4 each suit's pattern, counts capped at 2 */
-  for (int g = 0; g < 3; g++) {
+  for (int g = 0; plain_mode && g < 3; g++) {
     uint8_t v[9];
     for (int r = 0; r < 9; r++) v[r] = (uint8_t)imin(c[9 * g + r], 2);
     PUT(&O, 3_4, rof_pattern_rank(v, 9, 2));
@@ -1102,7 +1242,17 @@ int rof_features(const rof_hand *h, const rof_ctx *x, uint32_t *f, rof_comp *com
     }
   }
 
-  qsort(f, (size_t)O.n, sizeof *f, cmp_u32);
+  if (plain_mode) qsort(f, (size_t)O.n, sizeof *f, cmp_u32);
+  else {
+    /* rows come in ascending offset order, so only a per-item row's own indices can be out of
+     * order: an insertion sort does little work (the sorted list is the same either way) */
+    for (int i = 1; i < O.n; i++) {
+      uint32_t v = f[i];
+      int j = i;
+      for (; j > 0 && f[j - 1] > v; j--) f[j] = f[j - 1];
+      f[j] = v;
+    }
+  }
   int m = 0;
   for (int i = 0; i < O.n; i++)
     if (!m || f[m - 1] != f[i]) f[m++] = f[i];

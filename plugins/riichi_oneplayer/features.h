@@ -212,6 +212,11 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *out, tk_error 
  * components. */
 int rof_features(const rof_hand *h, const rof_ctx *x, uint32_t *f, rof_comp *comp, tk_error *err);
 
+/* For tests and benchmarks: on (the default is off), this thread's extractions compute every
+ * value from scratch with the plainest calls (no memo of per-suit searches, the library sort);
+ * off, they use memos and cheaper calls that give the same components and the same features. */
+void rof_reference_mode(int on);
+
 /* Row tables for tests, the trainer and the docs: name ("2.18"), offset, dimension, per-item. */
 const char *rof_row_name(int row);
 uint32_t rof_row_offset(int row);

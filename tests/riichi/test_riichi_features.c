@@ -5,7 +5,8 @@
  * pairs, most significant first), so the comment, the layout and the number can be read together.
  * Then properties over random hands and over the views of whole games: every index below the
  * dimension, each single-valued row exactly once, sorted distinct output, determinism; the
- * restricted shanten against the kernel's; the pattern ranks against an enumeration.
+ * restricted shanten against the kernel's; the pattern ranks against an enumeration; the fast
+ * extraction and restricted shanten against the reference (rof_reference_mode).
  *
  * Unless a test says otherwise the context is: seat East, round East, turn 5, riichi allowed,
  * no furiten, one dora indicator 7z (dora = haku), nothing visible but the indicator. */
@@ -593,6 +594,67 @@ static void test_target_shanten(void) {
   TK_EQ(mism, 0, "restricted shanten = kernel shanten");
 }
 
+/* The fast extraction (memos, cheaper calls) against the reference (rof_reference_mode): the
+ * same features and components on random hands, and the same restricted shanten for the
+ * tanyao, chanta and one-suit targets and for random targets (random subsets of the allowed
+ * sequences, triplets and pairs, with 0..4 melds). */
+static void test_fast_equals_reference(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 17);
+  uint32_t f2[ROF_MAX_ACTIVE];
+  int problems = 0;
+  for (int it = 0; it < 5000 && problems < 5; it++) {
+    rof_hand h;
+    rof_ctx x;
+    random_hand(&r, &h, &x);
+    rof_comp ca, cb;
+    rof_reference_mode(1);
+    int nb = rof_features(&h, &x, f2, &cb, NULL);
+    rof_reference_mode(0);
+    int na = rof_features(&h, &x, F, &ca, NULL);
+    if (na != nb || (na > 0 && memcmp(F, f2, (size_t)na * sizeof *F)) || memcmp(&ca, &cb, sizeof ca)) {
+      TK_FAILF("random hand %d: %d features (reference %d) or components differ", it, na, nb);
+      problems++;
+    }
+  }
+  uint64_t simples = 0, yaochu = 0, tseq = 0, cseq = 0, starts = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    if (tk_kind_is_yaochu(k)) yaochu |= 1ULL << k;
+    else simples |= 1ULL << k;
+    int n = tk_kind_number(k);
+    if (n >= 2 && n <= 6) tseq |= 1ULL << k;
+    if (n == 1 || n == 7) cseq |= 1ULL << k;
+    if (n >= 1 && n <= 7) starts |= 1ULL << k;
+  }
+  uint64_t all = (1ULL << TK_KINDS) - 1, man = 0x1ffULL, hon = 0x7fULL << 27;
+  long compared = 0;
+  for (int it = 0; it < 20000 && problems < 5; it++) {
+    rof_hand h;
+    rof_ctx x;
+    random_hand(&r, &h, &x);
+    uint64_t masks[4][3] = {{tseq, simples, simples},
+                            {cseq, yaochu, yaochu},
+                            {man & starts, man | hon, man | hon},
+                            {starts & (tk_rng_next(&r) & all), tk_rng_next(&r) & all,
+                             tk_rng_next(&r) & all}};
+    for (int t = 0; t < 4; t++) {
+      int nm = (int)tk_rng_below(&r, 5);
+      rof_reference_mode(1);
+      int want = rof_target_shanten(h.c, nm, masks[t][0], masks[t][1], masks[t][2]);
+      rof_reference_mode(0);
+      int got = rof_target_shanten(h.c, nm, masks[t][0], masks[t][1], masks[t][2]);
+      compared++;
+      if (got != want) {
+        TK_FAILF("hand %d target %d (%d melds): restricted shanten %d, reference %d", it, t, nm,
+                 got, want);
+        problems++;
+      }
+    }
+  }
+  TK_EQ(problems, 0, "fast = reference");
+  TK_EQ(compared, 80000, "restricted shanten compared");
+}
+
 /* Whole games of riichi_tsumogiri-like play (the fallback action): at every own decision, the
  * features of the hand after each distinct discard, built from the view, pass check_list. */
 static void test_views_of_games(void) {
@@ -661,6 +723,7 @@ int main(void) {
       {"property: random hands", test_random_hands},
       {"property: restricted shanten = kernel", test_target_shanten},
       {"property: views of whole games", test_views_of_games},
+      {"property: fast extraction = reference", test_fast_equals_reference},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("riichi_features", tests);

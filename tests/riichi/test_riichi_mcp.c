@@ -1,7 +1,8 @@
 /* tests/riichi/test_riichi_mcp.c — the MCP/BCP example generator and trainer
  * (plugins/riichi_mcp/): labels of scripted hands worked out by hand, the exclusions, the
  * example file (round trip, torn tail), the generator's bytes across -j and resume, the trainer
- * on synthetic examples of a known model, and bad files refused by name. */
+ * on synthetic examples of a known model, bad files refused by name, the fast feature
+ * extraction against the reference, and the generator's bytes against the reference code's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "model.h"
 #include "rt.h"
 #include "taikai/rng.h"
+#include "taikai/sha256.h"
 #include "taikai/weights.h"
 #include "unit.h"
 
@@ -544,6 +546,101 @@ static void test_evaluate(void) {
   free(w);
 }
 
+/* The extraction's memos and cheaper calls against the reference (rof_reference_mode: every
+ * value computed from scratch, the library sort): every decision of every seat in whole games
+ * of the one-player policy with the default weights, each candidate's features and components
+ * identical, its score identical to the bit, and rop_decide's choice and score identical. */
+static int same_double(double a, double b) { return !memcmp(&a, &b, sizeof a); }
+
+static void test_fast_equals_reference(void) {
+  const double *w = weights();
+  if (!w) return;
+  static rop_cand cands[ROP_MAX_CANDS];
+  uint32_t fa[ROF_MAX_ACTIVE], fb[ROF_MAX_ACTIVE];
+  long decisions = 0, candidates = 0, problems = 0;
+  for (uint64_t game = 0; game < 5 && problems < 5; game++) {
+    tk_riichi_game g;
+    tk_riichi_init(&g, NULL, 31, game, NULL, NULL);
+    int steps = 0;
+    while (!tk_riichi_is_over(&g) && steps++ < 5000 && problems < 5) {
+      if (tk_riichi_phase(&g) == TK_RIICHI_PHASE_DEAL) {
+        tk_riichi_deal(&g, NULL, NULL, NULL);
+        continue;
+      }
+      int s = tk_riichi_to_act(&g);
+      tk_riichi_legal l;
+      tk_riichi_view v;
+      tk_riichi_legal_of(&g, s, &l);
+      tk_riichi_view_of(&g, s, &v);
+      int n = rop_candidates(&v, &l, cands, ROP_MAX_CANDS);
+      for (int i = 0; i < n; i++) {
+        rof_comp ca, cb;
+        rof_reference_mode(1);
+        int nb = rof_features(&cands[i].hand, &cands[i].ctx, fb, &cb, NULL);
+        rof_reference_mode(0);
+        int na = rof_features(&cands[i].hand, &cands[i].ctx, fa, &ca, NULL);
+        candidates++;
+        if (na != nb || (na > 0 && memcmp(fa, fb, (size_t)na * sizeof *fa)) ||
+            memcmp(&ca, &cb, sizeof ca)) {
+          if (problems++ < 5)
+            TK_FAILF("game %d step %d candidate %d: %d features (reference %d) or components differ",
+                     (int)game, steps, i, na, nb);
+          continue;
+        }
+        double sa = rop_score(w, fa, na), sb = rop_score(w, fb, nb);
+        if (!same_double(sa, sb) && problems++ < 5)
+          TK_FAILF("game %d step %d candidate %d: score %.17g, reference %.17g", (int)game, steps,
+                   i, sa, sb);
+      }
+      rop_choice a, b;
+      rof_reference_mode(1);
+      int rb = rop_decide(&v, &l, w, &b, NULL);
+      rof_reference_mode(0);
+      int ra = rop_decide(&v, &l, w, &a, NULL);
+      decisions++;
+      if (ra || rb || a.action != b.action || a.discard != b.discard || a.ncands != b.ncands ||
+          !same_double(a.score, b.score)) {
+        if (problems++ < 5)
+          TK_FAILF("game %d step %d: decided %d (discard %d, score %.17g), reference %d (%d, %.17g)",
+                   (int)game, steps, a.action, a.discard, a.score, b.action, b.discard, b.score);
+        a.action = ra || a.action < 0 ? tk_riichi_fallback(&l) : a.action;
+      }
+      tk_riichi_apply(&g, s, &l.a[a.action], NULL, NULL);
+    }
+  }
+  TK_EQ(problems, 0, "differences from the reference extraction");
+  TK_EQ(decisions > 1500, 1, "decisions compared");
+  TK_EQ(candidates > 10000, 1, "candidates compared");
+  printf("\n    %ld decisions, %ld candidates: identical to the reference\n", decisions, candidates);
+}
+
+/* riichi_mcp_records writes the bytes it wrote before the extraction was made faster: the
+ * SHA-256 of two files, computed with the plain extraction (the code before its memos) and the
+ * default weights riichi_oneplayer.tkw (a retrained weights file changes them). */
+static void test_records_unchanged(void) {
+  static const struct {
+    const char *args, *sha;
+  } runs[] = {
+      {"--seed 11 --opponents policy -n 60 -j 1",
+       "f92762e9864764b04037db946676620afb6ea39b25592d41460974970a2f9fb8"},
+      {"--seed 5 --opponents tsumogiri -n 150 -j 2",
+       "8f1a03d6e79c2ea44a067c4e438326467e0f6dc9b62807542e084b9b19dc9c99"},
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+    char cmd[2048], hex[TK_SHA256_HEX];
+    snprintf(cmd, sizeof cmd, "cd %s && rm -f same.bin && %s --weights %s %s --out same.bin >/dev/null",
+             TK_WORK_DIR, TK_RECORDS_BIN, TK_OP_WEIGHTS, runs[i].args);
+    TK_EQ(sh(cmd), 0, runs[i].args);
+    tk_error err;
+    tk_error_clear(&err);
+    if (tk_sha256_file(TK_WORK_DIR "/same.bin", hex, &err)) {
+      TK_FAILF("%s", err.msg);
+      continue;
+    }
+    if (strcmp(hex, runs[i].sha)) TK_FAILF("%s: sha256 %s, want %s", runs[i].args, hex, runs[i].sha);
+  }
+}
+
 /* The plugins and the evaluation program end to end: riichi_bcp with the trained w.tkw plays a
  * tournament against three tsumogiri copies, byte-identical for -j 1 and -j 2, without faults;
  * riichi_mcp refuses the BCP file, a target out of range and an unknown field, naming the value;
@@ -611,6 +708,8 @@ int main(void) {
       {"weights rows loaded", test_load_rows},
       {"evaluation on the generator's hands", test_evaluate},
       {"plugins and riichi_mcp_eval end to end", test_plugins},
+      {"fast extraction equals the reference", test_fast_equals_reference},
+      {"riichi_mcp_records bytes unchanged", test_records_unchanged},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("riichi_mcp", tests);
