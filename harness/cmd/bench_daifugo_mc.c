@@ -135,7 +135,7 @@ static int time_mcl(const char *path, double alpha, const position *play, int np
     fprintf(stderr, "taikai bench daifugo-mc: %s\n", err.msg);
     return 1;
   }
-  dmcl_policy pol = {{DMCL_AP, 0, w.values}, alpha};
+  dmcl_policy pol = {.md = {DMCL_AP, 0, w.values}, .alpha = alpha};
   printf("daifugo-mcl: AP weights %s, alpha %g (goal: at most 10 ms per 1,500-playout "
          "decision)\n", path, alpha);
   int rc = time_set("daifugo-mcl", "play", play, nplay, p, dmcl_policy_move, &pol, st) |

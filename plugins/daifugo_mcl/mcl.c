@@ -9,7 +9,10 @@
  *   "learner" "ap" [ap] or "nn";
  *   "weights" a weights file ("" = daifugo_mcl_ap.tkw beside this plugin, the greedy teacher's
  *             AP; the referee passes the path it resolved and hashed);
- *   "hidden"  the NN's hidden units, which its weights file must have [16].
+ *   "hidden"  the NN's hidden units, which its weights file must have [16];
+ *   "playout_pass" whether the playouts' rankings include the pass when the table is not new
+ *             [true, the paper's proposal]; false passes only when forced, like plain MC's
+ *             playouts, so that α 1 is plain MC exactly (the paper's §5.2 says it is).
  * Randomness: re-seeded from tk_daifugo_info.head.seed by begin_game (once per block). */
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +34,12 @@ typedef struct agent {
   dmc_stats st; /* the last decision's (too large for the stack of every call) */
 } agent;
 
-static const char *const extra[] = {"alpha", "learner", "weights", "hidden", NULL};
+static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
+                                    NULL};
 
 /* Reads mcl's own parameters (dmc_params_parse_for checked the rest). */
 static int own_params(const char *params_json, double *alpha, int *learner, int *hidden,
-                      char *path, size_t cap, tk_error *err) {
+                      int *no_pass, char *path, size_t cap, tk_error *err) {
   json_error_t jerr;
   json_t *o = json_loads(params_json ? params_json : "{}", 0, &jerr);
   if (!o) return tk_error_set(err, TK_EPARSE, jerr.position, "daifugo_mcl: params: %s", jerr.text);
@@ -63,6 +67,12 @@ static int own_params(const char *params_json, double *alpha, int *learner, int 
                         "from 1 to %d", DMCL_MAX_HIDDEN);
     else *hidden = (int)json_integer_value(v);
   }
+  if (!rc && (v = json_object_get(o, "playout_pass"))) {
+    if (!json_is_boolean(v))
+      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: playout_pass must be true or "
+                        "false");
+    else *no_pass = !json_is_true(v);
+  }
   if (!rc && (v = json_object_get(o, "weights"))) {
     if (!json_is_string(v))
       rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: weights must be a path");
@@ -76,9 +86,10 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   dmc_params p;
   if (dmc_params_parse_for("daifugo_mcl", params_json, extra, &p, err)) return NULL;
   double alpha = 0.6;
-  int learner = DMCL_AP, hidden = DMCL_DEFAULT_HIDDEN;
+  int learner = DMCL_AP, hidden = DMCL_DEFAULT_HIDDEN, no_pass = 0;
   char path[4096];
-  if (own_params(params_json, &alpha, &learner, &hidden, path, sizeof path, err)) return NULL;
+  if (own_params(params_json, &alpha, &learner, &hidden, &no_pass, path, sizeof path, err))
+    return NULL;
   if (!path[0] && tk_weights_beside((const void *)create, DEFAULT_WEIGHTS, path, sizeof path)) {
     tk_error_set(err, TK_ENOTFOUND, -1, "daifugo_mcl: cannot locate %s beside the plugin",
                  DEFAULT_WEIGHTS);
@@ -101,6 +112,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   a->pol.md.hidden = learner == DMCL_NN ? hidden : 0;
   a->pol.md.w = a->w.values;
   a->pol.alpha = alpha;
+  a->pol.no_pass = no_pass;
   tk_rng_seed(&a->rng, seed);
   return a;
 }
@@ -145,7 +157,7 @@ static const tk_agent_descriptor descriptor = {
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
-                   "\"weights\": \"\", \"hidden\": 16}",
+                   "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true}",
     .weights = DEFAULT_WEIGHTS,
     .create = create,
     .destroy = destroy,

@@ -220,8 +220,9 @@ void dmcl_policy_move(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo
   const dmcl_policy *pol = ctx;
   tk_daifugo_legal l;
   tk_daifugo_game_legal(g, &l);
-  /* a[0] is the pass: left out on a new table (where something else is always legal) */
-  int first = g->top.kind == TK_DAIFUGO_PASS && l.n > 1 ? 1 : 0, n = l.n - first;
+  /* a[0] is the pass: left out on a new table (where something else is always legal), and with
+   * no_pass whenever something else is legal */
+  int first = (g->top.kind == TK_DAIFUGO_PASS || pol->no_pass) && l.n > 1 ? 1 : 0, n = l.n - first;
   if (pol->alpha >= 1 || n <= 1) {
     *out = l.a[first + (n > 1 ? (int)tk_rng_below(r, (uint32_t)n) : 0)];
     return;

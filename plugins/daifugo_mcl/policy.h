@@ -55,14 +55,17 @@ double dmcl_rank_prob(double alpha, int k, int i);
 /* Draws a 0-based rank from that distribution. */
 int dmcl_draw_rank(double alpha, int k, tk_rng *r);
 
-/* The playout policy's state: the model and α. */
+/* The playout policy's state: the model, α, and whether the pass is a candidate when the table
+ * is not new (`no_pass` 0: the paper's proposal; 1: the pass only when forced, as in plain MC's
+ * playouts, so that α 1 is exactly plain MC's playout distribution). */
 typedef struct dmcl_policy {
   dmcl_model md;
   double alpha;
+  int no_pass;
 } dmcl_policy;
 
-/* Writes g->turn's playout move: the legal moves (the pass included unless the table is new)
- * ranked by h, the i-th drawn with dmcl_rank_prob, ties in h broken at random. With α >= 1 the
+/* Writes g->turn's playout move: the legal moves (the pass included unless the table is new or
+ * no_pass is set, and always when it is the only one) ranked by h, the i-th drawn with dmcl_rank_prob, ties in h broken at random. With α >= 1 the
  * move is uniform over them and h is not computed. `ctx` is a dmcl_policy; `g` not over. The
  * signature of dmc_policy_fn (plugins/daifugo_mc/dmc.h). */
 void dmcl_policy_move(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *out);

@@ -344,7 +344,7 @@ static void pick_ties(void) {
   const tk_daifugo_move m[3] = {mv("pass"), mv("S7 H7"), mv("S8 JK[H8]")};
   static double w[DMCL_CROSSED];
   memset(w, 0, sizeof w);
-  dmcl_policy pol = {{DMCL_AP, 0, w}, 0};
+  dmcl_policy pol = {.md = {DMCL_AP, 0, w}, .alpha = 0};
   tk_rng r;
   tk_rng_seed(&r, 5);
   long c[3] = {0};

@@ -1,6 +1,6 @@
 /* tests/daifugo/test_daifugo_mcl.c — the daifugo_mcl plugin (linked statically) and its playout
  * policy: playouts of the learned policy finish every game with legal moves (no pass on a new
- * table) for α 0, 0.6 and 1; α 0 plays h's argmax; a decision replays from its seed and depends
+ * table, and with playout_pass false none unless forced) for α 0, 0.6 and 1; α 0 plays h's argmax; a decision replays from its seed and depends
  * on the weights; parameter and weights-file errors name the field; a short tournament through
  * the `taikai` binary, whose spec.json records the weights file's hash; and the trainer
  * daifugo_mcl_train on records of that binary. */
@@ -39,9 +39,11 @@ static void playouts_finish(void) {
   tk_rng r;
   tk_rng_seed(&r, 21);
   for (int learner = 0; learner < 2; learner++)
-    for (int ai = 0; ai < 3; ai++) {
-      dmcl_policy pol = {{learner, learner ? 16 : 0, learner ? NN.values : AP.values}, alphas[ai]};
-      long bad = 0, moves = 0;
+    for (int ai = 0; ai < 6; ai++) {
+      dmcl_policy pol = {.md = {learner, learner ? 16 : 0, learner ? NN.values : AP.values},
+                         .alpha = alphas[ai % 3],
+                         .no_pass = ai >= 3};
+      long bad = 0, moves = 0, passes = 0, forced = 0;
       for (int game = 0; game < 40; game++) {
         uint64_t hand[5] = {0};
         int c[53];
@@ -65,21 +67,31 @@ static void playouts_finish(void) {
             found |= L.a[i].kind == m.kind && L.a[i].cards == m.cards && L.a[i].jcell == m.jcell;
           if (!found || (g.top.kind == TK_DAIFUGO_PASS && m.kind == TK_DAIFUGO_PASS && L.n > 1))
             bad++;
+          passes += m.kind == TK_DAIFUGO_PASS;
+          forced += m.kind == TK_DAIFUGO_PASS && L.n == 1;
           tk_daifugo_game_play(&g, &m);
           steps++, moves++;
         }
         if (!g.over) TK_FAILF("learner %d alpha %.1f game %d: not over after 2000 moves", learner,
-                              alphas[ai], game);
+                              pol.alpha, game);
       }
       if (bad) TK_FAILF("learner %d alpha %.1f: %ld of %ld moves illegal or a lead pass", learner,
-                        alphas[ai], bad, moves);
-      else CU_PASS("legal playouts");
+                        pol.alpha, bad, moves);
+      /* with no_pass the pass is played only when forced; without, and α > 0, every rank has a
+       * chance, so the pass is played by choice too (α 0 plays the argmax, which may never be
+       * the pass: the greedy teacher's AP never ranks it first) */
+      if (pol.no_pass && passes != forced)
+        TK_FAILF("learner %d alpha %.1f no_pass: %ld passes, %ld of them forced", learner,
+                 pol.alpha, passes, forced);
+      if (!pol.no_pass && pol.alpha > 0 && passes == forced)
+        TK_FAILF("learner %d alpha %.1f: the pass was never chosen when a play was legal "
+                 "(%ld passes, all forced)", learner, pol.alpha, passes);
     }
 }
 
 /* α 0 plays the move of highest h (checked against dmcl_h on the positions of a few games). */
 static void alpha0_is_argmax(void) {
-  dmcl_policy pol = {{DMCL_AP, 0, AP.values}, 0};
+  dmcl_policy pol = {.md = {DMCL_AP, 0, AP.values}, .alpha = 0};
   tk_rng r, deal;
   tk_rng_seed(&r, 8);
   tk_rng_seed(&deal, 9);
@@ -176,6 +188,7 @@ static void params_and_files(void) {
       {"{\"alpha\": 1.5}", "alpha must be a number from 0 to 1"},
       {"{\"learner\": \"svm\"}", "learner must be \"ap\" or \"nn\""},
       {"{\"hidden\": 0}", "hidden must be an integer from 1 to 256"},
+      {"{\"playout_pass\": 0}", "playout_pass must be true or false"},
       {"{\"playouts\": 0}", "playouts"},
       {"{\"colour\": 1}", "unknown parameter 'colour'"},
       {"{\"weights\": \"/nonexistent/w.tkw\"}", "/nonexistent/w.tkw"},
