@@ -234,6 +234,18 @@ int tk_records_expect(const tk_records *r, const char *game, uint32_t types_vers
   return 0;
 }
 
+int tk_records_open_game(const char *path, const char *game, uint32_t types_version,
+                         size_t view_size, size_t legal_size, size_t action_size,
+                         tk_records **out, tk_error *err) {
+  int rc = tk_records_open(path, out, err);
+  if (!rc && (rc = tk_records_expect(*out, game, types_version, view_size, legal_size,
+                                     action_size, err))) {
+    tk_records_close(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
 int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err) {
   uint8_t head[UNIT_HEAD];
   size_t got = fread(head, 1, sizeof head, r->f);

@@ -79,6 +79,11 @@ TK_DATA_API const tk_records_header *tk_records_header_of(const tk_records *r);
 TK_DATA_API int tk_records_expect(const tk_records *r, const char *game, uint32_t types_version,
                              size_t view_size, size_t legal_size, size_t action_size,
                              tk_error *err);
+/* tk_records_open then tk_records_expect: a trainer's one call. Returns 0 with an owned reader in
+ * *out, or the first error (the file, and what is wrong) with *out NULL. */
+TK_DATA_API int tk_records_open_game(const char *path, const char *game, uint32_t types_version,
+                                size_t view_size, size_t legal_size, size_t action_size,
+                                tk_records **out, tk_error *err);
 /* Reads the next unit. Returns 1 with *u filled, 0 at the end of the file, or TK_EPARSE for a
  * truncated or corrupt file, naming the file and the byte offset of the unit. */
 TK_DATA_API int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err);

@@ -68,11 +68,9 @@ static int each_position(const opts *o, visit_fn fn, void *ctx, size_t *count) {
     tk_error err;
     tk_error_clear(&err);
     tk_records *r;
-    if (tk_records_open(path, &r, &err) ||
-        tk_records_expect(r, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
-                          sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &err)) {
+    if (tk_records_open_game(path, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
+                             sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &r, &err)) {
       fprintf(stderr, NAME ": %s\n", err.msg);
-      if (r) tk_records_close(r);
       return 2;
     }
     const tk_records_header *h = tk_records_header_of(r);

@@ -251,14 +251,9 @@ static int read_file(const char *path, const char **teachers, int nteachers, int
   tk_error err;
   tk_error_clear(&err);
   tk_records *r;
-  if (tk_records_open(path, &r, &err)) {
+  if (tk_records_open_game(path, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
+                           sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &r, &err)) {
     fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
-    return 2;
-  }
-  if (tk_records_expect(r, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
-                        sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &err)) {
-    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
-    tk_records_close(r);
     return 2;
   }
   const tk_records_header *h = tk_records_header_of(r);

@@ -402,14 +402,9 @@ static int read_records(const char *in, long holdout, decs *g, pool *p, set *tra
   tk_error err;
   tk_error_clear(&err);
   tk_records *r;
-  if (tk_records_open(in, &r, &err)) {
+  if (tk_records_open_game(in, "riichi", TK_RIICHI_TYPES_VERSION, sizeof(tk_riichi_view),
+                           sizeof(tk_riichi_legal), sizeof(tk_riichi_action), &r, &err)) {
     fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
-    return 2;
-  }
-  if (tk_records_expect(r, "riichi", TK_RIICHI_TYPES_VERSION, sizeof(tk_riichi_view),
-                        sizeof(tk_riichi_legal), sizeof(tk_riichi_action), &err)) {
-    fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
-    tk_records_close(r);
     return 2;
   }
   const tk_records_header *h = tk_records_header_of(r);

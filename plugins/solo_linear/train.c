@@ -119,14 +119,9 @@ int main(int argc, char **argv) {
   tk_error err;
   tk_error_clear(&err);
   tk_records *r;
-  if (tk_records_open(in, &r, &err)) {
+  if (tk_records_open_game(in, "solo", TK_SOLO_TYPES_VERSION, sizeof(tk_solo_view),
+                           sizeof(tk_solo_legal), sizeof(tk_solo_action), &r, &err)) {
     fprintf(stderr, "solo_linear_train: %s\n", err.msg);
-    return 2;
-  }
-  if (tk_records_expect(r, "solo", TK_SOLO_TYPES_VERSION, sizeof(tk_solo_view),
-                        sizeof(tk_solo_legal), sizeof(tk_solo_action), &err)) {
-    fprintf(stderr, "solo_linear_train: %s\n", err.msg);
-    tk_records_close(r);
     return 2;
   }
   const tk_records_header *h = tk_records_header_of(r);

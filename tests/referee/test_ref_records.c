@@ -44,6 +44,26 @@ static void test_solo_round_trip(void) {
   CU_ASSERT_EQUAL(tk_records_expect(r, "solo", TK_SOLO_TYPES_VERSION, sizeof(tk_solo_view),
                                     sizeof(tk_solo_legal), sizeof(tk_solo_action), &e), 0);
   CU_ASSERT_EQUAL(tk_records_expect(r, "riichi", TK_RIICHI_TYPES_VERSION, 1, 1, 1, &e), TK_EABI);
+  /* the trainers' one call: the right game opens, a wrong one fails naming both and leaves no
+   * reader, a missing file names the path */
+  tk_records *g = NULL;
+  CU_ASSERT_EQUAL(tk_records_open_game(WORK "/solo/records.tkr", "solo", TK_SOLO_TYPES_VERSION,
+                                       sizeof(tk_solo_view), sizeof(tk_solo_legal),
+                                       sizeof(tk_solo_action), &g, &e), 0);
+  CU_ASSERT_PTR_NOT_NULL(g);
+  tk_records_close(g);
+  g = (tk_records *)&e; /* not NULL: the failing call must reset it */
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_records_open_game(WORK "/solo/records.tkr", "riichi", TK_RIICHI_TYPES_VERSION,
+                                       1, 1, 1, &g, &e), TK_EABI);
+  CU_ASSERT_PTR_NULL(g);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "records of game 'solo', expected 'riichi'"));
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL(tk_records_open_game(WORK "/solo/none.tkr", "solo", TK_SOLO_TYPES_VERSION,
+                                       sizeof(tk_solo_view), sizeof(tk_solo_legal),
+                                       sizeof(tk_solo_action), &g, &e), TK_EIO);
+  CU_ASSERT_PTR_NULL(g);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "none.tkr"));
   const tk_records_header *h = tk_records_header_of(r);
   TK_EQ(h->nagents, 2, "agents");
   CU_ASSERT_STRING_EQUAL(h->agent[0], "greedy");
