@@ -172,6 +172,26 @@ static slot16 *find16(table16 *tb, uint64_t a, uint64_t b) {
   }
 }
 
+/* Both tables' clearing: `slot` (cap elements of `size` bytes, `used` filled by the last search)
+ * emptied. One past 2^16 slots whose last search filled less than 1/16 of it is replaced by one 4
+ * times that search's size (clearing a large table for a run of small searches costs more than
+ * growing again; a search as large as the last one finds its table ready); *cap is updated.
+ * Returns the array to use (the same one, zeroed, when it is kept or no memory is left). */
+static void *cleared_slots(void *slot, size_t *cap, size_t used, size_t size) {
+  if (*cap > (1u << 16) && 16 * used < *cap) {
+    size_t c = 1u << 12;
+    while (c < 4 * used) c *= 2;
+    void *small = big_alloc(c * size, 1);
+    if (small) {
+      free(slot);
+      *cap = c;
+      return small;
+    }
+  }
+  memset(slot, 0, *cap * size);
+  return slot;
+}
+
 static int table16_init(table16 *tb, size_t cap) {
   tb->slot = big_alloc(cap * sizeof *tb->slot, 1);
   tb->cap = tb->slot ? cap : 0;
@@ -194,19 +214,7 @@ static int table16_reserve(table16 *tb) {
 
 /* As table_clear. */
 static void table16_clear(table16 *tb) {
-  if (tb->cap > (1u << 16) && 16 * tb->used < tb->cap) {
-    size_t cap = 1u << 12;
-    while (cap < 4 * tb->used) cap *= 2;
-    slot16 *small = big_alloc(cap * sizeof *small, 1);
-    if (small) {
-      free(tb->slot);
-      tb->slot = small;
-      tb->cap = cap;
-      tb->used = 0;
-      return;
-    }
-  }
-  memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
+  tb->slot = cleared_slots(tb->slot, &tb->cap, tb->used, sizeof *tb->slot);
   tb->used = 0;
 }
 
@@ -222,23 +230,9 @@ static int table_init(table *tb, size_t cap) {
   return tb->slot ? 0 : TK_ENOMEM;
 }
 
-/* Empties the table. One past 2^16 slots whose last search filled less than 1/16 of it is
- * replaced by one 4 times that search's size (clearing a large table for a run of small searches
- * costs more than growing again; a search as large as the last one finds its table ready). */
+/* Empties the table (see cleared_slots). */
 static void table_clear(table *tb) {
-  if (tb->cap > (1u << 16) && 16 * tb->used < tb->cap) {
-    size_t cap = 1u << 12;
-    while (cap < 4 * tb->used) cap *= 2;
-    entry *small = big_alloc(cap * sizeof *small, 1);
-    if (small) {
-      free(tb->slot);
-      tb->slot = small;
-      tb->cap = cap;
-      tb->used = 0;
-      return;
-    }
-  }
-  memset(tb->slot, 0, tb->cap * sizeof *tb->slot);
+  tb->slot = cleared_slots(tb->slot, &tb->cap, tb->used, sizeof *tb->slot);
   tb->used = 0;
 }
 
