@@ -59,67 +59,29 @@ typedef struct tally {
 typedef void (*visit_fn)(void *ctx, size_t ordinal, const tk_daifugo_view *v,
                          const tk_daifugo_legal *l, int first, int teacher);
 
+typedef struct walk {
+  visit_fn fn;
+  void *ctx;
+  size_t ordinal;
+} walk;
+
+static int on_play(void *ctx, const char *path, uint64_t unit, const tk_daifugo_view *v,
+                   const tk_daifugo_legal *l, int why, int first, int teacher) {
+  walk *w = ctx;
+  if (why != DMCL_KEEP) return 0;
+  if (w->fn) w->fn(w->ctx, w->ordinal, v, l, first, first + teacher);
+  w->ordinal++;
+  return 0;
+}
+
 static int each_position(const opts *o, visit_fn fn, void *ctx, size_t *count) {
-  static tk_daifugo_view v;
-  static tk_daifugo_legal l;
-  size_t ordinal = 0;
+  walk w = {fn, ctx, 0};
   for (int f = 0; f < o->nfiles; f++) {
-    const char *path = o->files[f];
-    tk_error err;
-    tk_error_clear(&err);
-    tk_records *r;
-    if (tk_records_open_game(path, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
-                             sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &r, &err)) {
-      fprintf(stderr, NAME ": %s\n", err.msg);
-      return 2;
-    }
-    const tk_records_header *h = tk_records_header_of(r);
-    int want[TK_RECORDS_MAX_AGENTS] = {0};
-    for (uint32_t a = 0; a < h->nagents; a++) want[a] = o->nteachers == 0;
-    for (int t = 0; t < o->nteachers; t++) {
-      int found = 0;
-      for (uint32_t a = 0; a < h->nagents; a++)
-        if (!strcmp(h->agent[a], o->teachers[t])) want[a] = found = 1;
-      if (!found) {
-        fprintf(stderr, NAME ": %s: no agent labelled '%s'\n", path, o->teachers[t]);
-        tk_records_close(r);
-        return 2;
-      }
-    }
-    tk_records_unit u;
-    tk_daifugo_move act;
-    uint64_t last_wall = UINT64_MAX;
-    int rc;
-    while ((rc = tk_records_next(r, &u, &err)) == 1) {
-      if (o->one_per_wall && u.wall == last_wall) continue;
-      last_wall = u.wall;
-      for (uint32_t i = 0; i < u.ndecisions; i++) {
-        tk_records_decision d;
-        tk_records_decision_at(r, &u, i, &d);
-        if (d.agent >= h->nagents || !want[d.agent]) continue;
-        memcpy(&v, d.view, sizeof v);
-        if (v.decision != TK_DAIFUGO_DECIDE_PLAY) continue;
-        memcpy(&l, d.legal, sizeof l);
-        memcpy(&act, d.action, sizeof act);
-        int first = 0, teacher = 0, why = dmcl_training_position(&v, &l, &act, &first, &teacher);
-        if (why == DMCL_NOT_LEGAL) {
-          fprintf(stderr, NAME ": %s: unit %llu: the teacher's move is not among the legal ones "
-                  "recorded\n", path, (unsigned long long)u.unit);
-          tk_records_close(r);
-          return 1;
-        }
-        if (why != DMCL_KEEP) continue;
-        if (fn) fn(ctx, ordinal, &v, &l, first, first + teacher);
-        ordinal++;
-      }
-    }
-    tk_records_close(r);
-    if (rc < 0) {
-      fprintf(stderr, NAME ": %s\n", err.msg);
-      return 1;
-    }
+    int rc = dmcl_each_play(NAME, o->files[f], o->teachers, o->nteachers, o->one_per_wall,
+                            on_play, &w);
+    if (rc) return rc;
   }
-  *count = ordinal;
+  *count = w.ordinal;
   return 0;
 }
 

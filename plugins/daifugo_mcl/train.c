@@ -246,84 +246,41 @@ typedef struct counts {
   size_t decisions, kept, only_pass, empties, lead_pass;
 } counts;
 
-static int read_file(const char *path, const char **teachers, int nteachers, int one_per_wall,
-                     store *s, counts *k) {
-  tk_error err;
-  tk_error_clear(&err);
-  tk_records *r;
-  if (tk_records_open_game(path, "daifugo", TK_DAIFUGO_TYPES_VERSION, sizeof(tk_daifugo_view),
-                           sizeof(tk_daifugo_legal), sizeof(tk_daifugo_move), &r, &err)) {
-    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
-    return 2;
-  }
-  const tk_records_header *h = tk_records_header_of(r);
-  int want[TK_RECORDS_MAX_AGENTS] = {0};
-  for (uint32_t a = 0; a < h->nagents; a++) want[a] = nteachers == 0;
-  for (int t = 0; t < nteachers; t++) {
-    int found = 0;
-    for (uint32_t a = 0; a < h->nagents; a++)
-      if (!strcmp(h->agent[a], teachers[t])) want[a] = found = 1;
-    if (!found) {
-      fprintf(stderr, "daifugo_mcl_train: %s: no agent labelled '%s' (agents:", path, teachers[t]);
-      for (uint32_t a = 0; a < h->nagents; a++) fprintf(stderr, " %s", h->agent[a]);
-      fprintf(stderr, ")\n");
-      tk_records_close(r);
-      return 2;
-    }
-  }
-  static tk_daifugo_view v;
-  static tk_daifugo_legal l;
-  tk_daifugo_move act;
-  tk_records_unit u;
-  int rc;
-  uint64_t last_wall = UINT64_MAX;
-  while ((rc = tk_records_next(r, &u, &err)) == 1) {
-    if (one_per_wall && u.wall == last_wall) continue;
-    last_wall = u.wall;
-    for (uint32_t i = 0; i < u.ndecisions; i++) {
-      tk_records_decision d;
-      tk_records_decision_at(r, &u, i, &d);
-      if (d.agent >= h->nagents || !want[d.agent]) continue;
-      memcpy(&v, d.view, sizeof v);
-      memcpy(&l, d.legal, sizeof l);
-      memcpy(&act, d.action, sizeof act);
-      if (v.decision != TK_DAIFUGO_DECIDE_PLAY) continue;
-      k->decisions++;
-      dmcl_pos p;
-      if (dmcl_pos_of_view(&v, &p) || l.n == 0) {
-        fprintf(stderr, "daifugo_mcl_train: %s: unit %llu: a play decision of player %u whose "
-                "view is not its turn (turn %u)\n", path, (unsigned long long)u.unit, v.player,
-                v.turn);
-        tk_records_close(r);
-        return 1;
-      }
-      int first = 0, teacher = 0, why = dmcl_training_position(&v, &l, &act, &first, &teacher);
-      if (why == DMCL_NOT_LEGAL) {
-        fprintf(stderr, "daifugo_mcl_train: %s: unit %llu: the teacher's move is not among the "
-                "legal ones recorded\n", path, (unsigned long long)u.unit);
-        tk_records_close(r);
-        return 1;
-      }
-      if (why != DMCL_KEEP) {
-        if (why == DMCL_SKIP_ONLY_PASS) k->only_pass++;
-        else if (why == DMCL_SKIP_EMPTIES) k->empties++;
-        else k->lead_pass++;
-        continue;
-      }
-      if (store_add(s, &p, l.a + first, l.n - first, teacher)) {
-        fprintf(stderr, "daifugo_mcl_train: out of memory\n");
-        tk_records_close(r);
-        return 1;
-      }
-      k->kept++;
-    }
-  }
-  tk_records_close(r);
-  if (rc < 0) {
-    fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
+typedef struct reading {
+  store *s;
+  counts *k;
+} reading;
+
+static int on_play(void *ctx, const char *path, uint64_t unit, const tk_daifugo_view *v,
+                   const tk_daifugo_legal *l, int why, int first, int teacher) {
+  reading *rd = ctx;
+  counts *k = rd->k;
+  k->decisions++;
+  dmcl_pos p;
+  if (dmcl_pos_of_view(v, &p) || l->n == 0) {
+    fprintf(stderr, "daifugo_mcl_train: %s: unit %llu: a play decision of player %u whose view "
+            "is not its turn (turn %u)\n", path, (unsigned long long)unit, v->player, v->turn);
     return 1;
   }
+  if (why != DMCL_KEEP) {
+    if (why == DMCL_SKIP_ONLY_PASS) k->only_pass++;
+    else if (why == DMCL_SKIP_EMPTIES) k->empties++;
+    else k->lead_pass++;
+    return 0;
+  }
+  if (store_add(rd->s, &p, l->a + first, l->n - first, teacher)) {
+    fprintf(stderr, "daifugo_mcl_train: out of memory\n");
+    return 1;
+  }
+  k->kept++;
   return 0;
+}
+
+static int read_file(const char *path, const char *const *teachers, int nteachers,
+                     int one_per_wall, store *s, counts *k) {
+  reading rd = {s, k};
+  return dmcl_each_play("daifugo_mcl_train", path, teachers, nteachers, one_per_wall, on_play,
+                        &rd);
 }
 
 static void usage(FILE *f) {
