@@ -23,26 +23,25 @@ FUZZERS    := spec tiles hand weights
 
 all: build
 
+# $(call install_missing,PACKAGES): installs those of the Debian packages that are missing
+# (needs root or sudo); nothing when all are installed.
+define install_missing
+@missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "installing:$$missing"; \
+  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+fi
+endef
+
 # Installs the Debian packages that are missing (needs root or sudo).
 deps:
-	@missing=""; for p in $(PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
-	fi
+	$(call install_missing,$(PACKAGES))
 
 deps-test:
-	@missing=""; for p in $(TEST_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
-	fi
+	$(call install_missing,$(TEST_PACKAGES))
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS)
@@ -70,14 +69,7 @@ test-asan: deps deps-test
 # machine, oversubscribed; Open MPI refuses root unless told, which CI needs): only taikai, the
 # plugins the test plays and the test are built.
 deps-mpi:
-	@missing=""; for p in $(MPI_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
-	fi
+	$(call install_missing,$(MPI_PACKAGES))
 
 test-mpi: deps deps-mpi
 	cmake -S . -B $(BUILD_MPI) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTAIKAI_MPI=ON $(CMAKE_ARGS)
@@ -88,14 +80,7 @@ test-mpi: deps deps-mpi
 # libFuzzer (clang) on the spec parser, the tile notation and `taikai hand`'s arguments
 # (tests/fuzz/README.md): each fuzzer runs FUZZ_SECONDS on its seed corpus; any crash fails.
 deps-fuzz:
-	@missing=""; for p in $(FUZZ_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
-	fi
+	$(call install_missing,$(FUZZ_PACKAGES))
 
 fuzz: deps deps-fuzz
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DTAIKAI_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS)
