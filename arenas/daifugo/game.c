@@ -62,6 +62,31 @@ int tk_daifugo_game_legal(const tk_daifugo_game *g, tk_daifugo_legal *l) {
   return l->n;
 }
 
+int tk_daifugo_game_can_play(const tk_daifugo_game *g) {
+  if (g->over) return 0;
+  uint64_t h = g->hand[g->turn];
+  const tk_daifugo_move *t = &g->top;
+  switch (t->kind) {
+  case TK_DAIFUGO_PASS:
+    return h != 0;
+  case TK_DAIFUGO_SINGLE:
+  case TK_DAIFUGO_JOKER1:
+    return (h & tk__df_beaters(t, g->rev, g->lock)) != 0;
+  case TK_DAIFUGO_GROUP:
+    /* the joker with a pair's card of a stronger column is a play unless locked */
+    if (t->n == 2 && !g->lock && (h & TK_DAIFUGO_JOKER)) {
+      uint32_t over = g->rev ? ((1u << t->rank) - 1) & ~1u : 0x3ffeu & ~((2u << t->rank) - 1);
+      if (h & tk__df_lanes(over)) return 1;
+    }
+    return tk__df_group_cols(h, t, g->rev, g->lock) != 0;
+  default: {
+    tk_daifugo_legal l;
+    tk__df_gen(h, t, g->rev, g->lock, &l);
+    return l.n > 1;
+  }
+  }
+}
+
 /* The first player in seat order after `p` (p itself last) whose bit is in `mask`, or -1. */
 static int next_in(const tk_daifugo_game *g, int p, unsigned mask) {
   if (!mask) return -1;

@@ -135,11 +135,18 @@ static int time_mcl(const char *path, double alpha, const position *play, int np
     fprintf(stderr, "taikai bench daifugo-mc: %s\n", err.msg);
     return 1;
   }
-  dmcl_policy pol = {.md = {DMCL_AP, 0, w.values}, .alpha = alpha};
+  dmcl_policy pol = {.alpha = alpha};
+  if (dmcl_model_init(&pol.md, DMCL_AP, 0, w.values)) {
+    fprintf(stderr, "taikai bench daifugo-mc: %s: a weight is not a finite number, or out of "
+                    "memory\n", path);
+    tk_weights_free(&w);
+    return 1;
+  }
   printf("daifugo-mcl: AP weights %s, alpha %g (goal: at most 10 ms per 1,500-playout "
          "decision)\n", path, alpha);
   int rc = time_set("daifugo-mcl", "play", play, nplay, p, dmcl_policy_move, &pol, st) |
            time_set("daifugo-mcl", "exchange", ex, nex, p, dmcl_policy_move, &pol, st);
+  dmcl_model_free(&pol.md);
   tk_weights_free(&w);
   return rc;
 }

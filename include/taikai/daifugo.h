@@ -204,6 +204,9 @@ TK_API int tk_daifugo_game_setup(tk_daifugo_game *g, const uint64_t hand[5],
                                  uint64_t rng_seed, tk_error *err);
 /* Lists the legal actions of g->turn (pass first); returns their number (0 if over). */
 TK_API int tk_daifugo_game_legal(const tk_daifugo_game *g, tk_daifugo_legal *l);
+/* 1 if g->turn has a legal play other than the pass (tk_daifugo_game_legal would list more than
+ * the pass), 0 if the pass is forced or the game is over; without listing the plays. */
+TK_API int tk_daifugo_game_can_play(const tk_daifugo_game *g);
 /* Plays `m` for g->turn. `m` must be one of tk_daifugo_game_legal's actions (not checked: the
  * hot path of simulations). */
 TK_API void tk_daifugo_game_play(tk_daifugo_game *g, const tk_daifugo_move *m);

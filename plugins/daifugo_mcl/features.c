@@ -26,42 +26,18 @@ static int popcount64(uint64_t x) {
   return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-int dmcl_rank_col(const tk_daifugo_move *m, int rev) {
-  int col;
-  switch (m->kind) {
-  case TK_DAIFUGO_SINGLE:
-  case TK_DAIFUGO_GROUP:
-    return m->rank;
-  case TK_DAIFUGO_SEQ:
-    col = rev ? m->rank + m->n - 1 : m->rank;
-    return col < 1 ? 1 : col > 13 ? 13 : col;
-  default:
-    return 0;
-  }
-}
-
-/* Bucket of a hand size: 1, 2, 3, 4-5, 6-8, 9+ -> 0..5 (0 cards -> -1). */
-static int my_bucket(int n) {
-  if (n <= 0) return -1;
-  if (n <= 3) return n - 1;
-  return n <= 5 ? 3 : n <= 8 ? 4 : 5;
-}
-/* Bucket of another player's hand size: 0, 1, 2, 3, 4-5, 6-8, 9+ -> 0..6. */
-static int other_bucket(int n) {
-  if (n <= 3) return n;
-  return n <= 5 ? 4 : n <= 8 ? 5 : 6;
+void dmcl_hand_codes(uint64_t hand, uint8_t code[14]) {
+  uint32_t one, two;
+  dmcl_col_counts(hand, &one, &two);
+  for (int col = 1; col <= 13; col++)
+    code[col - 1] = (uint8_t)((two >> col & 1) * 2 + (one >> col & 1));
+  code[13] = (hand & TK_DAIFUGO_JOKER) != 0;
 }
 
 void dmcl_hand_units(uint64_t hand, int base, uint8_t c[14]) {
-  /* per column, the cards of the four rows added bit-sliced: one = the sum is 1, two = 2+ */
-  unsigned r0 = (unsigned)hand & 0x3ffe, r1 = (unsigned)(hand >> 16) & 0x3ffe,
-           r2 = (unsigned)(hand >> 32) & 0x3ffe, r3 = (unsigned)(hand >> 48) & 0x3ffe;
-  unsigned a = r0 ^ r1, b = r2 ^ r3, two = (r0 & r1) | (r2 & r3) | (a & b), one = (a ^ b) & ~two;
-  for (int col = 1; col <= 13; col++) {
-    int k = (two >> col & 1) ? 2 : (int)(one >> col & 1);
-    c[col - 1] = (uint8_t)(base + 3 * (col - 1) + k);
-  }
-  c[13] = (uint8_t)(base + 39 + ((hand & TK_DAIFUGO_JOKER) != 0));
+  dmcl_hand_codes(hand, c);
+  for (int col = 1; col <= 13; col++) c[col - 1] = (uint8_t)(base + 3 * (col - 1) + c[col - 1]);
+  c[13] = (uint8_t)(base + 39 + c[13]);
 }
 
 /* Fills p->fixed from the other fields. */
@@ -73,9 +49,9 @@ static void finish(dmcl_pos *p) {
   for (int i = 0; i < 14; i++) p->fixed[n++] = u[i];
   p->fixed[n++] = (uint8_t)(DMCL_C_NFP + p->nfp);
   for (int k = 0; k < 4; k++) p->fixed[n++] = (uint8_t)(DMCL_C_PASSED + 2 * k + p->passed[k]);
-  int mb = my_bucket(p->mysize);
+  int mb = dmcl_my_bucket(p->mysize);
   if (mb >= 0) p->fixed[n++] = (uint8_t)(DMCL_C_MYSIZE + mb);
-  for (int k = 0; k < 4; k++) p->fixed[n++] = (uint8_t)(DMCL_C_SIZES + 7 * k + other_bucket(p->sizes[k]));
+  for (int k = 0; k < 4; k++) p->fixed[n++] = (uint8_t)(DMCL_C_SIZES + 7 * k + dmcl_other_bucket(p->sizes[k]));
   int t = dmcl_rank_col(&p->top, p->rev);
   if (t) p->fixed[n++] = (uint8_t)(DMCL_C_TABLE + t - 1);
   p->fixed[n++] = (uint8_t)(DMCL_C_NEW + (p->top.kind == TK_DAIFUGO_PASS));
@@ -117,54 +93,41 @@ int dmcl_pos_of_view(const tk_daifugo_view *v, dmcl_pos *p) {
 }
 
 void dmcl_pos_of_game(const tk_daifugo_game *g, dmcl_pos *p) {
+  dmcl_pos_of_game_core(g, p);
+  finish(p);
+}
+
+/* Orders *a <= *b. */
+static inline void cswap(int *a, int *b) {
+  int x = *a, y = *b;
+  *a = x < y ? x : y;
+  *b = x < y ? y : x;
+}
+
+void dmcl_pos_of_game_core(const tk_daifugo_game *g, dmcl_pos *p) {
+  /* fill()'s fields from the game's own seat table, the sizes sorted by a network: the same
+   * values (the tests compare the view's position with the game's byte for byte) */
   memset(p, 0, sizeof *p);
-  int me = g->turn;
+  int me = g->turn, s = g->seat_of[me];
   p->hand = g->hand[me];
   p->unseen = TK_DAIFUGO_DECK & ~g->hand[me] & ~g->played;
   p->top = g->top;
   p->rev = g->rev;
   p->lock = g->lock;
-  uint8_t count[5];
-  for (int q = 0; q < 5; q++) count[q] = (uint8_t)popcount64(g->hand[q]);
-  fill(p, me, g->seat_of, g->passed, g->out, count);
-  finish(p);
-}
-
-int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]) {
-  int n = 0;
-  if (m->kind == TK_DAIFUGO_PASS) {
-    b[n++] = DMCL_B_REV;
-    b[n++] = DMCL_B_LOCK;
-    b[n++] = DMCL_B_EIGHT;
-    b[n++] = DMCL_B_TYPE + 0;
-    return n;
+  unsigned gone = ((unsigned)g->passed | g->out) & ~(1u << me) & 31u;
+  int c[4], nfp = 0;
+  for (int k = 0; k < 4; k++) {
+    int t = s + 1 + k, q = g->at_seat[t >= 5 ? t - 5 : t];
+    p->passed[k] = (uint8_t)(gone >> q & 1);
+    nfp += p->passed[k];
+    c[k] = popcount64(g->hand[q]);
   }
-  const tk_daifugo_move *t = &p->top;
-  int joker_table = t->kind == TK_DAIFUGO_JOKER1;
-  int spade3_cut = joker_table && m->kind == TK_DAIFUGO_SINGLE && m->cards == TK_DAIFUGO_CARD(0, 1);
-  int col = dmcl_rank_col(m, p->rev);
-  /* rank difference */
-  if (t->kind != TK_DAIFUGO_PASS && !joker_table && m->kind != TK_DAIFUGO_JOKER1) {
-    int d = dmcl_strength(col, p->rev) - dmcl_strength(dmcl_rank_col(t, p->rev), p->rev);
-    if (d >= 1) b[n++] = (uint8_t)(DMCL_B_DIFF + (d >= 5 ? 4 : d - 1));
-  }
-  if (m->n >= 2) b[n++] = (uint8_t)(DMCL_B_COUNT + (m->n >= 4 ? 2 : m->n - 2));
-  if (m->kind == TK_DAIFUGO_JOKER1) b[n++] = (uint8_t)(DMCL_B_RANK + 13 + (p->rev != 0));
-  else if (spade3_cut) b[n++] = (uint8_t)(DMCL_B_RANK + 15 + (p->rev != 0));
-  else b[n++] = (uint8_t)(DMCL_B_RANK + col - 1);
-  int revolts = (m->kind == TK_DAIFUGO_GROUP && m->n >= 4) || (m->kind == TK_DAIFUGO_SEQ && m->n >= 5);
-  b[n++] = (uint8_t)(DMCL_B_REV + revolts);
-  int locks = !p->lock && t->kind != TK_DAIFUGO_PASS && !joker_table &&
-              m->kind != TK_DAIFUGO_JOKER1 && m->suits == t->suits;
-  b[n++] = (uint8_t)(DMCL_B_LOCK + locks);
-  int eight = ((m->kind == TK_DAIFUGO_SINGLE || m->kind == TK_DAIFUGO_GROUP) &&
-               m->rank == TK_DAIFUGO_COL_8) ||
-              (m->kind == TK_DAIFUGO_SEQ && m->rank <= TK_DAIFUGO_COL_8 &&
-               TK_DAIFUGO_COL_8 <= m->rank + m->n - 1);
-  b[n++] = (uint8_t)(DMCL_B_EIGHT + eight);
-  int type = m->kind == TK_DAIFUGO_GROUP ? 2 : m->kind == TK_DAIFUGO_SEQ ? 3 : 1;
-  b[n++] = (uint8_t)(DMCL_B_TYPE + type);
-  return n;
+  p->nfp = (uint8_t)nfp;
+  int c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+  cswap(&c0, &c1), cswap(&c2, &c3), cswap(&c0, &c2), cswap(&c1, &c3), cswap(&c1, &c2);
+  p->sizes[0] = (uint8_t)c0, p->sizes[1] = (uint8_t)c1, p->sizes[2] = (uint8_t)c2;
+  p->sizes[3] = (uint8_t)c3;
+  p->mysize = (uint8_t)popcount64(p->hand);
 }
 
 int dmcl_features(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t f[DMCL_MAX_ACTIVE]) {

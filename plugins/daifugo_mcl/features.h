@@ -77,12 +77,39 @@ typedef struct dmcl_pos {
 int dmcl_pos_of_view(const tk_daifugo_view *v, dmcl_pos *p);
 /* The position of g->turn in a game that is not over. */
 void dmcl_pos_of_game(const tk_daifugo_game *g, dmcl_pos *p);
+/* The same without nfixed and fixed (left 0): what the AP scorer reads (policy.h), a playout's
+ * hot path. */
+void dmcl_pos_of_game_core(const tk_daifugo_game *g, dmcl_pos *p);
 
 /* The active B' units of move `m` (pass included) in `p`, ascending; returns their number. */
-int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]);
+static inline int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]);
 /* The 14 active C' units encoding `hand` at offset `base` (DMCL_C_UNSEEN or DMCL_C_AFTER):
  * one per column 1..13, then the joker's. */
 void dmcl_hand_units(uint64_t hand, int base, uint8_t c[14]);
+/* Bit-sliced column counts of `hand`: bit col (1..13) of *one is set when it holds exactly one
+ * card of column col, of *two when it holds 2 or more. */
+static inline void dmcl_col_counts(uint64_t hand, uint32_t *one, uint32_t *two) {
+  uint32_t r0 = (uint32_t)hand & 0x3ffe, r1 = (uint32_t)(hand >> 16) & 0x3ffe,
+           r2 = (uint32_t)(hand >> 32) & 0x3ffe, r3 = (uint32_t)(hand >> 48) & 0x3ffe;
+  uint32_t a = r0 ^ r1, b = r2 ^ r3;
+  *two = (r0 & r1) | (r2 & r3) | (a & b);
+  *one = (a ^ b) & ~*two;
+}
+/* The same as codes: code[col - 1] = min(cards of `hand` in column col, 2) for col 1..13, and
+ * code[13] = 1 if `hand` holds the joker; unit = base + 3 * (col - 1) + code (the joker's:
+ * base + 39 + code). */
+void dmcl_hand_codes(uint64_t hand, uint8_t code[14]);
+/* The hand-size buckets of DMCL_C_MYSIZE (1, 2, 3, 4-5, 6-8, 9+ -> 0..5; no cards -> -1, no
+ * unit) and DMCL_C_SIZES (0, 1, 2, 3, 4-5, 6-8, 9+ -> 0..6). */
+static inline int dmcl_my_bucket(int n) {
+  if (n <= 0) return -1;
+  if (n <= 3) return n - 1;
+  return n <= 5 ? 3 : n <= 8 ? 4 : 5;
+}
+static inline int dmcl_other_bucket(int n) {
+  if (n <= 3) return n;
+  return n <= 5 ? 4 : n <= 8 ? 5 : 6;
+}
 /* Every active feature (0..181) of `m` in `p`, ascending; returns their number. */
 int dmcl_features(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t f[DMCL_MAX_ACTIVE]);
 
@@ -108,6 +135,58 @@ static inline int dmcl_strength(int col, int rev) { return rev ? 14 - col : col;
  * sequence's weakest card in the current order (its lowest column normally, its highest in
  * revolution), clamped to 1..13 when the joker stands below 3 or above 2; 0 for a pass or a
  * single joker. */
-int dmcl_rank_col(const tk_daifugo_move *m, int rev);
+static inline int dmcl_rank_col(const tk_daifugo_move *m, int rev);
+
+/* Inline: a playout ranks a few moves per call, and these are most of a move's cost. */
+static inline int dmcl_rank_col(const tk_daifugo_move *m, int rev) {
+  int col;
+  switch (m->kind) {
+  case TK_DAIFUGO_SINGLE:
+  case TK_DAIFUGO_GROUP:
+    return m->rank;
+  case TK_DAIFUGO_SEQ:
+    col = rev ? m->rank + m->n - 1 : m->rank;
+    return col < 1 ? 1 : col > 13 ? 13 : col;
+  default:
+    return 0;
+  }
+}
+
+static inline int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]) {
+  int n = 0;
+  if (m->kind == TK_DAIFUGO_PASS) {
+    b[n++] = DMCL_B_REV;
+    b[n++] = DMCL_B_LOCK;
+    b[n++] = DMCL_B_EIGHT;
+    b[n++] = DMCL_B_TYPE + 0;
+    return n;
+  }
+  const tk_daifugo_move *t = &p->top;
+  int joker_table = t->kind == TK_DAIFUGO_JOKER1;
+  int spade3_cut = joker_table && m->kind == TK_DAIFUGO_SINGLE && m->cards == TK_DAIFUGO_CARD(0, 1);
+  int col = dmcl_rank_col(m, p->rev);
+  /* rank difference */
+  if (t->kind != TK_DAIFUGO_PASS && !joker_table && m->kind != TK_DAIFUGO_JOKER1) {
+    int d = dmcl_strength(col, p->rev) - dmcl_strength(dmcl_rank_col(t, p->rev), p->rev);
+    if (d >= 1) b[n++] = (uint8_t)(DMCL_B_DIFF + (d >= 5 ? 4 : d - 1));
+  }
+  if (m->n >= 2) b[n++] = (uint8_t)(DMCL_B_COUNT + (m->n >= 4 ? 2 : m->n - 2));
+  if (m->kind == TK_DAIFUGO_JOKER1) b[n++] = (uint8_t)(DMCL_B_RANK + 13 + (p->rev != 0));
+  else if (spade3_cut) b[n++] = (uint8_t)(DMCL_B_RANK + 15 + (p->rev != 0));
+  else b[n++] = (uint8_t)(DMCL_B_RANK + col - 1);
+  int revolts = (m->kind == TK_DAIFUGO_GROUP && m->n >= 4) || (m->kind == TK_DAIFUGO_SEQ && m->n >= 5);
+  b[n++] = (uint8_t)(DMCL_B_REV + revolts);
+  int locks = !p->lock && t->kind != TK_DAIFUGO_PASS && !joker_table &&
+              m->kind != TK_DAIFUGO_JOKER1 && m->suits == t->suits;
+  b[n++] = (uint8_t)(DMCL_B_LOCK + locks);
+  int eight = ((m->kind == TK_DAIFUGO_SINGLE || m->kind == TK_DAIFUGO_GROUP) &&
+               m->rank == TK_DAIFUGO_COL_8) ||
+              (m->kind == TK_DAIFUGO_SEQ && m->rank <= TK_DAIFUGO_COL_8 &&
+               TK_DAIFUGO_COL_8 <= m->rank + m->n - 1);
+  b[n++] = (uint8_t)(DMCL_B_EIGHT + eight);
+  int type = m->kind == TK_DAIFUGO_GROUP ? 2 : m->kind == TK_DAIFUGO_SEQ ? 3 : 1;
+  b[n++] = (uint8_t)(DMCL_B_TYPE + type);
+  return n;
+}
 
 #endif

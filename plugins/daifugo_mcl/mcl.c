@@ -107,10 +107,14 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
     free(a);
     return NULL;
   }
+  if (dmcl_model_init(&a->pol.md, learner, hidden, a->w.values)) {
+    tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: weights %s: a weight is not a finite number, "
+                 "or out of memory", path);
+    tk_weights_free(&a->w);
+    free(a);
+    return NULL;
+  }
   a->p = p;
-  a->pol.md.learner = learner;
-  a->pol.md.hidden = learner == DMCL_NN ? hidden : 0;
-  a->pol.md.w = a->w.values;
   a->pol.alpha = alpha;
   a->pol.no_pass = no_pass;
   tk_rng_seed(&a->rng, seed);
@@ -120,6 +124,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 static void destroy(tk_agent_instance *self) {
   agent *a = self;
   if (!a) return;
+  dmcl_model_free(&a->pol.md);
   tk_weights_free(&a->w);
   free(a);
 }
@@ -147,7 +152,7 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "daifugo_mcl",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts (paper 001: moves ranked by an "

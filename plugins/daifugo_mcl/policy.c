@@ -3,7 +3,16 @@
 #include "policy.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Four int32 lanes added at once. */
+typedef int32_t v4i __attribute__((vector_size(16)));
+static inline v4i ld4(const int32_t *p) {
+  v4i x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
@@ -30,23 +39,181 @@ double dmcl_h(const dmcl_model *md, const dmcl_pos *p, const tk_daifugo_move *m)
   return sigmoid(out);
 }
 
+/* ---- the model */
+
+/* The first row of each group of combined rows (policy.h). A column's code is min(cards, 2)
+ * (features.h, dmcl_hand_codes) of the unseen cards (u) and of our hand (a). */
+enum {
+  T_PAIR = 0,     /* + 81 g + 27 u(c) + 9 a(c) + 3 u(c + 1) + a(c + 1), c = 2 g + 1, g 0..5 */
+  T_LAST = 486,   /* + 4 (3 u(13) + a(13)) + 2 u(joker) + a(joker) */
+  T_ME = 522,     /* + 7 (the passed mask, bit k: the k-th other after us) + our size bucket + 1 */
+  T_SIZES01 = 634, /* + 7 bucket(sizes[0]) + bucket(sizes[1]) */
+  T_SIZES23 = 683, /* + 7 bucket(sizes[2]) + bucket(sizes[3]) */
+  T_TOP = 732,    /* + 14 (2 rev + new) + the table's column (0: none) */
+  T_AFTER = 788   /* + the DMCL_C_AFTER unit - DMCL_C_AFTER: one unit per row, for a move's change */
+};
+
+/* A column's code from bit-sliced counts (dmcl_col_counts): 0, 1, 2+. */
+static inline int code_at(uint32_t one, uint32_t two, int col) {
+  return (int)((two >> col & 1) * 2 + (one >> col & 1));
+}
+
+/* The row of column group g (0..5: columns 2g+1, 2g+2; 6: column 13 and the joker) for the
+ * unseen cards' counts (uo, ut, uj: joker unseen) and ours (ao, at, aj). */
+static inline int group_row(int g, uint32_t uo, uint32_t ut, int uj, uint32_t ao, uint32_t at,
+                            int aj) {
+  if (g < 6) {
+    int c = 2 * g + 1;
+    return T_PAIR + 81 * g + 27 * code_at(uo, ut, c) + 9 * code_at(ao, at, c) +
+           3 * code_at(uo, ut, c + 1) + code_at(ao, at, c + 1);
+  }
+  return T_LAST + 4 * (3 * code_at(uo, ut, 13) + code_at(ao, at, 13)) + 2 * uj + aj;
+}
+
+/* Adds C' unit c's integer weights (q, DMCL_BP x DMCL_CP) to combined row `row`. */
+static void add_unit(int32_t *t, int row, const int64_t *q, int c) {
+  for (int b = 0; b < DMCL_BP; b++) t[row * DMCL_T_STRIDE + b] += (int32_t)q[b * DMCL_CP + c];
+}
+
+/* The unit of column col (1..13, 14 the joker) with code k in the hand encoding at `base`. */
+static int col_unit(int base, int col, int k) { return base + 3 * (col - 1) + k; }
+
+static int ap_init(dmcl_model *md, const double *w) {
+  double big = 0;
+  for (int i = 0; i < DMCL_CROSSED; i++) {
+    if (!isfinite(w[i])) return -1;
+    if (fabs(w[i]) > big) big = fabs(w[i]);
+  }
+  /* big = f 2^e with f in [0.5, 1): big 2^(24 - e) < 2^24, so |q| <= 2^24 after rounding; a
+   * combined row sums at most 6 of them and a base or key at most 8 x 46, far inside int32 and
+   * int64, and every partial sum is exact in a double too. */
+  int e = 0;
+  if (big > 0) frexp(big, &e);
+  md->k = 24 - e;
+  md->unit = ldexp(1, -md->k);
+  int64_t *q = malloc(sizeof *q * DMCL_CROSSED);
+  md->own = malloc(sizeof *md->own * DMCL_CROSSED);
+  md->t = calloc((size_t)DMCL_T_ROWS * DMCL_T_STRIDE, sizeof *md->t);
+  if (!q || !md->own || !md->t) {
+    free(q);
+    return -1;
+  }
+  for (int i = 0; i < DMCL_CROSSED; i++) {
+    q[i] = llround(ldexp(w[i], md->k));
+    md->own[i] = ldexp((double)q[i], -md->k);
+  }
+  md->w = md->own;
+  int32_t *t = md->t;
+  /* every combination of codes, as the counts that give it */
+  for (int g = 0; g < 7; g++)
+    for (int code = 0; code < (g < 6 ? 81 : 36); code++) {
+      int c = 2 * g + 1, u1, a1, u2, a2;
+      if (g < 6) u1 = code / 27, a1 = code / 9 % 3, u2 = code / 3 % 3, a2 = code % 3;
+      else u1 = code / 12, a1 = code / 4 % 3, u2 = code / 2 % 2, a2 = code % 2; /* c 13, joker */
+      uint32_t uo = (uint32_t)(u1 == 1) << c, ut = (uint32_t)(u1 == 2) << c;
+      uint32_t ao = (uint32_t)(a1 == 1) << c, at = (uint32_t)(a1 == 2) << c;
+      if (g < 6) {
+        uo |= (uint32_t)(u2 == 1) << (c + 1), ut |= (uint32_t)(u2 == 2) << (c + 1);
+        ao |= (uint32_t)(a2 == 1) << (c + 1), at |= (uint32_t)(a2 == 2) << (c + 1);
+      }
+      int row = group_row(g, uo, ut, g < 6 ? 0 : u2, ao, at, g < 6 ? 0 : a2);
+      add_unit(t, row, q, col_unit(DMCL_C_UNSEEN, c, u1));
+      add_unit(t, row, q, col_unit(DMCL_C_AFTER, c, a1));
+      add_unit(t, row, q, col_unit(DMCL_C_UNSEEN, c + 1, u2)); /* c + 1 = 14: the joker */
+      add_unit(t, row, q, col_unit(DMCL_C_AFTER, c + 1, a2));
+    }
+  for (int mask = 0; mask < 16; mask++)
+    for (int mb = 0; mb < 7; mb++) {
+      int row = T_ME + 7 * mask + mb, n = 0;
+      for (int k = 0; k < 4; k++) {
+        add_unit(t, row, q, DMCL_C_PASSED + 2 * k + (mask >> k & 1));
+        n += mask >> k & 1;
+      }
+      add_unit(t, row, q, DMCL_C_NFP + n);
+      if (mb) add_unit(t, row, q, DMCL_C_MYSIZE + mb - 1);
+    }
+  for (int b0 = 0; b0 < 7; b0++)
+    for (int b1 = 0; b1 < 7; b1++) {
+      add_unit(t, T_SIZES01 + 7 * b0 + b1, q, DMCL_C_SIZES + b0);
+      add_unit(t, T_SIZES01 + 7 * b0 + b1, q, DMCL_C_SIZES + 7 + b1);
+      add_unit(t, T_SIZES23 + 7 * b0 + b1, q, DMCL_C_SIZES + 14 + b0);
+      add_unit(t, T_SIZES23 + 7 * b0 + b1, q, DMCL_C_SIZES + 21 + b1);
+    }
+  for (int rev = 0; rev < 2; rev++)
+    for (int isnew = 0; isnew < 2; isnew++)
+      for (int col = 0; col <= 13; col++) {
+        int row = T_TOP + 14 * (2 * rev + isnew) + col;
+        add_unit(t, row, q, DMCL_C_REVNOW + rev);
+        add_unit(t, row, q, DMCL_C_NEW + isnew);
+        if (col) add_unit(t, row, q, DMCL_C_TABLE + col - 1);
+      }
+  for (int i = 0; i < 41; i++) add_unit(t, T_AFTER + i, q, DMCL_C_AFTER + i);
+  free(q);
+  return 0;
+}
+
+int dmcl_model_init(dmcl_model *md, int learner, int hidden, const double *w) {
+  memset(md, 0, sizeof *md);
+  md->learner = learner;
+  if (learner == DMCL_NN) {
+    md->hidden = hidden;
+    md->w = w;
+    return 0;
+  }
+  if (ap_init(md, w)) {
+    dmcl_model_free(md);
+    return -1;
+  }
+  return 0;
+}
+
+void dmcl_model_free(dmcl_model *md) {
+  free(md->own);
+  free(md->t);
+  memset(md, 0, sizeof *md);
+}
+
+/* ---- the scorer */
+
 void dmcl_scorer_init(dmcl_scorer *s, const dmcl_model *md, const dmcl_pos *p) {
   s->md = md;
   s->p = p;
-  s->have = 0;
-  dmcl_hand_units(p->hand, DMCL_C_AFTER, s->before);
   if (md->learner == DMCL_NN) {
+    dmcl_hand_units(p->hand, DMCL_C_AFTER, s->before);
     for (int j = 0; j < md->hidden; j++) {
       const double *row = md->w + (size_t)j * DMCL_NN_ROW;
       double z = row[0];
       for (int i = 0; i < p->nfixed; i++) z += row[36 + p->fixed[i]];
       for (int i = 0; i < 14; i++) z += row[36 + s->before[i]];
-      s->base[j] = z;
+      s->nbase[j] = z;
     }
+    return;
   }
+  uint32_t uo, ut;
+  dmcl_col_counts(p->hand, &s->hone, &s->htwo);
+  dmcl_col_counts(p->unseen, &uo, &ut);
+  int uj = (p->unseen & TK_DAIFUGO_JOKER) != 0, aj = (p->hand & TK_DAIFUGO_JOKER) != 0;
+  int rows[11], n = 0;
+  for (int g = 0; g < 7; g++) rows[n++] = group_row(g, uo, ut, uj, s->hone, s->htwo, aj);
+  rows[n++] = T_ME + 7 * (p->passed[0] | p->passed[1] << 1 | p->passed[2] << 2 | p->passed[3] << 3) +
+              1 + dmcl_my_bucket(p->mysize);
+  rows[n++] = T_SIZES01 + 7 * dmcl_other_bucket(p->sizes[0]) + dmcl_other_bucket(p->sizes[1]);
+  rows[n++] = T_SIZES23 + 7 * dmcl_other_bucket(p->sizes[2]) + dmcl_other_bucket(p->sizes[3]);
+  rows[n++] = T_TOP + 14 * (2 * (p->rev != 0) + (p->top.kind == TK_DAIFUGO_PASS)) +
+              dmcl_rank_col(&p->top, p->rev);
+  /* 11 rows of 36 lanes: nine sums of four lanes each, all kept in vector registers across the
+   * rows (GCC and Clang vector types; SSE2 on baseline x86-64) */
+  v4i z0 = {0}, z1 = {0}, z2 = {0}, z3 = {0}, z4 = {0}, z5 = {0}, z6 = {0}, z7 = {0}, z8 = {0};
+  for (int i = 0; i < n; i++) {
+    const int32_t *r = md->t + rows[i] * DMCL_T_STRIDE;
+    z0 += ld4(r), z1 += ld4(r + 4), z2 += ld4(r + 8), z3 += ld4(r + 12), z4 += ld4(r + 16);
+    z5 += ld4(r + 20), z6 += ld4(r + 24), z7 += ld4(r + 28), z8 += ld4(r + 32);
+  }
+  const v4i z[DMCL_T_STRIDE / 4] = {z0, z1, z2, z3, z4, z5, z6, z7, z8};
+  memcpy(s->base, z, sizeof z);
 }
 
-/* The columns 1..13 the move takes cards from (bit col), and whether it takes the joker. */
+/* The columns 1..13 the move takes cards from (bit col). */
 static uint32_t taken_cols(uint64_t cards) {
   uint64_t c = cards | cards >> 16 | cards >> 32 | cards >> 48;
   return (uint32_t)(c & TK_DAIFUGO_SUIT_LANE);
@@ -57,78 +224,53 @@ static int col_count(uint64_t hand, int col) {
          (int)(hand >> (48 + col) & 1);
 }
 
-/* The C' unit of column col (1..13) for `hand`, at DMCL_C_AFTER. */
-static int after_unit(uint64_t hand, int col) {
-  int k = col_count(hand, col);
-  return DMCL_C_AFTER + 3 * (col - 1) + (k > 2 ? 2 : k);
+/* AP: the key of a move whose B' units are b[0..nb), in units of 2^-k: the bases, and for each
+ * column the play changes our code in, its new unit's weights minus its old's. */
+static int64_t ap_key(const dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
+  const int32_t *t = s->md->t;
+  int64_t h = 0;
+  for (int i = 0; i < nb; i++) h += s->base[b[i]];
+  uint64_t after = s->p->hand & ~m->cards;
+  /* only our code of each column the play takes from changes: the unit rows of its new and old
+   * codes (a small table, unlike the combined rows) */
+  const int32_t *ta = t + T_AFTER * DMCL_T_STRIDE;
+  uint32_t cols = taken_cols(m->cards & TK_DAIFUGO_REAL);
+  while (cols) {
+    int col = __builtin_ctz(cols);
+    cols &= cols - 1;
+    int k = col_count(after, col), o = code_at(s->hone, s->htwo, col);
+    k = k > 2 ? 2 : k;
+    if (k == o) continue;
+    const int32_t *rn = ta + (3 * (col - 1) + k) * DMCL_T_STRIDE,
+                  *ro = ta + (3 * (col - 1) + o) * DMCL_T_STRIDE;
+    for (int i = 0; i < nb; i++) h += rn[b[i]] - ro[b[i]];
+  }
+  if (m->cards & TK_DAIFUGO_JOKER) {
+    const int32_t *rn = ta + 39 * DMCL_T_STRIDE, *ro = rn + DMCL_T_STRIDE;
+    for (int i = 0; i < nb; i++) h += rn[b[i]] - ro[b[i]];
+  }
+  return h;
 }
 
-/* AP: base[b] for every B' unit b in `need` not yet computed. Each row's sum is taken in the one
- * order dmcl_scorer_rank_key uses (the fixed units, then the hand before), so the values are the
- * same bits; four rows at a time run as independent chains, which the processor overlaps. */
-static void ap_bases(dmcl_scorer *s, uint64_t need) {
-  need &= ~s->have;
-  if (!need) return;
-  const dmcl_pos *p = s->p;
-  const double *w = s->md->w;
-  uint8_t u[DMCL_MAX_FIXED + 14];
-  int nu = 0;
-  for (int k = 0; k < p->nfixed; k++) u[nu++] = p->fixed[k];
-  for (int k = 0; k < 14; k++) u[nu++] = s->before[k];
-  s->have |= need;
-  int rows[DMCL_BP + 3], nr = 0;
-  while (need) {
-    rows[nr++] = __builtin_ctzll(need);
-    need &= need - 1;
-  }
-  /* a short last group repeats its last row: the same value written twice */
-  for (int i = nr; i % 4; i++) rows[i] = rows[nr - 1];
-  for (int i = 0; i < nr; i += 4) {
-    const double *r0 = w + rows[i] * DMCL_CP, *r1 = w + rows[i + 1] * DMCL_CP,
-                 *r2 = w + rows[i + 2] * DMCL_CP, *r3 = w + rows[i + 3] * DMCL_CP;
-    double z0 = 0, z1 = 0, z2 = 0, z3 = 0;
-    for (int k = 0; k < nu; k++) {
-      z0 += r0[u[k]];
-      z1 += r1[u[k]];
-      z2 += r2[u[k]];
-      z3 += r3[u[k]];
-    }
-    s->base[rows[i]] = z0;
-    s->base[rows[i + 1]] = z1;
-    s->base[rows[i + 2]] = z2;
-    s->base[rows[i + 3]] = z3;
-  }
-}
-
-/* The key of a move whose B' units are b[0..nb), once the bases it needs are computed (AP) or
- * from s->base (NN). */
-static double key_of(dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
+/* NN: the output unit's input for a move whose B' units are b[0..nb). */
+static double nn_key(const dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
   const dmcl_model *md = s->md;
-  const dmcl_pos *p = s->p;
-  uint64_t after = p->hand & ~m->cards;
+  uint64_t after = s->p->hand & ~m->cards;
   /* the C' units that change from the hand before to the hand after: (old, new) pairs */
   int old_u[14], new_u[14], nd = 0;
   uint32_t cols = taken_cols(m->cards & TK_DAIFUGO_REAL);
   while (cols) {
     int col = __builtin_ctz(cols);
     cols &= cols - 1;
-    int o = s->before[col - 1], n = after_unit(after, col);
+    int k = col_count(after, col);
+    int o = s->before[col - 1], n = DMCL_C_AFTER + 3 * (col - 1) + (k > 2 ? 2 : k);
     if (o != n) old_u[nd] = o, new_u[nd++] = n;
   }
   if (m->cards & TK_DAIFUGO_JOKER) old_u[nd] = DMCL_C_AFTER + 40, new_u[nd++] = DMCL_C_AFTER + 39;
-  if (md->learner == DMCL_AP) {
-    double h = 0;
-    for (int i = 0; i < nb; i++) {
-      const double *row = md->w + b[i] * DMCL_CP;
-      h += s->base[b[i]];
-      for (int k = 0; k < nd; k++) h += row[new_u[k]] - row[old_u[k]];
-    }
-    return h;
-  }
   double out = 0;
   for (int j = 0; j < md->hidden; j++) {
     const double *row = md->w + (size_t)j * DMCL_NN_ROW;
-    double z = s->base[j];
+    double z = s->nbase[j];
     for (int i = 0; i < nb; i++) z += row[1 + b[i]];
     for (int k = 0; k < nd; k++) z += row[36 + new_u[k]] - row[36 + old_u[k]];
     out += row[DMCL_FEATURES] * sigmoid(z);
@@ -139,24 +281,12 @@ static double key_of(dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b,
 double dmcl_scorer_rank_key(dmcl_scorer *s, const tk_daifugo_move *m) {
   uint8_t b[DMCL_MAX_B];
   int nb = dmcl_move_b(s->p, m, b);
-  if (s->md->learner == DMCL_AP) {
-    uint64_t need = 0;
-    for (int i = 0; i < nb; i++) need |= UINT64_C(1) << b[i];
-    ap_bases(s, need);
-  }
-  return key_of(s, m, b, nb);
+  if (s->md->learner == DMCL_AP) return (double)ap_key(s, m, b, nb) * s->md->unit;
+  return nn_key(s, m, b, nb);
 }
 
 void dmcl_scorer_keys(dmcl_scorer *s, const tk_daifugo_move *m, int n, double *key) {
-  uint8_t b[TK_DAIFUGO_MAX_LEGAL][DMCL_MAX_B];
-  int nb[TK_DAIFUGO_MAX_LEGAL];
-  uint64_t need = 0;
-  for (int i = 0; i < n; i++) {
-    nb[i] = dmcl_move_b(s->p, &m[i], b[i]);
-    for (int k = 0; k < nb[i]; k++) need |= UINT64_C(1) << b[i][k];
-  }
-  if (s->md->learner == DMCL_AP) ap_bases(s, need);
-  for (int i = 0; i < n; i++) key[i] = key_of(s, &m[i], b[i], nb[i]);
+  for (int i = 0; i < n; i++) key[i] = dmcl_scorer_rank_key(s, &m[i]);
 }
 
 double dmcl_rank_prob(double alpha, int k, int i) {
@@ -184,40 +314,67 @@ int dmcl_draw_rank(double alpha, int k, tk_rng *r) {
   return i;
 }
 
+/* The index of the key at position `rank` (0-based) of the descending order of h[0..n), ties
+ * ordered at random: the distinct values are walked down until the one covering `rank`. One
+ * body for AP's integer keys and NN's doubles (the same order and ties as AP's keys in doubles,
+ * which are exact). */
+#define WALK(T, TOP, BOTTOM)                                                                     \
+  do {                                                                                           \
+    T above = TOP;                                                                               \
+    int pos = 0;                                                                                 \
+    for (;;) {                                                                                   \
+      T v = BOTTOM;                                                                              \
+      int ties = 0;                                                                              \
+      for (int i = 0; i < n; i++)                                                                \
+        if (h[i] < above) {                                                                      \
+          if (h[i] > v) v = h[i], ties = 1;                                                      \
+          else if (h[i] == v) ties++;                                                            \
+        }                                                                                        \
+      if (ties == 0) return 0; /* not reached: rank < n */                                       \
+      if (pos + ties > rank) {                                                                   \
+        /* ties are ordered at random, so the move at `rank` is uniform among them */           \
+        int t = ties > 1 ? (int)tk_rng_below(r, (uint32_t)ties) : 0;                             \
+        for (int i = 0; i < n; i++)                                                              \
+          if (h[i] == v && t-- == 0) return i;                                                   \
+      }                                                                                          \
+      pos += ties;                                                                               \
+      above = v;                                                                                 \
+    }                                                                                            \
+  } while (0)
+
+static int walk_i64(const int64_t *h, int n, int rank, tk_rng *r) { WALK(int64_t, INT64_MAX, INT64_MIN); }
+static int walk_f64(const double *h, int n, int rank, tk_rng *r) { WALK(double, INFINITY, -INFINITY); }
+#undef WALK
+
 int dmcl_pick(const dmcl_policy *pol, const dmcl_pos *p, const tk_daifugo_move *m, int n,
               tk_rng *r) {
   if (n <= 1) return 0;
   if (pol->alpha >= 1) return (int)tk_rng_below(r, (uint32_t)n);
   int rank = dmcl_draw_rank(pol->alpha, n, r);
-  double h[TK_DAIFUGO_MAX_LEGAL];
   dmcl_scorer s;
   dmcl_scorer_init(&s, &pol->md, p);
-  dmcl_scorer_keys(&s, m, n, h);
-  /* the value at position `rank` of the descending order: walk the distinct values down */
-  double above = INFINITY;
-  int pos = 0;
-  for (;;) {
-    double v = -INFINITY;
-    int ties = 0;
-    for (int i = 0; i < n; i++)
-      if (h[i] < above) {
-        if (h[i] > v) v = h[i], ties = 1;
-        else if (h[i] == v) ties++;
-      }
-    if (ties == 0) return 0; /* not reached: rank < n */
-    if (pos + ties > rank) {
-      /* ties are ordered at random, so the move at `rank` is uniform among them */
-      int t = ties > 1 ? (int)tk_rng_below(r, (uint32_t)ties) : 0;
-      for (int i = 0; i < n; i++)
-        if (h[i] == v && t-- == 0) return i;
+  if (pol->md.learner == DMCL_AP) {
+    /* |key| < 2^40 (policy.h): never the sentinels */
+    int64_t h[TK_DAIFUGO_MAX_LEGAL];
+    for (int i = 0; i < n; i++) {
+      uint8_t b[DMCL_MAX_B];
+      int nb = dmcl_move_b(p, &m[i], b);
+      h[i] = ap_key(&s, &m[i], b, nb);
     }
-    pos += ties;
-    above = v;
+    return walk_i64(h, n, rank, r);
   }
+  double h[TK_DAIFUGO_MAX_LEGAL];
+  dmcl_scorer_keys(&s, m, n, h);
+  return walk_f64(h, n, rank, r);
 }
 
 void dmcl_policy_move(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo_move *out) {
   const dmcl_policy *pol = ctx;
+  /* the pass forced (about half the calls of a playout): the list's only action, no draw */
+  if (!tk_daifugo_game_can_play(g)) {
+    *out = (tk_daifugo_move){.kind = TK_DAIFUGO_PASS, .jcell = TK_DAIFUGO_NOCELL};
+    return;
+  }
   tk_daifugo_legal l;
   tk_daifugo_game_legal(g, &l);
   /* a[0] is the pass: left out on a new table (where something else is always legal), and with
@@ -228,6 +385,7 @@ void dmcl_policy_move(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo
     return;
   }
   dmcl_pos p;
-  dmcl_pos_of_game(g, &p);
+  if (pol->md.learner == DMCL_AP) dmcl_pos_of_game_core(g, &p);
+  else dmcl_pos_of_game(g, &p);
   *out = l.a[first + dmcl_pick(pol, &p, l.a + first, n, r)];
 }

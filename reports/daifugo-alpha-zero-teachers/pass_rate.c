@@ -14,7 +14,8 @@ int main(int argc, char **argv) {
     if (nn) shape[0] = 16, shape[1] = DMCL_NN_ROW;
     tk_weights w; tk_error err; tk_error_clear(&err);
     if (tk_weights_load(argv[f], nn ? DMCL_MODEL_NN : DMCL_MODEL_AP, DMCL_FEATURE_VERSION, 2, shape, &w, &err)) { fprintf(stderr, "%s\n", err.msg); return 1; }
-    dmcl_policy pol = {.md = {nn ? DMCL_NN : DMCL_AP, nn ? 16 : 0, w.values}, .alpha = 0};
+    dmcl_policy pol = {.alpha = 0};
+    if (dmcl_model_init(&pol.md, nn ? DMCL_NN : DMCL_AP, 16, w.values)) { fprintf(stderr, "%s: no model\n", argv[f]); return 1; }
     tk_rng r; tk_rng_seed(&r, 5);
     long opp = 0, passes = 0, games = 0;
     static tk_daifugo_legal L;
@@ -37,6 +38,7 @@ int main(int argc, char **argv) {
       games += g.over;
     }
     printf("%-40s games %ld, decisions with a play legal over a table %ld, passed %.3f\n", argv[f], games, opp, (double)passes / opp);
+    dmcl_model_free(&pol.md);
     tk_weights_free(&w);
   }
   return 0;

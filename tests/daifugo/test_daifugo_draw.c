@@ -306,11 +306,64 @@ static void inline_rng_matches(void) {
   if (memcmp(&a, &b, sizeof a)) TK_FAILF("the states differ after the same draws");
 }
 
+/* tk_daifugo_game_can_play is "the list holds more than the pass", at every decision of 3,000
+ * random games (one in 5 in revolution) and over a pair with the joker in hand, locked and not,
+ * in both orders; each table kind is met both with a play and with the pass forced. */
+static void can_play_matches_list(void) {
+  tk_rng pick;
+  tk_rng_seed(&pick, 31);
+  long seen[TK_DAIFUGO_JOKER1 + 1][2] = {{0}};
+  long bad = 0;
+  for (int lock = 0; lock < 2; lock++)
+    for (int rev = 0; rev < 2; rev++) {
+      tk_daifugo_game g;
+      dt_game(&g, "S7 H7", "S5 H5 D5 S9 C9 JK", "S3", "S4", NULL, 0);
+      dt_play(&g, 0, "S7 H7");
+      g.lock = (uint8_t)lock;
+      g.rev = (uint8_t)rev;
+      /* S9 JK[H9] (or S5 JK) follows unless locked to S H; locked, only the pair's suits */
+      int want = tk_daifugo_game_legal(&g, &L) > 1;
+      if (tk_daifugo_game_can_play(&g) != want) {
+        TK_FAILF("over a pair, lock %d rev %d: can_play %d, the list has %d actions", lock, rev,
+                 tk_daifugo_game_can_play(&g), L.n);
+        bad++;
+      }
+    }
+  for (uint64_t deal = 0; deal < 3000 && bad < 5; deal++) {
+    tk_daifugo_game g;
+    deal_game(&g, 8, deal, 20);
+    if (deal % 5 == 0) g.rev ^= 1;
+    while (!g.over && bad < 5) {
+      int want = tk_daifugo_game_legal(&g, &L) > 1, got = tk_daifugo_game_can_play(&g);
+      seen[g.top.kind][want]++;
+      if (got != want) {
+        char top[64];
+        tk_daifugo_move_str(&g.top, top, sizeof top);
+        TK_FAILF("deal %llu: over %s (rev %d lock %d): can_play %d, the list has %d actions",
+                 (unsigned long long)deal, top, g.rev, g.lock, got, L.n);
+        bad++;
+      }
+      random_step(&g, &pick);
+    }
+    if (g.over && tk_daifugo_game_can_play(&g)) TK_FAILF("deal %llu: can_play after the end",
+                                                         (unsigned long long)deal), bad++;
+  }
+  printf("\ncan_play: forced pass / a play over a single %ld/%ld, the joker %ld/%ld, a group "
+         "%ld/%ld, a sequence %ld/%ld; new tables %ld\n", seen[TK_DAIFUGO_SINGLE][0],
+         seen[TK_DAIFUGO_SINGLE][1], seen[TK_DAIFUGO_JOKER1][0], seen[TK_DAIFUGO_JOKER1][1],
+         seen[TK_DAIFUGO_GROUP][0], seen[TK_DAIFUGO_GROUP][1], seen[TK_DAIFUGO_SEQ][0],
+         seen[TK_DAIFUGO_SEQ][1], seen[TK_DAIFUGO_PASS][1]);
+  for (int k = TK_DAIFUGO_SINGLE; k <= TK_DAIFUGO_JOKER1; k++)
+    for (int w = 0; w < 2; w++)
+      if (seen[k][w] < 20) TK_FAILF("table kind %d, can play %d: only %ld positions", k, w, seen[k][w]);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"the inline generator is tk_rng's stream", inline_rng_matches},
       {"random_play: listed plays, uniformly", random_play_is_uniform},
       {"playout(_until) = random_play + game_play, byte for byte", playout_equals_steps},
+      {"game_can_play = the list holds more than the pass", can_play_matches_list},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("daifugo_draw", tests);

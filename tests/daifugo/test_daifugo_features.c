@@ -247,9 +247,14 @@ static double nn_w[5 * DMCL_NN_ROW];
 static void random_positions(void) {
   tk_rng wr;
   tk_rng_seed(&wr, 7);
-  for (int i = 0; i < DMCL_CROSSED; i++) ap_w[i] = (double)tk_rng_below(&wr, 2001) - 1000;
+  /* AP: values off any grid, so that the rounding at load is exercised */
+  for (int i = 0; i < DMCL_CROSSED; i++) ap_w[i] = (tk_rng_double(&wr) - 0.5) * 2000;
   for (int i = 0; i < 5 * DMCL_NN_ROW; i++) nn_w[i] = tk_rng_double(&wr) - 0.5;
-  const dmcl_model ap = {DMCL_AP, 0, ap_w}, nn = {DMCL_NN, 5, nn_w};
+  dmcl_model ap, nn;
+  if (dmcl_model_init(&ap, DMCL_AP, 0, ap_w) || dmcl_model_init(&nn, DMCL_NN, 5, nn_w)) {
+    TK_FAILF("dmcl_model_init failed");
+    return;
+  }
   tk_daifugo_rules rules = tk_daifugo_default_rules();
   rules.block_games = 10;
   static tk_daifugo_block b;
@@ -277,8 +282,11 @@ static void random_positions(void) {
                    b.game);
           failures++;
         }
+        /* the AP scorer reads only what the core position holds */
+        dmcl_pos pc;
+        dmcl_pos_of_game_core(&b.g, &pc);
         dmcl_scorer sa, sn;
-        dmcl_scorer_init(&sa, &ap, &pg);
+        dmcl_scorer_init(&sa, &ap, &pc);
         dmcl_scorer_init(&sn, &nn, &pg);
         positions++;
         for (int i = 0; i < l.n; i++) {
@@ -290,7 +298,7 @@ static void random_positions(void) {
           if (nv != ng || memcmp(fv, fg, (size_t)nv)) TK_FAILF("%s: view and game units differ", ctx), failures++;
           check_items(fg, ng, ctx);
           double slow = dmcl_h(&ap, &pg, &l.a[i]), fast = dmcl_scorer_rank_key(&sa, &l.a[i]);
-          if (fabs(slow - fast) > 1e-6) TK_FAILF("%s: AP scorer %.3f, full list %.3f", ctx, fast, slow), failures++;
+          if (slow != fast) TK_FAILF("%s: AP scorer %.17g, full list %.17g", ctx, fast, slow), failures++;
           slow = dmcl_h(&nn, &pg, &l.a[i]);
           fast = 1 / (1 + exp(-dmcl_scorer_rank_key(&sn, &l.a[i])));
           if (fabs(slow - fast) > 1e-12) TK_FAILF("%s: NN scorer %.15f, full list %.15f", ctx, fast, slow), failures++;
@@ -305,6 +313,41 @@ static void random_positions(void) {
   }
   if (positions < 1000) TK_FAILF("only %ld positions visited", positions);
   printf("\n  %ld positions, %ld moves compared\n", positions, moves);
+  dmcl_model_free(&ap);
+  dmcl_model_free(&nn);
+}
+
+/* AP's rounding at load: the largest |w| 3 puts the grid at 2^-22 (3 = 0.75 x 2^2, and
+ * 3 x 2^22 < 2^24 <= 3 x 2^23); each weight moves to its nearest grid point, by at most 2^-23;
+ * weights already on the grid stay. */
+static void ap_grid(void) {
+  static double w[DMCL_CROSSED];
+  memset(w, 0, sizeof w);
+  w[0] = 3, w[1] = 1.0 / 3, w[2] = -0.1, w[3] = 0.5, w[4] = -2.75, w[DMCL_CROSSED - 1] = 1e-9;
+  dmcl_model md;
+  if (dmcl_model_init(&md, DMCL_AP, 0, w)) {
+    TK_FAILF("dmcl_model_init failed");
+    return;
+  }
+  TK_EQ(md.k, 22, "grid exponent");
+  CU_ASSERT_EQUAL(md.unit, ldexp(1, -22));
+  CU_ASSERT_EQUAL(md.w[0], 3);
+  CU_ASSERT_EQUAL(md.w[1], 1398101 / 4194304.0);  /* round(2^22 / 3) = 1398101.33 -> 1398101 */
+  CU_ASSERT_EQUAL(md.w[2], -419430 / 4194304.0);  /* round(-419430.4) */
+  CU_ASSERT_EQUAL(md.w[3], 0.5);
+  CU_ASSERT_EQUAL(md.w[4], -2.75);
+  CU_ASSERT_EQUAL(md.w[DMCL_CROSSED - 1], 0);     /* 1e-9 x 2^22 = 0.004: rounded away */
+  for (int i = 0; i < 5; i++)
+    if (fabs(md.w[i] - w[i]) > ldexp(1, -23)) TK_FAILF("w[%d] moved by %g", i, md.w[i] - w[i]);
+  dmcl_model_free(&md);
+  /* all zero: a grid exists and every h is 0 */
+  memset(w, 0, sizeof w);
+  if (dmcl_model_init(&md, DMCL_AP, 0, w)) TK_FAILF("zero weights refused");
+  else dmcl_model_free(&md);
+  /* a weight that is not finite is refused, and the model left empty */
+  w[7] = NAN;
+  CU_ASSERT_EQUAL(dmcl_model_init(&md, DMCL_AP, 0, w), -1);
+  CU_ASSERT_PTR_NULL(md.t);
 }
 
 /* ---- the rank draw */
@@ -344,7 +387,11 @@ static void pick_ties(void) {
   const tk_daifugo_move m[3] = {mv("pass"), mv("S7 H7"), mv("S8 JK[H8]")};
   static double w[DMCL_CROSSED];
   memset(w, 0, sizeof w);
-  dmcl_policy pol = {.md = {DMCL_AP, 0, w}, .alpha = 0};
+  dmcl_policy pol = {.alpha = 0};
+  if (dmcl_model_init(&pol.md, DMCL_AP, 0, w)) {
+    TK_FAILF("dmcl_model_init failed");
+    return;
+  }
   tk_rng r;
   tk_rng_seed(&r, 5);
   long c[3] = {0};
@@ -352,6 +399,11 @@ static void pick_ties(void) {
   for (int i = 0; i < 3; i++)
     if (fabs(c[i] / 30000.0 - 1 / 3.0) > 0.015) TK_FAILF("tie: move %d picked %ld of 30000", i, c[i]);
   w[(DMCL_B_EIGHT + 1) * DMCL_CP + DMCL_C_NEW] = 1; /* 8-cut x table not new */
+  dmcl_model_free(&pol.md);
+  if (dmcl_model_init(&pol.md, DMCL_AP, 0, w)) {
+    TK_FAILF("dmcl_model_init failed");
+    return;
+  }
   for (int i = 0; i < 1000; i++) TK_EQ(dmcl_pick(&pol, &p, m, 3, &r), 2, "α 0 plays the best");
   pol.alpha = 0.5; /* k = 3: 4/7, 2/7, 1/7 for S8 JK[H8], then the tied pair at random */
   memset(c, 0, sizeof c);
@@ -360,6 +412,7 @@ static void pick_ties(void) {
   for (int i = 0; i < 3; i++)
     if (fabs(c[i] / 70000.0 - want[i]) > 0.01)
       TK_FAILF("α 0.5: move %d picked %.4f, expected %.4f", i, c[i] / 70000.0, want[i]);
+  dmcl_model_free(&pol.md);
 }
 
 int main(void) {
@@ -369,6 +422,7 @@ int main(void) {
       {"units in revolution, under the joker, on a new table", revolution_units},
       {"hand-size buckets", size_buckets},
       {"view = game, one-hot items, fast h = full h (random blocks)", random_positions},
+      {"AP weights rounded to their grid at load", ap_grid},
       {"rank probabilities and draws (footnote 4)", rank_probs},
       {"pick: argmax, ties at random, α 0.5", pick_ties},
       CU_TEST_INFO_NULL,
