@@ -354,7 +354,7 @@ int dmcl_pick(const dmcl_policy *pol, const dmcl_pos *p, const tk_daifugo_move *
   dmcl_scorer s;
   dmcl_scorer_init(&s, &pol->md, p);
   if (pol->md.learner == DMCL_AP) {
-    /* |key| < 2^40 (policy.h): never the sentinels */
+    /* |key| <= 8 x 46 x 2^24 < 2^33 (ap_init): never the sentinels */
     int64_t h[TK_DAIFUGO_MAX_LEGAL];
     for (int i = 0; i < n; i++) {
       uint8_t b[DMCL_MAX_B];

@@ -7,12 +7,12 @@
  *   (B' b, C' c); h = the sum over the move's active crossed units.
  * - NN: model "daifugo_mcl_nn", shape [H, 183]: row j holds the 182 input weights of hidden
  *   unit j then its output weight v_j; h = σ(Σ_j v_j σ(Σ_f w[j][f])) over the active features.
- * AP's weights are rounded at load to the grid 2^-k (k the largest with every |w| 2^k <= 2^24),
+ * AP's weights are rounded at load to the grid 2^-k (k the largest with max |w| 2^k < 2^24),
  * so that every h is a sum of integers in units of 2^-k, exact in any order: the fast scorer
  * adds precombined integer rows (below) and gets the same value, bit for bit, as dmcl_h on the
- * rounded weights. The rounding moves a weight by at most 2^-25 of the largest |w|; it changes a
- * ranking only where two moves' h differ by about that much (two moves equal on the grid tie and
- * are ordered at random).
+ * rounded weights. The rounding moves a weight by at most 2^-24 of the largest |w|; it can change a
+ * ranking only where two moves' h differ by less than the roundings summed over their units (at
+ * most 368 units, 2^-(k+1) each; two moves equal on the grid tie and are ordered at random).
  * Scoring a position's moves goes through dmcl_scorer, which computes once per position what
  * does not depend on the move (the fixed C' units and the hand before the play), so a move
  * costs its B' units times the columns it takes from the hand. */
