@@ -37,6 +37,14 @@ typedef struct agent {
 static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
                                     NULL};
 
+/* The value as JSON for an error message, cut to fit `buf`. */
+static const char *shown(const json_t *v, char *buf, size_t cap) {
+  char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+  snprintf(buf, cap, "%s", t ? t : "?");
+  free(t);
+  return buf;
+}
+
 /* Reads mcl's own parameters (dmc_params_parse_for checked the rest). */
 static int own_params(const char *params_json, double *alpha, int *learner, int *hidden,
                       int *no_pass, char *path, size_t cap, tk_error *err) {
@@ -46,11 +54,12 @@ static int own_params(const char *params_json, double *alpha, int *learner, int 
   int rc = 0;
   json_t *v;
   path[0] = 0;
+  char got[48];
   if ((v = json_object_get(o, "alpha"))) {
     double x = json_number_value(v);
     if (!json_is_number(v) || !(x >= 0 && x <= 1))
       rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: alpha must be a number from "
-                        "0 to 1, got %s", json_is_number(v) ? "a number out of range" : "no number");
+                        "0 to 1, got %s", shown(v, got, sizeof got));
     else *alpha = x;
   }
   if (!rc && (v = json_object_get(o, "learner"))) {
@@ -58,24 +67,25 @@ static int own_params(const char *params_json, double *alpha, int *learner, int 
     if (s && !strcmp(s, "ap")) *learner = DMCL_AP;
     else if (s && !strcmp(s, "nn")) *learner = DMCL_NN;
     else rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: learner must be \"ap\" or "
-                           "\"nn\", got %.40s", s ? s : "no string");
+                           "\"nn\", got %s", shown(v, got, sizeof got));
   }
   if (!rc && (v = json_object_get(o, "hidden"))) {
     if (!json_is_integer(v) || json_integer_value(v) < 1 ||
         json_integer_value(v) > DMCL_MAX_HIDDEN)
       rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: hidden must be an integer "
-                        "from 1 to %d", DMCL_MAX_HIDDEN);
+                        "from 1 to %d, got %s", DMCL_MAX_HIDDEN, shown(v, got, sizeof got));
     else *hidden = (int)json_integer_value(v);
   }
   if (!rc && (v = json_object_get(o, "playout_pass"))) {
     if (!json_is_boolean(v))
       rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: playout_pass must be true or "
-                        "false");
+                        "false, got %s", shown(v, got, sizeof got));
     else *no_pass = !json_is_true(v);
   }
   if (!rc && (v = json_object_get(o, "weights"))) {
     if (!json_is_string(v))
-      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: weights must be a path");
+      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: weights must be a path (a "
+                        "string), got %s", shown(v, got, sizeof got));
     else snprintf(path, cap, "%s", json_string_value(v));
   }
   json_decref(o);

@@ -193,10 +193,12 @@ static void params_and_files(void) {
   static const struct {
     const char *params, *want;
   } cases[] = {
-      {"{\"alpha\": 1.5}", "alpha must be a number from 0 to 1"},
-      {"{\"learner\": \"svm\"}", "learner must be \"ap\" or \"nn\""},
-      {"{\"hidden\": 0}", "hidden must be an integer from 1 to 256"},
-      {"{\"playout_pass\": 0}", "playout_pass must be true or false"},
+      {"{\"alpha\": 1.5}", "alpha must be a number from 0 to 1, got 1.5"},
+      {"{\"alpha\": \"x\"}", "alpha must be a number from 0 to 1, got \"x\""},
+      {"{\"learner\": \"svm\"}", "learner must be \"ap\" or \"nn\", got \"svm\""},
+      {"{\"hidden\": 0}", "hidden must be an integer from 1 to 256, got 0"},
+      {"{\"playout_pass\": 0}", "playout_pass must be true or false, got 0"},
+      {"{\"weights\": 7}", "weights must be a path (a string), got 7"},
       {"{\"playouts\": 0}", "playouts"},
       {"{\"colour\": 1}", "unknown parameter 'colour'"},
       {"{\"weights\": \"/nonexistent/w.tkw\"}", "/nonexistent/w.tkw"},
