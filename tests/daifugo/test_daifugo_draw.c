@@ -321,7 +321,8 @@ static void can_play_matches_list(void) {
       dt_play(&g, 0, "S7 H7");
       g.lock = (uint8_t)lock;
       g.rev = (uint8_t)rev;
-      /* S9 JK[H9] (or S5 JK) follows unless locked to S H; locked, only the pair's suits */
+      /* pairs with the joker (S9 JK[H9], C9 JK, ...) and, in revolution, S5 H5: the lock keeps
+       * only the pair's suits ♠ ♥; the list is the judge */
       int want = tk_daifugo_game_legal(&g, &L) > 1;
       if (tk_daifugo_game_can_play(&g) != want) {
         TK_FAILF("over a pair, lock %d rev %d: can_play %d, the list has %d actions", lock, rev,
