@@ -5,15 +5,24 @@
  * least h han (dora, red fives and ura-dora counted; yakuman as >= 4).
  *
  *   riichi_mcp_eval [-n HANDS] [--seed S] [--opponents policy|tsumogiri] [--mcp FILE]
- *                   [--bcp FILE] [--weights FILE] [-j N] [--out FILE.json]
+ *                   [--bcp FILE] [--weights FILE] [--targets LIST] [--compare] [-j N]
+ *                   [--out FILE.json]
  *
  * Agents: the one-player policy (its success at every h from one pass), and for each model
- * given, target mode with target h = 1..4 (mct_decide), each scored at its own h. Paired on the
+ * given, target mode with target h = 1..4 (mct_decide; --targets 1,4 keeps those), each scored at
+ * its own h. Paired on the
  * hands: a model minus the policy, the per-hand difference of the two success indicators, with a
  * normal interval (n is large). Hand i's outcome for an agent depends on (S, i) only, so the
  * result is the same for every -j: workers (forked) play hands i ≡ w (mod N) into a shared
  * array. The default seed (1001) differs from the generator's default (1), so the walls of the
- * evaluation are not those the models were trained on. */
+ * evaluation are not those the models were trained on.
+ *
+ * How each agent plays, from the same hands: the share of hands with a call, with riichi, and
+ * ending tenpai or better without a win. With --compare, at every decision of a model agent that
+ * has two candidates or more, the policy is asked too (its answer is not played): the share of
+ * those decisions where the two agree, where the model's hand after its move has a higher or a
+ * lower shanten than the policy's, and how often each calls. All are sums of whole numbers, so
+ * they too are the same for every -j. */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <math.h>
@@ -34,11 +43,20 @@
 
 enum { MAX_AGENTS = 9, MAX_JOBS = 64 };
 
+/* --compare's counters of one agent (summed over the workers). */
+enum { CMP_MULTI, CMP_AGREE, CMP_HIGHER, CMP_LOWER, CMP_CALLS, CMP_POLICY_CALLS, CMP_N };
+
 typedef struct agent {
   char label[16];
   const mcm_model *m; /* NULL: the policy */
   int target;         /* 1..4; 0 for the policy (scored at every h) */
+  uint64_t *cmp;      /* --compare: this worker's counters for this agent (CMP_N), else NULL */
 } agent;
+
+/* How a hand was played (per agent and hand, in the shared map). */
+typedef struct played {
+  int8_t label, calls, riichi, shanten;
+} played;
 
 static const double *policy_w;
 
@@ -48,17 +66,53 @@ static int decide_policy(void *ctx, const tk_riichi_view *v, const tk_riichi_leg
   return rop_decide(v, l, policy_w, out, err);
 }
 
+/* The candidate of cands[0..n) that choice `ch` plays: its own (action, discard), or for a riichi
+ * declaration the discard of the same tile. -1 when none (a win, kyuushu). */
+static int cand_of(const tk_riichi_legal *l, const rop_cand *c, int n, const rop_choice *ch) {
+  const tk_riichi_action *a = &l->a[ch->action];
+  for (int i = 0; i < n; i++) {
+    const tk_riichi_action *b = &l->a[c[i].action];
+    if (c[i].action == ch->action && c[i].discard == ch->discard) return i;
+    if (a->type == TK_RIICHI_RIICHI && b->type == TK_RIICHI_DISCARD && b->tile == a->tile) return i;
+  }
+  return -1;
+}
+
+static int is_call(const tk_riichi_legal *l, const rop_cand *c) {
+  int t = l->a[c->action].type;
+  return t == TK_RIICHI_CHI || t == TK_RIICHI_PON || t == TK_RIICHI_MINKAN;
+}
+
 static int decide_target(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
                          rop_choice *out, tk_error *err) {
   const agent *a = ctx;
-  return mct_decide(v, l, a->m, a->target, out, err);
+  int rc = mct_decide(v, l, a->m, a->target, out, err);
+  if (rc || !a->cmp) return rc;
+  static _Thread_local rop_cand c[ROP_MAX_CANDS];
+  int n = rop_candidates(v, l, c, ROP_MAX_CANDS);
+  if (n < 2) return 0;
+  rop_choice pc;
+  if ((rc = rop_decide(v, l, policy_w, &pc, err))) return rc;
+  int x = cand_of(l, c, n, out), y = cand_of(l, c, n, &pc);
+  if (x < 0 || y < 0) return 0; /* a win (both take it) */
+  a->cmp[CMP_MULTI]++;
+  a->cmp[CMP_CALLS] += is_call(l, &c[x]);
+  a->cmp[CMP_POLICY_CALLS] += is_call(l, &c[y]);
+  if (x == y) {
+    a->cmp[CMP_AGREE]++;
+    return 0;
+  }
+  int sx = tk_shanten(c[x].hand.c), sy = tk_shanten(c[y].hand.c);
+  a->cmp[CMP_HIGHER] += sx > sy;
+  a->cmp[CMP_LOWER] += sx < sy;
+  return 0;
 }
 
 static int usage(const char *msg) {
   fprintf(stderr,
           "riichi_mcp_eval: %s\nusage: riichi_mcp_eval [-n HANDS] [--seed S] "
-          "[--opponents policy|tsumogiri] [--mcp FILE] [--bcp FILE] [--weights FILE] [-j N] "
-          "[--out FILE.json]\n",
+          "[--opponents policy|tsumogiri] [--mcp FILE] [--bcp FILE] [--weights FILE] "
+          "[--targets LIST] [--compare] [-j N] [--out FILE.json]\n",
           msg);
   return 2;
 }
@@ -74,11 +128,16 @@ static void wilson(double k, double n, double *lo, double *hi) {
 int main(int argc, char **argv) {
   const char *weights = NULL, *opp = "policy", *mcp_path = NULL, *bcp_path = NULL, *out = NULL;
   uint64_t n = 10000, seed = 1001, jobs = 1;
+  int compare = 0, targets = 0xf; /* bit h-1: target h is played */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage("paper 000 table 5: success rates of the policy and of MCP / BCP target mode");
       return 0;
+    }
+    if (!strcmp(a, "--compare")) {
+      compare = 1;
+      continue;
     }
     if (i + 1 >= argc) return usage("a flag without its value, or an unknown argument");
     const char *v = argv[++i];
@@ -87,6 +146,19 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--mcp")) mcp_path = v;
     else if (!strcmp(a, "--bcp")) bcp_path = v;
     else if (!strcmp(a, "--out")) out = v;
+    else if (!strcmp(a, "--targets")) {
+      /* a comma-separated list of single digits 1..4, e.g. "1,4" */
+      targets = 0;
+      size_t len = strlen(v);
+      int ok = len % 2 == 1;
+      for (size_t q = 0; ok && q < len; q++)
+        ok = q % 2 ? v[q] == ',' : v[q] >= '1' && v[q] <= '4';
+      if (!ok) {
+        fprintf(stderr, "riichi_mcp_eval: --targets: '%s' is not a list of 1..4 (e.g. 1,4)\n", v);
+        return 2;
+      }
+      for (size_t q = 0; q < len; q += 2) targets |= 1 << (v[q] - '1');
+    }
     else if (!strcmp(a, "-n")) {
       if (mcg_parse_u64("riichi_mcp_eval", a, v, &n)) return 2;
     } else if (!strcmp(a, "--seed")) {
@@ -121,7 +193,7 @@ int main(int argc, char **argv) {
   static mcm_model models[2];
   agent agents[MAX_AGENTS];
   int na = 0;
-  agents[na++] = (agent){"policy", NULL, 0};
+  agents[na++] = (agent){"policy", NULL, 0, NULL};
   const char *paths[2] = {mcp_path, bcp_path};
   for (int k = 0; k < 2; k++) {
     if (!paths[k]) continue;
@@ -130,20 +202,23 @@ int main(int argc, char **argv) {
       return 1;
     }
     for (int h = 1; h <= 4; h++) {
-      agents[na] = (agent){"", &models[k], h};
+      if (!(targets & 1 << (h - 1))) continue;
+      agents[na] = (agent){"", &models[k], h, NULL};
       snprintf(agents[na].label, sizeof agents[na].label, "%s-%d", k == 0 ? "mcp" : "bcp", h);
       na++;
     }
   }
 
-  /* labels[a * n + i]: agent a's label on hand i (-1 until played). */
-  size_t bytes = (size_t)na * n;
-  int8_t *labels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (labels == MAP_FAILED) {
+  /* hands[a * n + i]: how agent a played hand i (label -1 until played); then each worker's
+   * --compare counters, CMP_N per agent. */
+  size_t bytes = (size_t)na * n * sizeof(played) + (size_t)jobs * na * CMP_N * sizeof(uint64_t);
+  played *hands = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (hands == MAP_FAILED) {
     fprintf(stderr, "riichi_mcp_eval: cannot map %zu bytes: %s\n", bytes, strerror(errno));
     return 1;
   }
-  memset(labels, -1, bytes);
+  for (size_t i = 0; i < (size_t)na * n; i++) hands[i].label = -1;
+  uint64_t *cmp = (uint64_t *)(hands + (size_t)na * n); /* mmap: zeroed, 8-aligned */
   mcg_params p;
   mcg_params_init(&p, seed, opponents, w);
   struct timespec t0, t1;
@@ -156,6 +231,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (pid == 0) {
+      if (compare)
+        for (int a = 1; a < na; a++) agents[a].cmp = cmp + ((size_t)j * na + a) * CMP_N;
       for (uint64_t i = j; i < n; i += jobs)
         for (int a = 0; a < na; a++) {
           mcg_result r;
@@ -166,7 +243,8 @@ int main(int argc, char **argv) {
                     (unsigned long long)i, err.msg);
             _exit(1);
           }
-          labels[(size_t)a * n + i] = (int8_t)rc;
+          hands[(size_t)a * n + i] = (played){(int8_t)rc, (int8_t)r.calls, (int8_t)r.riichi,
+                                              (int8_t)r.shanten};
         }
       _exit(0);
     }
@@ -209,7 +287,7 @@ int main(int argc, char **argv) {
       if (agents[a].target && agents[a].target != h) continue;
       double k = 0, sd = 0, sd2 = 0;
       for (uint64_t i = 0; i < n; i++) {
-        int s = labels[(size_t)a * n + i] >= h, b = labels[i] >= h;
+        int s = hands[(size_t)a * n + i].label >= h, b = hands[i].label >= h;
         k += s;
         sd += s - b;
         sd2 += (double)(s - b) * (s - b);
@@ -233,6 +311,46 @@ int main(int argc, char **argv) {
         first = 0;
       }
     }
+  /* How each agent played: shares of the n hands, and --compare's shares of the decisions. */
+  if (jf) fprintf(jf, "\n], \"play\": [");
+  printf("\n%-8s %-10s %-10s %-22s", "agent", "a call", "riichi", "no win, tenpai at end");
+  if (compare)
+    printf(" %-10s %-18s %-18s %-16s", "decisions", "agree w/ policy", "higher / lower sh.",
+           "calls: it / pol.");
+  printf("\n");
+  for (int a = 0; a < na; a++) {
+    double calls = 0, riichi = 0, tenpai = 0, lost = 0;
+    for (uint64_t i = 0; i < n; i++) {
+      const played *x = &hands[(size_t)a * n + i];
+      calls += x->calls > 0;
+      riichi += x->riichi > 0;
+      lost += x->shanten >= 0;
+      tenpai += x->shanten == 0;
+    }
+    printf("%-8s %-10.4f %-10.4f %-22.4f", agents[a].label, calls / (double)n, riichi / (double)n,
+           lost > 0 ? tenpai / lost : 0);
+    if (jf)
+      fprintf(jf, "%s\n  {\"agent\": \"%s\", \"hands_with_a_call\": %.6f, \"hands_with_riichi\": "
+                  "%.6f, \"tenpai_at_end_of_lost\": %.6f",
+              a ? "," : "", agents[a].label, calls / (double)n, riichi / (double)n,
+              lost > 0 ? tenpai / lost : 0);
+    if (compare && a) {
+      uint64_t c[CMP_N] = {0};
+      for (uint64_t j = 0; j < jobs; j++)
+        for (int k = 0; k < CMP_N; k++) c[k] += cmp[((size_t)j * na + a) * CMP_N + k];
+      double d = c[CMP_MULTI] ? (double)c[CMP_MULTI] : 1;
+      printf(" %-10llu %-18.4f %.4f / %-9.4f %.4f / %.4f", (unsigned long long)c[CMP_MULTI],
+             c[CMP_AGREE] / d, c[CMP_HIGHER] / d, c[CMP_LOWER] / d, c[CMP_CALLS] / d,
+             c[CMP_POLICY_CALLS] / d);
+      if (jf)
+        fprintf(jf, ", \"decisions\": %llu, \"agree\": %.6f, \"higher_shanten\": %.6f, "
+                    "\"lower_shanten\": %.6f, \"calls\": %.6f, \"policy_calls\": %.6f",
+                (unsigned long long)c[CMP_MULTI], c[CMP_AGREE] / d, c[CMP_HIGHER] / d,
+                c[CMP_LOWER] / d, c[CMP_CALLS] / d, c[CMP_POLICY_CALLS] / d);
+    }
+    printf("\n");
+    if (jf) fprintf(jf, "}");
+  }
   if (jf) {
     fprintf(jf, "\n]}\n");
     if (fclose(jf)) {

@@ -206,6 +206,10 @@ static int play(const mcg_params *p, uint64_t hand, mcx_example *e, mcg_result *
     }
     if (pending && planned == TK_TILE_NONE && g.p[self].nmelds > melds_before) pending = 0;
   }
+  const tk_riichi_player *me = &g.p[self];
+  for (int i = 0; i < me->nmelds; i++) r.calls += me->melds[i].type != TK_CALL_ANKAN;
+  r.riichi = me->riichi;
+  r.shanten = sc.won ? -1 : tk_shanten(me->hand);
   if (decide) {
     r.why = MCG_WHY_OK;
     r.han = sc.han;

@@ -56,6 +56,11 @@ typedef struct mcg_result {
   int nmoves;        /* distinct random moves it was drawn from */
   int han, yakuman;  /* the self player's win as scored (0 when none) */
   uint64_t decisions;/* agent decisions played */
+  /* The self player at the end of the hand: */
+  int calls;         /* open melds called (chi, pon, open kan; an added kan stays one meld) */
+  int riichi;        /* riichi declared (1 or 2 for double riichi), else 0 */
+  int shanten;       /* the concealed tiles' shanten when the hand ended without its win (0 =
+                        tenpai), -1 when it won */
 } mcg_result;
 
 /* Plays hand `hand` of `p`. Returns MCG_EXAMPLE with `e` filled (e->hand = hand), MCG_NONE,

@@ -687,6 +687,26 @@ static void test_plugins(void) {
            " && grep -q '\"agent\": \"policy\", \"h\": 4' e1.json",
            TK_WORK_DIR, TK_EVAL_BIN, TK_OP_WEIGHTS, TK_EVAL_BIN, TK_OP_WEIGHTS);
   TK_EQ(sh(cmd), 0, "riichi_mcp_eval: the same JSON for -j 1 and -j 3");
+  /* --compare only watches: the success rows are those of the run without it, the counters are
+   * the same for any -j, and --targets keeps the targets asked for. */
+  snprintf(cmd, sizeof cmd,
+           "cd %s && %s --weights %s --opponents tsumogiri -n 24 --bcp w.tkw --compare -j 1 "
+           "--out c1.json >/dev/null && %s --weights %s --opponents tsumogiri -n 24 --bcp w.tkw "
+           "--compare -j 3 --out c3.json >/dev/null && cmp c1.json c3.json && "
+           "sed -n '/\"rows\"/,/\"play\"/p' e1.json > r_e.txt && "
+           "sed -n '/\"rows\"/,/\"play\"/p' c1.json > r_c.txt && cmp r_e.txt r_c.txt && "
+           "grep -q '\"agent\": \"bcp-2\", \"hands_with_a_call\": [0-9.]*, "
+           "\"hands_with_riichi\": [0-9.]*, \"tenpai_at_end_of_lost\": [0-9.]*, \"decisions\": "
+           "[1-9]' c1.json && ! grep -q '\"agent\": \"policy\", \"h.*\"agree\"' c1.json",
+           TK_WORK_DIR, TK_EVAL_BIN, TK_OP_WEIGHTS, TK_EVAL_BIN, TK_OP_WEIGHTS);
+  TK_EQ(sh(cmd), 0, "riichi_mcp_eval --compare: the rows unchanged, the same for -j 1 and -j 3");
+  snprintf(cmd, sizeof cmd,
+           "cd %s && %s --weights %s --opponents tsumogiri -n 4 --bcp w.tkw --targets 4,2 "
+           "--out t.json >/dev/null && grep -c '\"agent\": \"bcp-[24]\", \"h\"' t.json | "
+           "grep -qx 2 && ! grep -q 'bcp-[13]' t.json && ! %s --weights %s -n 4 --bcp w.tkw "
+           "--targets 1,,2 2>t.err >/dev/null && grep -q \"'1,,2'\" t.err",
+           TK_WORK_DIR, TK_EVAL_BIN, TK_OP_WEIGHTS, TK_EVAL_BIN, TK_OP_WEIGHTS);
+  TK_EQ(sh(cmd), 0, "riichi_mcp_eval --targets keeps those targets and refuses a bad list");
   snprintf(cmd, sizeof cmd, "cd %s && %s --weights %s --mcp w.tkw -n 5 2>e.txt >/dev/null; "
            "test $? -ne 0 && grep -q 'w.tkw' e.txt", TK_WORK_DIR, TK_EVAL_BIN, TK_OP_WEIGHTS);
   TK_EQ(sh(cmd), 0, "riichi_mcp_eval refuses a BCP file given as MCP, by name");
