@@ -35,6 +35,10 @@ static void solve(const uint8_t *h, const uint8_t *seen, int draws, int objectiv
 
 /* ---- the brute force: the model of solve.h, enumerated copy by copy */
 
+/* The scorer check_against_bf gives both the solver and the brute force (NULL: solo points). */
+static tk_solve_score_fn bf_score;
+static void *bf_score_ctx;
+
 typedef struct bf {
   uint8_t root[TK_KINDS], unseen[TK_KINDS];
   int objective, dora, closed;
@@ -69,7 +73,9 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
     if (tk_is_complete(h)) {
       b->leaves++;
       P += 1;
-      E += b->closed && b->objective == TK_SOLVE_POINTS ? tk_solo_score(h, k, b->dora, NULL) : 0;
+      if (b->objective == TK_SOLVE_POINTS)
+        E += bf_score ? bf_score(bf_score_ctx, h, k)
+                      : b->closed ? tk_solo_score(h, k, b->dora, NULL) : 0;
     } else {
       double bp = 0, be = 0;
       int before = 0, after = 0;
@@ -110,7 +116,8 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
 static void check_against_bf(const uint8_t *h0, const uint8_t *seen, int draws, int objective,
                              int dora, int mode, const char *what) {
   tk_solve_result r;
-  tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = dora, .first_mode = mode};
+  tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = dora,
+                     .first_mode = mode, .score = bf_score, .score_ctx = bf_score_ctx};
   tk_error err;
   tk_error_clear(&err);
   if (tk_solve(solver, h0, seen, &o, &r, &err)) TK_FAILF("tk_solve: %s", err.msg);
@@ -199,6 +206,50 @@ static void test_brute_force_closed(void) {
     snprintf(what, sizeof what, "closed case %d points, direct", it);
     check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_DIRECT, what);
   }
+}
+
+/* A scorer that is no ruleset: it depends on the whole hand and the winning kind, and scores some
+ * complete hands 0 (as a hand without a yaku). ctx counts the calls. */
+static double odd_score(void *ctx, const uint8_t h[TK_KINDS], int k) {
+  ++*(long *)ctx;
+  if (k % 3 == 1 && !h[27]) return 0;
+  double v = 1000 + 100 * k;
+  for (int i = 0; i < TK_KINDS; i++) v += (i % 5 + 1) * h[i] * h[i];
+  return v;
+}
+
+/* Open hands (5 and 8 tiles: 3 and 2 melds called) under a scorer of the caller's own, which
+ * the solo points refuse; the exact and the direct mode against the brute force. */
+static void test_brute_force_scorer(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 16);
+  static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 27, 31};
+  char what[96];
+  long calls = 0;
+  bf_score = odd_score;
+  bf_score_ctx = &calls;
+  for (int it = 0; it < 200; it++) {
+    int n = it % 2 ? 5 : 8;
+    int draws = 1 + (int)tk_rng_below(&r, n == 5 ? 4 : 3);
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    random_case(&r, n, POOL, 9, 3 + (int)tk_rng_below(&r, 3), h, seen);
+    if (tk_is_complete(h)) continue;
+    snprintf(what, sizeof what, "scorer case %d (%d tiles, %d draws)", it, n, draws);
+    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, TK_TILE_NONE, TK_SOLVE_EXACT, what);
+    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
+  }
+  bf_score = NULL;
+  bf_score_ctx = NULL;
+  if (calls < 100) TK_FAILF("the scorer was called %ld times: the cases did not reach wins", calls);
+  /* The same open hand without a scorer is refused (the solo points are closed hands only). */
+  uint8_t h[TK_KINDS] = {0};
+  h[0] = h[1] = h[2] = h[27] = h[28] = 1;
+  tk_solve_opts o = {.draws = 2, .objective = TK_SOLVE_POINTS, .dora_indicator = TK_TILE_NONE};
+  tk_solve_result res;
+  tk_error e;
+  tk_error_clear(&e);
+  TK_EQ(tk_solve(solver, h, NULL, &o, &res, &e), TK_EINVAL, "solo points of an open hand");
+  if (!strstr(e.msg, "scorer")) TK_FAILF("the refusal does not name the scorer: %s", e.msg);
 }
 
 /* 123m456p789s111z2z tanki on 2z; only 2z (3 copies) and 5z (2 copies) unseen, W = 5.
@@ -506,6 +557,7 @@ static CU_TestInfo tests[] = {
     {"a complete hand is won", test_complete_is_one},
     {"brute force, small hands with melds, exact and direct", test_brute_force_small},
     {"brute force, closed hands, both objectives, exact and direct", test_brute_force_closed},
+    {"brute force, open hands under a scorer of the caller's", test_brute_force_scorer},
     {"properties on random hands", test_properties},
     {"bad input refused", test_refused},
     {"stored answers reproduced bit for bit", test_reference},

@@ -77,6 +77,9 @@ struct tk_solver {
   uint8_t unseen[TK_KINDS];/* u */
   uint8_t cls[TK_KINDS];   /* 5 r[k] + u[k]: a kind's class at the decision, for the keys */
   int objective, mode, dora, closed;
+  tk_solve_score_fn score_fn; /* the solve's own scorer, or NULL (solo points) */
+  void *score_ctx;
+  int score_custom;           /* the score table holds a scorer's answers (cleared per solve) */
   int draws;               /* T: the draws left at the decision */
   long max_states, max_direct, nodes;
   int aborted;
@@ -275,15 +278,25 @@ const char *tk_solve_mode_name(int mode) {
   return mode >= 0 && mode <= 2 ? N[mode] : "?";
 }
 
-/* Points of the complete closed 14-tile hand h won by drawing k (cached). */
+/* Points of the complete hand h won by drawing k, uncached: the solve's scorer, or the solo
+ * points of a closed hand. */
+static double points_raw(tk_solver *s, uint8_t *h, int k) {
+  if (s->score_fn) return s->score_fn(s->score_ctx, h, k);
+  if (!s->closed) return 0;
+  int pts = tk_solo_score(h, k, s->dora, NULL);
+  return pts > 0 ? pts : 0;
+}
+
+/* Points of the complete 14-tile hand h won by drawing k (cached). */
 static double points_of(tk_solver *s, uint8_t *h, int k) {
-  if (!s->closed || s->objective == TK_SOLVE_WIN) return 0;
+  if (s->objective == TK_SOLVE_WIN || (!s->closed && !s->score_fn)) return 0;
   key kk = pack(s, h, k, 0);
-  kk.w[3] |= (uint64_t)(s->dora + 1) << 16; /* the cache outlives a solve; the dora may change */
+  /* The solo points' cache outlives a solve (the dora is in the key); a scorer's is cleared at
+   * the start of every solve, since its context may change between calls. */
+  kk.w[3] |= (uint64_t)(s->dora + 1) << 16;
   entry *x = find(&s->score, &kk);
   if (x->k.w[3]) return x->e;
-  int pts = tk_solo_score(h, k, s->dora, NULL);
-  double v = pts > 0 ? pts : 0;
+  double v = points_raw(s, h, k);
   if (table_reserve(&s->score) == 0) {
     x = find(&s->score, &kk);
     *x = (entry){kk, 1, v};
@@ -585,8 +598,13 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   if (o->objective != TK_SOLVE_WIN && o->objective != TK_SOLVE_POINTS)
     return tk_error_set(err, TK_EINVAL, -1, "solve: unknown objective %d", o->objective);
   s->closed = n >= 13;
-  if (o->objective == TK_SOLVE_POINTS && !s->closed)
-    return tk_error_set(err, TK_EINVAL, -1, "solve: points are scored for closed hands only (%d tiles)", n);
+  if (o->objective == TK_SOLVE_POINTS && !s->closed && !o->score)
+    return tk_error_set(err, TK_EINVAL, -1, "solve: the solo points are scored for closed hands "
+                        "only (%d tiles); give a scorer (tk_solve_opts.score) for open hands", n);
+  if (o->score || s->score_custom) table_clear(&s->score);
+  s->score_fn = o->objective == TK_SOLVE_POINTS ? o->score : NULL;
+  s->score_ctx = o->score_ctx;
+  s->score_custom = s->score_fn != NULL;
   memcpy(s->root, hand, TK_KINDS);
   for (int k = 0; k < TK_KINDS; k++) {
     s->unseen[k] = (uint8_t)(4 - hand[k] - (seen ? seen[k] : 0));
@@ -602,9 +620,9 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   if (n % 3 == 2 && tk_shanten(h) < 0) {
     /* already complete: won, with the most valuable winning tile among those held */
     double best = 0;
-    for (int k = 0; k < TK_KINDS && s->closed; k++)
+    for (int k = 0; k < TK_KINDS && (s->closed || s->score_fn); k++)
       if (h[k]) {
-        double v = tk_solo_score(h, k, s->dora, NULL);
+        double v = points_raw(s, h, k);
         if (v > best) best = v;
       }
     out->n = 1;

@@ -28,8 +28,15 @@ extern "C" {
 #define TK_SOLVE_TIE_EPS 1e-12
 enum tk_solve_objective {
   TK_SOLVE_WIN = 0,   /* probability of completing the hand */
-  TK_SOLVE_POINTS = 1 /* expected solo-ruleset points (0 without a win) */
+  TK_SOLVE_POINTS = 1 /* expected points (0 without a win): the solo ruleset's, or those of the
+                         scorer given in tk_solve_opts.score */
 };
+
+/* A scorer for TK_SOLVE_POINTS: the points of the complete hand `hand` (3k+2 concealed counts;
+ * the called melds, which the caller knows, are implied by the count) won by drawing kind
+ * `win_kind`; 0 for a hand that does not count as a win (no yaku). It must depend on its
+ * arguments and `ctx` only, and be the same function of them for the whole tk_solve call. */
+typedef double (*tk_solve_score_fn)(void *ctx, const uint8_t hand[TK_KINDS], int win_kind);
 
 /* How the search ran. The exact mode's states grow fast with the draws to spare (draws left
  * minus shanten + 1): a 1-shanten hand with 8 draws needs over 300,000. Past the cap, the search
@@ -54,6 +61,12 @@ typedef struct tk_solve_opts {
                              objective, ~1 KB for the points, the drawn hands' memo included);
                              past it tk_solve fails with TK_ERANGE.
                              0 = TK_SOLVE_DEFAULT_DIRECT_STATES */
+  tk_solve_score_fn score;  /* TK_SOLVE_POINTS: the scorer, called once per complete hand and
+                               winning kind of the search (its answers are memoised for this
+                               call only); hands with melds are then allowed. NULL: the solo
+                               ruleset's points (tk_solo_score with dora_indicator), closed
+                               hands only. */
+  void *score_ctx;          /* passed to `score` */
 } tk_solve_opts;
 
 enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000, TK_SOLVE_DEFAULT_DIRECT_STATES = 1000000 };
@@ -86,8 +99,9 @@ TK_API void tk_solver_free(tk_solver *s);
 /* Solves the decision for concealed counts `hand` (3k+2 tiles: one choice per kind held; 3k+1:
  * the hand as it is; the called melds are implied by the count, as in tk_shanten) and `seen`
  * (copies visible outside the hand: rivers, melds, dora indicators; may be NULL). A complete
- * 3k+2 hand has won: every choice is then (1, its points). Points are scored only for a closed
- * hand (13 or 14 tiles); with melds they are 0 and TK_SOLVE_POINTS is refused. Deterministic:
+ * 3k+2 hand has won: every choice is then (1, its points). The solo points are scored only for a
+ * closed hand (13 or 14 tiles): with melds and no scorer of its own, TK_SOLVE_POINTS is refused.
+ * Deterministic:
  * the same input gives the same output on every machine. Returns 0, or TK_EINVAL (bad counts,
  * draws or objective; detail in `err`), TK_ERANGE (the direct mode's cap reached) or TK_ENOMEM. */
 TK_API int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,

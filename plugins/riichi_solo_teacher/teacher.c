@@ -1,7 +1,9 @@
 /* plugins/riichi_solo_teacher/teacher.c — riichi agent "riichi_solo_teacher": the teacher of the
  * one-player policy (../shared/specs/riichi-agents.md section 5). It plays each
- * hand as one-player mahjong: every move is chosen by the win probability of the one-player
- * search (taikai/solve.h, objective TK_SOLVE_WIN), the opponents ignored.
+ * hand as one-player mahjong: every move is chosen by the one-player search (taikai/solve.h),
+ * the opponents ignored. Its objective (param "objective") is the win probability ("win", the
+ * default: TK_SOLVE_WIN) or the expected points of the win ("points": TK_SOLVE_POINTS with the
+ * riichi scorer below).
  *   - wins (tsumo, ron) whenever legal; riichi whenever legal, with the best discard among those
  *     that allow it; in riichi, the drawn tile (no kans); never the nine-terminals draw;
  *   - at an own draw: the discard of highest win probability; a closed or added kan when the
@@ -19,8 +21,17 @@
  * (solve.h); hands of `direct_from` shanten or more start in the direct mode; past
  * `max_direct_states` (or at `greedy_from` shanten or more) the choice is greedy's: the least
  * shanten (every form), then the most unseen effective tiles, then the lowest kind.
+ * The riichi scorer ("points"): a complete hand is scored as a tsumo under the Tenhou rules
+ * (tk_score_counts) with the player's seat and round winds, the dora indicators in view, the
+ * hand's melds (those called, and the one a call candidate would add), riichi declared when the
+ * hand is closed (the policy declares it at every tenpai), and the points the winner receives
+ * without honba or sticks (a dealer 3 x pay_all, else pay_dealer + 2 x pay_non_dealer); 0 when
+ * the hand has no yaku. Left out, since the one-player model cannot know them: red fives (the
+ * search's counts do not tell a red five from a plain one), ura-dora, ippatsu, haitei and
+ * rinshan, and a win by ron (scored as the tsumo it would be).
  * Deterministic: no randomness. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +44,49 @@ typedef struct agent {
   tk_solver *s;
   long max_states, max_direct_states;
   int direct_from, greedy_from;
+  int points; /* objective "points" */
 } agent;
+
+/* The riichi scorer's context: the win as the hand after the move would score it. */
+typedef struct score_ctx {
+  tk_win_ctx w;
+  tk_call calls[4];
+  int ncalls;
+} score_ctx;
+
+static double riichi_points(void *ctx, const uint8_t hand[TK_KINDS], int win_kind) {
+  const score_ctx *x = ctx;
+  tk_score sc;
+  if (tk_score_counts(hand, win_kind, 0, x->calls, x->ncalls, &x->w, &sc, NULL)) return 0;
+  return x->w.seat_wind == 0 ? 3.0 * sc.pay_all : sc.pay_dealer + 2.0 * sc.pay_non_dealer;
+}
+
+/* The scorer's context for the viewer's hand in v, with the melds in view and, when type >= 0,
+ * one more: a call of `type` at kind `kind` (a chi's lowest kind), or for TK_CALL_KAKAN the pon
+ * of `kind` made a kan. */
+static void score_ctx_of(const tk_riichi_view *v, int type, int kind, score_ctx *x) {
+  memset(x, 0, sizeof *x);
+  x->w.ruleset = TK_RULES_TENHOU;
+  x->w.round_wind = v->round_wind;
+  x->w.seat_wind = v->seat_wind;
+  x->w.ndora = v->ndora;
+  for (int i = 0; i < v->ndora && i < TK_MAX_INDICATORS; i++)
+    x->w.dora[i] = (uint8_t)tk_tile_kind(v->dora[i]);
+  int s = v->seat, open = 0;
+  for (int i = 0; i < v->nmelds[s]; i++) {
+    const tk_riichi_meld *m = &v->melds[s][i];
+    tk_call *c = &x->calls[x->ncalls++];
+    c->type = m->type;
+    c->kind = (uint8_t)tk_tile_kind(m->tiles[0]);
+    if (type == TK_CALL_KAKAN && m->type == TK_CALL_PON && c->kind == kind) c->type = TK_CALL_KAKAN;
+    open |= c->type != TK_CALL_ANKAN;
+  }
+  if (type >= 0 && type != TK_CALL_KAKAN && x->ncalls < 4) {
+    x->calls[x->ncalls++] = (tk_call){(uint8_t)type, (uint8_t)kind, 0};
+    open |= type != TK_CALL_ANKAN;
+  }
+  x->w.riichi = !open;
+}
 
 static const struct {
   const char *name;
@@ -45,6 +98,8 @@ static const struct {
     {"greedy_from", 0, 9, 3},
 };
 enum { NPARAMS = 4 };
+static const char KNOWN[] = "known: objective, max_states, max_direct_states, direct_from, "
+                            "greedy_from";
 
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
   (void)seed;
@@ -58,16 +113,29 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   }
   long val[NPARAMS];
   for (int i = 0; i < NPARAMS; i++) val[i] = PARAMS[i].def;
+  int points = 0;
   const char *key;
   json_t *v;
   json_object_foreach(p, key, v) {
+    if (!strcmp(key, "objective")) {
+      const char *o = json_string_value(v);
+      if (o && (!strcmp(o, "win") || !strcmp(o, "points"))) {
+        points = !strcmp(o, "points");
+        continue;
+      }
+      char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+      tk_error_set(err, TK_EINVAL, -1, "riichi_solo_teacher: params: \"objective\" = %s: "
+                   "expected \"win\" or \"points\"", s ? s : "?");
+      free(s);
+      json_decref(p);
+      return NULL;
+    }
     int i = 0;
     while (i < NPARAMS && strcmp(key, PARAMS[i].name)) i++;
     char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
     if (i == NPARAMS) {
       tk_error_set(err, TK_EINVAL, -1, "riichi_solo_teacher: params: unknown field \"%s\" = %s "
-                   "(known: max_states, max_direct_states, direct_from, greedy_from)", key,
-                   s ? s : "?");
+                   "(%s)", key, s ? s : "?", KNOWN);
     } else if (!json_is_integer(v) || json_integer_value(v) < PARAMS[i].lo ||
                json_integer_value(v) > PARAMS[i].hi) {
       tk_error_set(err, TK_EINVAL, -1, "riichi_solo_teacher: params: \"%s\" = %s: expected an "
@@ -92,6 +160,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   a->max_direct_states = val[1];
   a->direct_from = (int)val[2];
   a->greedy_from = (int)val[3];
+  a->points = points;
   return a;
 }
 
@@ -121,14 +190,15 @@ static double greedy_value(uint8_t *c, const uint8_t *seen, int k) {
 }
 
 /* The value of each discard kind of `c` (3k+2 tiles) in val[kind] (others untouched), or, for a
- * 3k+1 hand, its own value in val[0]: the win probability within `draws` draws, or greedy's
+ * 3k+1 hand, its own value in val[0]: the win probability within `draws` draws (the expected
+ * points, scored with `sc`, for the objective "points"), or greedy's
  * value minus 10^6 when the search is not used (`greedy`, the hand's shanten at greedy_from or
  * more, or the direct mode's cap reached). A decision sets `greedy` for every option when the
  * hand it starts from is to be played greedily, so that like is compared with like; the offset
  * only matters when the search fails on one option of a searched decision. Returns 1 when the
  * search was used. */
 static int values(agent *a, const uint8_t *c, const uint8_t *seen, int draws, int greedy,
-                  double *val) {
+                  score_ctx *sc, double *val) {
   int tiles = 0;
   for (int k = 0; k < TK_KINDS; k++) tiles += c[k];
   int sh = tk_shanten_forms(c, TK_FORM_ALL);
@@ -139,9 +209,15 @@ static int values(agent *a, const uint8_t *c, const uint8_t *seen, int draws, in
                        .max_states = a->max_states,
                        .first_mode = sh >= a->direct_from ? TK_SOLVE_DIRECT : TK_SOLVE_EXACT,
                        .max_direct_states = a->max_direct_states};
+    if (a->points) {
+      o.objective = TK_SOLVE_POINTS;
+      o.score = riichi_points;
+      o.score_ctx = sc;
+    }
     tk_solve_result r;
     if (!tk_solve(a->s, c, seen, &o, &r, NULL)) {
-      for (int i = 0; i < r.n; i++) val[r.c[i].discard < 0 ? 0 : r.c[i].discard] = r.c[i].win;
+      for (int i = 0; i < r.n; i++)
+        val[r.c[i].discard < 0 ? 0 : r.c[i].discard] = a->points ? r.c[i].points : r.c[i].win;
       return 1;
     }
   }
@@ -156,6 +232,17 @@ static int values(agent *a, const uint8_t *c, const uint8_t *seen, int draws, in
     val[0] = -1000.0 * s + n - 1e6;
   }
   return 0;
+}
+
+/* Is value x better than y? The expected points are sums of many terms whose order differs
+ * between options (the points objective's memo does not merge mirror-image hands, as the win
+ * objective's does), so two options of equal value can differ in the last bits: within 10^-9 of
+ * the larger they are a tie, kept by the option met first. The win objective compares exactly,
+ * as it always has. */
+static int above(const agent *a, double x, double y) {
+  if (!a->points) return x > y;
+  double m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+  return x - y > 1e-9 * (m > 1 ? m : 1);
 }
 
 static int is_yakuhai(const tk_riichi_view *v, int k) {
@@ -215,11 +302,13 @@ static int self_turn(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l
   double val[TK_KINDS];
   for (int k = 0; k < TK_KINDS; k++) val[k] = -1e300;
   int greedy = tk_shanten_forms(v->hand, TK_FORM_ALL) >= a->greedy_from;
-  values(a, v->hand, v->seen, draws, greedy, val);
+  score_ctx sc;
+  score_ctx_of(v, -1, 0, &sc);
+  values(a, v->hand, v->seen, draws, greedy, &sc, val);
   int riichi = find(l, TK_RIICHI_RIICHI) >= 0;
   int best = -1;
   for (int k = 0; k < TK_KINDS; k++)
-    if (discard_of(l, k, riichi) >= 0 && (best < 0 || val[k] > val[best])) best = k;
+    if (discard_of(l, k, riichi) >= 0 && (best < 0 || above(a, val[k], val[best]))) best = k;
   if (best < 0) return tk_riichi_fallback(l);
   double top = val[best];
   int pick = discard_of(l, best, riichi);
@@ -238,8 +327,10 @@ static int self_turn(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l
     seen[k] = (uint8_t)(4 - c[k]);
     double kv[TK_KINDS];
     kv[0] = -1e300;
-    values(a, c, seen, kdraws, greedy, kv);
-    if (kv[0] > top) top = kv[0], pick = j;
+    score_ctx kc;
+    score_ctx_of(v, x->type == TK_RIICHI_ANKAN ? TK_CALL_ANKAN : TK_CALL_KAKAN, k, &kc);
+    values(a, c, seen, kdraws, greedy, &kc, kv);
+    if (above(a, kv[0], top)) top = kv[0], pick = j;
   }
   return pick;
 }
@@ -254,7 +345,9 @@ static int react(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l) {
   double pv[TK_KINDS];
   pv[0] = -1e300;
   int greedy = tk_shanten_forms(v->hand, TK_FORM_ALL) >= a->greedy_from;
-  values(a, v->hand, v->seen, pass_draws, greedy, pv);
+  score_ctx sc;
+  score_ctx_of(v, -1, 0, &sc);
+  values(a, v->hand, v->seen, pass_draws, greedy, &sc, pv);
   double top = pv[0];
   int pick = pass;
   for (int j = 0; j < l->n; j++) {
@@ -269,8 +362,10 @@ static int react(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l) {
       if (!yaku_path(v, c, TK_CALL_MINKAN, k)) continue;
       double kv[TK_KINDS];
       kv[0] = -1e300;
-      values(a, c, seen, 1 + (t > 0 ? (t - 1) / 4 : 0), greedy, kv);
-      if (kv[0] > top) top = kv[0], pick = j;
+      score_ctx kc;
+      score_ctx_of(v, TK_CALL_MINKAN, k, &kc);
+      values(a, c, seen, 1 + (t > 0 ? (t - 1) / 4 : 0), greedy, &kc, kv);
+      if (above(a, kv[0], top)) top = kv[0], pick = j;
     } else if (x->type == TK_RIICHI_CHI || x->type == TK_RIICHI_PON) {
       int lo = k;
       for (int m = 0; m < 2; m++) {
@@ -291,9 +386,11 @@ static int react(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l) {
        * two consumed tiles removed); the search counts the meld through the tile count */
       double cv[TK_KINDS];
       for (int q = 0; q < TK_KINDS; q++) cv[q] = -1e300;
-      values(a, c, seen, t / 4, greedy, cv);
+      score_ctx cc;
+      score_ctx_of(v, x->type == TK_RIICHI_PON ? TK_CALL_PON : TK_CALL_CHI, lo, &cc);
+      values(a, c, seen, t / 4, greedy, &cc, cv);
       for (int q = 0; q < TK_KINDS; q++)
-        if (c[q] && !(ban >> q & 1) && cv[q] > top) top = cv[q], pick = j;
+        if (c[q] && !(ban >> q & 1) && above(a, cv[q], top)) top = cv[q], pick = j;
     }
   }
   return pick;
@@ -314,13 +411,14 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "riichi_solo_teacher",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .game = "riichi",
     .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "the one-player policy's teacher: discards, calls and kans by the one-player "
-                   "search's win probability, opponents ignored; wins and riichi whenever legal",
-    .params_json = "{\"max_states\": 1000, \"max_direct_states\": 5000, \"direct_from\": 2, "
-                   "\"greedy_from\": 3}",
+                   "search's win probability or expected points, opponents ignored; wins and "
+                   "riichi whenever legal",
+    .params_json = "{\"objective\": \"win\", \"max_states\": 1000, \"max_direct_states\": "
+                   "5000, \"direct_from\": 2, \"greedy_from\": 3}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,

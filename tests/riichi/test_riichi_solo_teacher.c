@@ -165,6 +165,41 @@ static void test_calls(void) {
   TK_EQ(a.type, TK_RIICHI_CHI, "chi to a tanyao tenpai");
 }
 
+/* 19m 234p 456p 789s 111z, East seat and round, one copy of 1m and of 9m seen elsewhere (the 9m
+ * as the dora indicator, so 1m is dora): discarding 1m or 9m leaves mirror-image tanki waits, each
+ * on 2 unseen copies, so their win probabilities are equal and the win objective breaks the tie
+ * to the lower kind (1m). The points objective keeps the dora: the 1m tanki wins with the dora
+ * pair, riichi, tsumo and double East, 6 han (haneman, 18,000 to the dealer), against 4 han
+ * 40 fu (mangan, 12,000) on 9m. */
+static void test_points(void) {
+  tk_error e;
+  tk_error_clear(&e);
+  tk_agent_instance *P = D->create("{\"objective\": \"points\"}", 1, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(P);
+  tk_riichi_view v;
+  tk_riichi_legal l;
+  view_of(&v, "19m234p456p789s111z", TK_RIICHI_PHASE_SELF, 8);
+  v.ndora = 1;
+  v.dora[0] = T("9m");
+  v.seen[tk_tile_kind(T("9m"))] = 1;
+  v.seen[tk_tile_kind(T("1m"))] = 1;
+  self_legal(&v, &l, 1, 0);
+  tk_riichi_action a = play(&v, &l);
+  TK_EQ(a.type, TK_RIICHI_RIICHI, "win objective: riichi");
+  TK_EQ(a.tile, T("1m"), "win objective: the tie to the lower kind");
+  memset(&a, 0xee, sizeof a);
+  TK_EQ(D->act(P, &v, &l, &a), 0, "act");
+  TK_EQ(a.type, TK_RIICHI_RIICHI, "points objective: riichi");
+  TK_EQ(a.tile, T("9m"), "points objective: the dora tanki kept");
+  /* Without the dora, the points objective has the same tie (both tanki pay 12,000) */
+  v.dora[0] = T("5p");
+  v.seen[tk_tile_kind(T("9m"))] = 1;
+  memset(&a, 0xee, sizeof a);
+  TK_EQ(D->act(P, &v, &l, &a), 0, "act");
+  TK_EQ(a.tile, T("1m"), "points objective, no dora on either: the tie to the lower kind");
+  D->destroy(P);
+}
+
 static void test_params(void) {
   tk_error e;
   tk_error_clear(&e);
@@ -176,6 +211,10 @@ static void test_params(void) {
   tk_error_clear(&e);
   CU_ASSERT_PTR_NULL(D->create("{\"direct_from\": \"2\"}", 1, &e));
   if (!strstr(e.msg, "direct_from") || !strstr(e.msg, "\"2\"")) TK_FAILF("%s", e.msg);
+  tk_error_clear(&e);
+  CU_ASSERT_PTR_NULL(D->create("{\"objective\": \"point\"}", 1, &e));
+  if (!strstr(e.msg, "\"objective\" = \"point\"") || !strstr(e.msg, "\"points\""))
+    TK_FAILF("%s", e.msg);
 }
 
 static void test_run(void) {
@@ -223,6 +262,7 @@ int main(void) {
       {"tenpai_discard", test_tenpai_discard},
       {"one_shanten", test_one_shanten},
       {"calls", test_calls},
+      {"points objective", test_points},
       {"params", test_params},
       {"run", test_run},
       CU_TEST_INFO_NULL,
