@@ -273,6 +273,28 @@ void tk_solver_free(tk_solver *s) {
   free(s);
 }
 
+void tk_solve_riichi_init(tk_solve_riichi *r, int seat_wind, int round_wind,
+                          const uint8_t *dora_kinds, int ndora, const tk_call *calls, int ncalls) {
+  memset(r, 0, sizeof *r);
+  r->w.ruleset = TK_RULES_TENHOU;
+  r->w.seat_wind = (uint8_t)seat_wind;
+  r->w.round_wind = (uint8_t)round_wind;
+  for (int i = 0; i < ndora && i < TK_MAX_INDICATORS; i++) r->w.dora[r->w.ndora++] = dora_kinds[i];
+  int open = 0;
+  for (int i = 0; i < ncalls && i < 4; i++) {
+    r->calls[r->ncalls++] = calls[i];
+    open |= calls[i].type != TK_CALL_ANKAN;
+  }
+  r->w.riichi = !open;
+}
+
+double tk_solve_riichi_points(void *ctx, const uint8_t hand[TK_KINDS], int win_kind) {
+  const tk_solve_riichi *r = ctx;
+  tk_score sc;
+  if (tk_score_counts(hand, win_kind, 0, r->calls, r->ncalls, &r->w, &sc, NULL)) return 0;
+  return r->w.seat_wind == 0 ? 3.0 * sc.pay_all : sc.pay_dealer + 2.0 * sc.pay_non_dealer;
+}
+
 const char *tk_solve_mode_name(int mode) {
   static const char *const N[] = {"exact", "forward", "direct"};
   return mode >= 0 && mode <= 2 ? N[mode] : "?";

@@ -71,6 +71,14 @@ static int solve_hand(const tk_hand_args *a, const uint8_t *c, tk_solve_result *
   tk_solve_opts o = {.draws = a->draws, .objective = a->objective,
                      .dora_indicator = a->ctx.ndora ? a->ctx.dora[0] : TK_TILE_NONE,
                      .max_states = a->max_states};
+  /* Tenhou rules: the four-player scorer (a tsumo, riichi when closed; solve.h) */
+  tk_solve_riichi rs;
+  if (a->ctx.ruleset == TK_RULES_TENHOU) {
+    tk_solve_riichi_init(&rs, a->ctx.seat_wind, a->ctx.round_wind, a->ctx.dora, a->ctx.ndora,
+                         a->calls, a->ncalls);
+    o.score = tk_solve_riichi_points;
+    o.score_ctx = &rs;
+  }
   tk_error e;
   tk_error_clear(&e);
   int rc = tk_solve(s, c, a->seen, &o, r, &e);
@@ -231,6 +239,8 @@ int tk_cmd_hand(int argc, char **argv) {
       json_t *so = json_object();
       json_object_set_new(so, "draws", json_integer(a.draws));
       json_object_set_new(so, "objective", json_string(OBJECTIVE[a.objective]));
+      if (a.objective == TK_SOLVE_POINTS)
+        json_object_set_new(so, "points_rules", json_string(a.ctx.ruleset == TK_RULES_SOLO ? "solo" : "tenhou"));
       json_object_set_new(so, "mode", json_string(tk_solve_mode_name(sol.mode)));
       json_object_set_new(so, "exact", json_boolean(sol.mode == TK_SOLVE_EXACT));
       json_object_set_new(so, "states", json_integer(sol.states));
@@ -282,7 +292,10 @@ int tk_cmd_hand(int argc, char **argv) {
   }
   if (a.solve) {
     printf("solve     %d draws left, maximising %s; %s search, %ld states%s\n", a.draws,
-           a.objective == TK_SOLVE_POINTS ? "expected points" : "win probability", tk_solve_mode_name(sol.mode),
+           a.objective != TK_SOLVE_POINTS ? "win probability"
+           : a.ctx.ruleset == TK_RULES_SOLO ? "expected points (solo rules)"
+           : "expected points (Tenhou rules, each win a tsumo, riichi when closed)",
+           tk_solve_mode_name(sol.mode),
            sol.states, sol.mode == TK_SOLVE_EXACT ? "" : " (the state cap fired: an approximation, a lower bound)");
     printf("  %-7s  %7s  %9s  %s\n", "discard", "win", "points", "shanten after");
     for (int i = 0; i < sol.n; i++) {

@@ -37,10 +37,13 @@ const char tk_hand_usage[] =
     "                      other flag may be given once)\n"
     "  --ruleset tenhou|solo   scoring rules (default tenhou); solo: one-player mahjong\n"
     "  --solve             every discard's probability of completing the hand and expected\n"
-    "                      one-player points, the player then playing optimally (exact\n"
-    "                      expectimax; model in docs/solo-agents.md)\n"
+    "                      points, the player then playing optimally (exact expectimax;\n"
+    "                      model in docs/solo-agents.md)\n"
     "  --draws N           draws left after this discard, for --solve (default 17)\n"
-    "  --objective win|points  what --solve maximises (default win)\n"
+    "  --objective win|points  what --solve maximises (default win); points are those of\n"
+    "                      --ruleset: Tenhou rules score each win as a tsumo with riichi when\n"
+    "                      closed (--seat, --round, --dora, --meld), solo rules as one-player\n"
+    "                      mahjong\n"
     "  --max-states N      --solve's state cap before it falls back to an approximation\n"
     "  --json              print one JSON object (format in README.md)\n"
     "  -h, --help          this text\n";
@@ -305,8 +308,8 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
                     : a->ctx.honba ? "--honba" : a->ctx.sticks ? "--sticks" : a->ncalls ? "--meld" : NULL;
     if (bad) return tk_error_set(err, TK_EINVAL, -1, "%s: not part of the solo ruleset (closed self-drawn wins only)", bad);
   }
-  if (a->solve && a->ctx.ndora > 1)
-    return tk_error_set(err, TK_EINVAL, -1, "--dora: --solve scores one-player points, which have one dora indicator (%d given)",
+  if (a->solve && a->ctx.ruleset == TK_RULES_SOLO && a->ctx.ndora > 1)
+    return tk_error_set(err, TK_EINVAL, -1, "--dora: --solve with --ruleset solo scores one-player points, which have one dora indicator (%d given)",
                         a->ctx.ndora);
   if (a->ctx.nura && !(a->ctx.riichi || a->ctx.double_riichi))
     return tk_error_set(err, TK_EINVAL, -1, "--ura: ura-dora count only for a riichi hand (add --riichi)");

@@ -107,6 +107,26 @@ TK_API void tk_solver_free(tk_solver *s);
 TK_API int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
                     const tk_solve_opts *opts, tk_solve_result *out, tk_error *err);
 
+/* The four-player scorer (tk_solve_opts.score = tk_solve_riichi_points, score_ctx = a
+ * tk_solve_riichi): a complete hand is scored as a tsumo under the Tenhou rules (tk_score_counts)
+ * with the seat and round winds, the dora indicators and the melds given, riichi declared when
+ * no meld is open (a player who declares at every tenpai), and the points the winner receives
+ * without honba or sticks (a dealer 3 x pay_all, else pay_dealer + 2 x pay_non_dealer); 0 when
+ * the hand has no yaku. Red fives, ura-dora, ippatsu, haitei, rinshan and ron are outside the
+ * model (the counts do not tell a red five from a plain one). */
+typedef struct tk_solve_riichi {
+  tk_win_ctx w;
+  tk_call calls[4];
+  int ncalls;
+} tk_solve_riichi;
+
+/* Fills `r`: winds 0 E .. 3 N (seat 0 is the dealer), `ndora` indicator kinds, the `ncalls`
+ * melds (closed kans included; at most 4 of each are kept). */
+TK_API void tk_solve_riichi_init(tk_solve_riichi *r, int seat_wind, int round_wind,
+                                 const uint8_t *dora_kinds, int ndora, const tk_call *calls,
+                                 int ncalls);
+TK_API double tk_solve_riichi_points(void *ctx, const uint8_t hand[TK_KINDS], int win_kind);
+
 /* Name of a mode: "exact", "forward", "direct". */
 TK_API const char *tk_solve_mode_name(int mode);
 

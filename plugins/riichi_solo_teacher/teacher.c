@@ -21,14 +21,11 @@
  * (solve.h); hands of `direct_from` shanten or more start in the direct mode; past
  * `max_direct_states` (or at `greedy_from` shanten or more) the choice is greedy's: the least
  * shanten (every form), then the most unseen effective tiles, then the lowest kind.
- * The riichi scorer ("points"): a complete hand is scored as a tsumo under the Tenhou rules
- * (tk_score_counts) with the player's seat and round winds, the dora indicators in view, the
- * hand's melds (those called, and the one a call candidate would add), riichi declared when the
- * hand is closed (the policy declares it at every tenpai), and the points the winner receives
- * without honba or sticks (a dealer 3 x pay_all, else pay_dealer + 2 x pay_non_dealer); 0 when
- * the hand has no yaku. Left out, since the one-player model cannot know them: red fives (the
- * search's counts do not tell a red five from a plain one), ura-dora, ippatsu, haitei and
- * rinshan, and a win by ron (scored as the tsumo it would be).
+ * The riichi scorer ("points") is tk_solve_riichi_points (solve.h): a tsumo under the Tenhou
+ * rules with the player's seat and round winds, the dora indicators in view, the hand's melds
+ * (those called, and the one a call or kan candidate would add), riichi when the hand is closed
+ * (the policy declares it at every tenpai); red fives, ura-dora, ippatsu, haitei, rinshan and
+ * ron are outside the one-player model.
  * Deterministic: no randomness. */
 #include <jansson.h>
 #include <math.h>
@@ -47,45 +44,23 @@ typedef struct agent {
   int points; /* objective "points" */
 } agent;
 
-/* The riichi scorer's context: the win as the hand after the move would score it. */
-typedef struct score_ctx {
-  tk_win_ctx w;
-  tk_call calls[4];
-  int ncalls;
-} score_ctx;
-
-static double riichi_points(void *ctx, const uint8_t hand[TK_KINDS], int win_kind) {
-  const score_ctx *x = ctx;
-  tk_score sc;
-  if (tk_score_counts(hand, win_kind, 0, x->calls, x->ncalls, &x->w, &sc, NULL)) return 0;
-  return x->w.seat_wind == 0 ? 3.0 * sc.pay_all : sc.pay_dealer + 2.0 * sc.pay_non_dealer;
-}
-
-/* The scorer's context for the viewer's hand in v, with the melds in view and, when type >= 0,
- * one more: a call of `type` at kind `kind` (a chi's lowest kind), or for TK_CALL_KAKAN the pon
- * of `kind` made a kan. */
-static void score_ctx_of(const tk_riichi_view *v, int type, int kind, score_ctx *x) {
-  memset(x, 0, sizeof *x);
-  x->w.ruleset = TK_RULES_TENHOU;
-  x->w.round_wind = v->round_wind;
-  x->w.seat_wind = v->seat_wind;
-  x->w.ndora = v->ndora;
-  for (int i = 0; i < v->ndora && i < TK_MAX_INDICATORS; i++)
-    x->w.dora[i] = (uint8_t)tk_tile_kind(v->dora[i]);
-  int s = v->seat, open = 0;
-  for (int i = 0; i < v->nmelds[s]; i++) {
+/* The riichi scorer's context (tk_solve_riichi_points) for the viewer's hand in v, with the melds
+ * in view and, when type >= 0, one more: a call of `type` at kind `kind` (a chi's lowest kind),
+ * or for TK_CALL_KAKAN the pon of `kind` made a kan. */
+static void score_ctx_of(const tk_riichi_view *v, int type, int kind, tk_solve_riichi *x) {
+  tk_call calls[5];
+  uint8_t dora[5];
+  int n = 0, s = v->seat;
+  for (int i = 0; i < v->nmelds[s] && i < 4; i++) {
     const tk_riichi_meld *m = &v->melds[s][i];
-    tk_call *c = &x->calls[x->ncalls++];
-    c->type = m->type;
-    c->kind = (uint8_t)tk_tile_kind(m->tiles[0]);
-    if (type == TK_CALL_KAKAN && m->type == TK_CALL_PON && c->kind == kind) c->type = TK_CALL_KAKAN;
-    open |= c->type != TK_CALL_ANKAN;
+    calls[n] = (tk_call){m->type, (uint8_t)tk_tile_kind(m->tiles[0]), 0};
+    if (type == TK_CALL_KAKAN && m->type == TK_CALL_PON && calls[n].kind == kind)
+      calls[n].type = TK_CALL_KAKAN;
+    n++;
   }
-  if (type >= 0 && type != TK_CALL_KAKAN && x->ncalls < 4) {
-    x->calls[x->ncalls++] = (tk_call){(uint8_t)type, (uint8_t)kind, 0};
-    open |= type != TK_CALL_ANKAN;
-  }
-  x->w.riichi = !open;
+  if (type >= 0 && type != TK_CALL_KAKAN) calls[n++] = (tk_call){(uint8_t)type, (uint8_t)kind, 0};
+  for (int i = 0; i < v->ndora && i < 5; i++) dora[i] = (uint8_t)tk_tile_kind(v->dora[i]);
+  tk_solve_riichi_init(x, v->seat_wind, v->round_wind, dora, v->ndora < 5 ? v->ndora : 5, calls, n);
 }
 
 static const struct {
@@ -198,7 +173,7 @@ static double greedy_value(uint8_t *c, const uint8_t *seen, int k) {
  * only matters when the search fails on one option of a searched decision. Returns 1 when the
  * search was used. */
 static int values(agent *a, const uint8_t *c, const uint8_t *seen, int draws, int greedy,
-                  score_ctx *sc, double *val) {
+                  tk_solve_riichi *sc, double *val) {
   int tiles = 0;
   for (int k = 0; k < TK_KINDS; k++) tiles += c[k];
   int sh = tk_shanten_forms(c, TK_FORM_ALL);
@@ -211,7 +186,7 @@ static int values(agent *a, const uint8_t *c, const uint8_t *seen, int draws, in
                        .max_direct_states = a->max_direct_states};
     if (a->points) {
       o.objective = TK_SOLVE_POINTS;
-      o.score = riichi_points;
+      o.score = tk_solve_riichi_points;
       o.score_ctx = sc;
     }
     tk_solve_result r;
@@ -302,7 +277,7 @@ static int self_turn(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l
   double val[TK_KINDS];
   for (int k = 0; k < TK_KINDS; k++) val[k] = -1e300;
   int greedy = tk_shanten_forms(v->hand, TK_FORM_ALL) >= a->greedy_from;
-  score_ctx sc;
+  tk_solve_riichi sc;
   score_ctx_of(v, -1, 0, &sc);
   values(a, v->hand, v->seen, draws, greedy, &sc, val);
   int riichi = find(l, TK_RIICHI_RIICHI) >= 0;
@@ -327,7 +302,7 @@ static int self_turn(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l
     seen[k] = (uint8_t)(4 - c[k]);
     double kv[TK_KINDS];
     kv[0] = -1e300;
-    score_ctx kc;
+    tk_solve_riichi kc;
     score_ctx_of(v, x->type == TK_RIICHI_ANKAN ? TK_CALL_ANKAN : TK_CALL_KAKAN, k, &kc);
     values(a, c, seen, kdraws, greedy, &kc, kv);
     if (above(a, kv[0], top)) top = kv[0], pick = j;
@@ -345,7 +320,7 @@ static int react(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l) {
   double pv[TK_KINDS];
   pv[0] = -1e300;
   int greedy = tk_shanten_forms(v->hand, TK_FORM_ALL) >= a->greedy_from;
-  score_ctx sc;
+  tk_solve_riichi sc;
   score_ctx_of(v, -1, 0, &sc);
   values(a, v->hand, v->seen, pass_draws, greedy, &sc, pv);
   double top = pv[0];
@@ -362,7 +337,7 @@ static int react(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l) {
       if (!yaku_path(v, c, TK_CALL_MINKAN, k)) continue;
       double kv[TK_KINDS];
       kv[0] = -1e300;
-      score_ctx kc;
+      tk_solve_riichi kc;
       score_ctx_of(v, TK_CALL_MINKAN, k, &kc);
       values(a, c, seen, 1 + (t > 0 ? (t - 1) / 4 : 0), greedy, &kc, kv);
       if (above(a, kv[0], top)) top = kv[0], pick = j;
@@ -386,7 +361,7 @@ static int react(agent *a, const tk_riichi_view *v, const tk_riichi_legal *l) {
        * two consumed tiles removed); the search counts the meld through the tile count */
       double cv[TK_KINDS];
       for (int q = 0; q < TK_KINDS; q++) cv[q] = -1e300;
-      score_ctx cc;
+      tk_solve_riichi cc;
       score_ctx_of(v, x->type == TK_RIICHI_PON ? TK_CALL_PON : TK_CALL_CHI, lo, &cc);
       values(a, c, seen, t / 4, greedy, &cc, cv);
       for (int q = 0; q < TK_KINDS; q++)
