@@ -36,7 +36,7 @@ def row(ev, agent, h):
 
 
 def fmt_ci(x, ci, signed=False):
-    f = "{:+.3f}" if signed else "{:.3f}"
+    f = "{:+.4f}" if signed else "{:.3f}"
     return (f + " [" + f + ", " + f + "]").format(x, ci[0], ci[1])
 
 
@@ -145,8 +145,8 @@ def main():
     p("## Table 5\n")
     p("Success rate: the share of hands the self player wins with at least h han (dora, red fives")
     p("and ura-dora counted), with a 95 % Wilson interval; target mode h aims at h. The difference")
-    p("from the policy is paired on the same hands (normal 95 %% interval). Ours: %d hands of seed %d"
-      % (t5t["hands"], t5t["seed"]))
+    p("from the policy is paired on the same hands (normal 95 %% interval). Ours: %s hands of seed %d"
+      % ("{:,}".format(t5t["hands"]), t5t["seed"]))
     p("per row; the paper: 10,000 hands per row, models trained on 10^8 examples. Ours are trained")
     p("on %s (tsumogiri opponents) and %s (policy opponents) examples.\n"
       % ("{:,}".format(trained_examples(logs["mcp-vs-tsumogiri"])), "{:,}".format(trained_examples(logs["mcp"]))))
@@ -203,9 +203,9 @@ def main():
 
     p("## Figures 3-5: success against the number of training examples\n")
     p("Each point is target mode h with the snapshot of the model after that many training")
-    p("examples (one pass, file order), evaluated on the first hands of seed 1001: %d hands for the"
-      % load("curve-tsumogiri-%d" % snapshots("tsumogiri")[0])["hands"])
-    p("snapshots, %d for the last point (table 5's run). The policy's rate on the same hands is" % t5t["hands"])
+    p("examples (one pass, file order), evaluated on the first hands of seed 1001: %s hands for the"
+      % "{:,}".format(load("curve-tsumogiri-%d" % snapshots("tsumogiri")[0])["hands"]))
+    p("snapshots, %s for the last point (table 5's run). The policy's rate on the same hands is" % "{:,}".format(t5t["hands"]))
     p("given for each; it does not depend on the snapshot.\n")
     figs = (("3", "MCP vs tsumogiri", "tsumogiri", "mcp-vs-tsumogiri", "mcp", t5t),
             ("4", "MCP", "policy", "mcp", "mcp", t5p),

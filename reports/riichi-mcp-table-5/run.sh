@@ -16,14 +16,15 @@ set -eu
 B=${BUILD:-build}
 W=${WORK:-runs/riichi-mcp}
 J=${JOBS:-2}
-NT=${NT:-3336000}
+NT=${NT:-2224000}
 NP=${NP:-1112000}
 HANDS=${HANDS:-10000}
 CURVE=${CURVE:-2000}
 # Snapshots along the learning curve (training examples; 10 % of the hands are held out, so
-# NT = 3,336,000 examples give 3.0e6 training examples and NP = 1,112,000 give 1.0e6).
+# NT = 2,224,000 examples give 2.0e6 training examples and NP = 1,112,000 give 1.0e6).
 SNAPS_T=10000,30000,100000,300000,1000000
-SNAPS_P=10000,30000,100000,300000R=reports/riichi-mcp-table-5
+SNAPS_P=10000,30000,100000,300000
+R=reports/riichi-mcp-table-5
 mkdir -p "$W" "$R/train" "$R/eval"
 
 echo "== records (seed 1; 10 % of the hands are held out by the trainer)"
