@@ -168,22 +168,27 @@ static void random_case(tk_rng *r, int n, const int *pool, int npool, int open, 
   }
 }
 
-static void test_brute_force_small(void) {
+/* 200 random small hands with melds (5 and 8 tiles: 3 and 2 melds called, 1-4 draws), drawn
+ * from `seed`, each checked against the brute force for `objective` in the exact and the direct
+ * mode. */
+static void small_open_cases(uint64_t seed, int objective, const char *name) {
   tk_rng r;
-  tk_rng_seed(&r, 15);
+  tk_rng_seed(&r, seed);
   static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 27, 31};
   char what[96];
   for (int it = 0; it < 200; it++) {
-    int n = it % 2 ? 5 : 8; /* 3 or 2 melds called */
+    int n = it % 2 ? 5 : 8;
     int draws = 1 + (int)tk_rng_below(&r, n == 5 ? 4 : 3);
     uint8_t h[TK_KINDS], seen[TK_KINDS];
     random_case(&r, n, POOL, 9, 3 + (int)tk_rng_below(&r, 3), h, seen);
     if (tk_is_complete(h)) continue;
-    snprintf(what, sizeof what, "small case %d (%d tiles, %d draws)", it, n, draws);
-    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, TK_SOLVE_EXACT, what);
-    check_against_bf(h, seen, draws, TK_SOLVE_WIN, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
+    snprintf(what, sizeof what, "%s case %d (%d tiles, %d draws)", name, it, n, draws);
+    check_against_bf(h, seen, draws, objective, TK_TILE_NONE, TK_SOLVE_EXACT, what);
+    check_against_bf(h, seen, draws, objective, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
   }
 }
+
+static void test_brute_force_small(void) { small_open_cases(15, TK_SOLVE_WIN, "small"); }
 
 static void test_brute_force_closed(void) {
   tk_rng r;
@@ -221,23 +226,10 @@ static double odd_score(void *ctx, const uint8_t h[TK_KINDS], int k) {
 /* Open hands (5 and 8 tiles: 3 and 2 melds called) under a scorer of the caller's own, which
  * the solo points refuse; the exact and the direct mode against the brute force. */
 static void test_brute_force_scorer(void) {
-  tk_rng r;
-  tk_rng_seed(&r, 16);
-  static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 27, 31};
-  char what[96];
   long calls = 0;
   bf_score = odd_score;
   bf_score_ctx = &calls;
-  for (int it = 0; it < 200; it++) {
-    int n = it % 2 ? 5 : 8;
-    int draws = 1 + (int)tk_rng_below(&r, n == 5 ? 4 : 3);
-    uint8_t h[TK_KINDS], seen[TK_KINDS];
-    random_case(&r, n, POOL, 9, 3 + (int)tk_rng_below(&r, 3), h, seen);
-    if (tk_is_complete(h)) continue;
-    snprintf(what, sizeof what, "scorer case %d (%d tiles, %d draws)", it, n, draws);
-    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, TK_TILE_NONE, TK_SOLVE_EXACT, what);
-    check_against_bf(h, seen, draws, TK_SOLVE_POINTS, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
-  }
+  small_open_cases(16, TK_SOLVE_POINTS, "scorer");
   bf_score = NULL;
   bf_score_ctx = NULL;
   if (calls < 100) TK_FAILF("the scorer was called %ld times: the cases did not reach wins", calls);
