@@ -538,6 +538,62 @@ static void test_discards(void) {
   TK_EQ(tk_shanten_discards(c, out), TK_EINVAL, "3 tiles");
 }
 
+/* tk_shanten_draws = tk_shanten after each draw, on random hands of every 3k+1 size: uniform,
+ * one suit, terminals and honors, and sparse hands (two or three suits, fours often) in which
+ * most kinds are far from every held tile, the case the function counts instead of searching. */
+static void test_draws(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 78);
+  long disagree = 0, far = 0, checked = 0;
+  for (int it = 0; it < 80000; it++) {
+    int n = 3 * (int)tk_rng_below(&r, 5) + 1;
+    uint8_t c[TK_KINDS] = {0};
+    int mix = it % 4;
+    int base = 9 * (int)tk_rng_below(&r, 3);
+    for (int i = 0; i < n;) {
+      static const int Y[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+      int k = mix == 0 ? (int)tk_rng_below(&r, TK_KINDS)
+              : mix == 1 ? base + (int)tk_rng_below(&r, 9)
+              : mix == 2 ? Y[tk_rng_below(&r, 13)]
+                         : (tk_rng_below(&r, 2) ? base + (int)tk_rng_below(&r, 4) : 27 + (int)tk_rng_below(&r, 3));
+      int copies = mix == 3 ? 1 + (int)tk_rng_below(&r, 4) : 1;
+      for (int j = 0; j < copies && i < n && c[k] < 4; j++) c[k]++, i++;
+    }
+    int out[TK_KINDS];
+    int own = tk_shanten_draws(c, out);
+    if (own != tk_shanten(c) && disagree++ < 5) TK_FAILF("hand %d: own shanten %d, expected %d", it, own, tk_shanten(c));
+    for (int k = 0; k < TK_KINDS; k++) {
+      int want = 99;
+      if (c[k] < 4) {
+        int near = 0;
+        for (int j = k - 2; j <= k + 2; j++)
+          near |= j >= 0 && j < TK_KINDS && (k >= 27 ? j == k : j / 9 == k / 9) && c[j];
+        far += !near;
+        c[k]++;
+        want = tk_shanten(c);
+        c[k]--;
+        checked++;
+      }
+      if (out[k] != want && disagree++ < 5) TK_FAILF("hand %d, draw %d: %d, expected %d", it, k, out[k], want);
+    }
+  }
+  TK_EQ(disagree, 0, "disagreements");
+  if (far < checked / 4) TK_FAILF("only %ld of %ld draws far from the hand's tiles", far, checked);
+  /* hand-checked: 123m 456p 789s 11z 2z 3z is 1-shanten; 1s (far from 789s) keeps it 1-shanten,
+     2z (a second pair) and 1z (a fourth meld) make it tenpai; 7z (no pair) changes nothing */
+  uint8_t c[TK_KINDS] = {0};
+  const int K[] = {0, 1, 2, 12, 13, 14, 24, 25, 26, 27, 27, 28, 29};
+  for (int i = 0; i < 13; i++) c[K[i]]++;
+  int out[TK_KINDS];
+  TK_EQ(tk_shanten_draws(c, out), 1, "123m456p789s1123z");
+  TK_EQ(out[18], 1, "draw 1s");
+  TK_EQ(out[28], 0, "draw 2z");
+  TK_EQ(out[27], 0, "draw 1z");
+  TK_EQ(out[33], 1, "draw 7z");
+  c[0] = 3;
+  TK_EQ(tk_shanten_draws(c, out), TK_EINVAL, "15 tiles");
+}
+
 static CU_TestInfo tests[] = {
     {"hand-checked shanten, every form", test_known},
     {"hands with calls", test_with_calls},
@@ -547,6 +603,7 @@ static CU_TestInfo tests[] = {
     {"effective tiles and waits", test_ukeire_waits},
     {"effective tiles property", test_ukeire_property},
     {"shanten after every discard", test_discards},
+    {"shanten after every draw", test_draws},
     {"decompositions, hand-checked", test_decompose_known},
     {"complete test vs enumerator", test_complete_property},
     CU_TEST_INFO_NULL,

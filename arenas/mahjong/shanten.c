@@ -546,6 +546,77 @@ int tk_shanten_discards(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
   return count;
 }
 
+int tk_shanten_draws(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
+  ensure_tables();
+  int n = total_tiles(c);
+  if (n % 3 != 1 || n > 13) return TK_EINVAL;
+  uint8_t h[TK_KINDS];
+  memcpy(h, c, TK_KINDS);
+  int id[4];
+  for (int s = 0; s < 4; s++) id[s] = suit_row_id(h, s);
+  int M = n + 1 >= 12 ? 4 : (n + 1) / 3; /* the same as for n tiles */
+  /* A kind x with no copy held within two of it ("far") cannot share a block with the hand's
+   * tiles: a complete hand that uses the drawn x puts it in a block made of missing tiles only,
+   * so the distance after the draw is min(the hand's, the best of the hand's other blocks plus
+   * that block's other missing tiles), the same for every far x. (It can be below the hand's
+   * own: 1111z 222z is 1-shanten, the fourth 1z being no pair, and any far tile makes it
+   * tenpai.) So it is computed once, for the first far number kind and the first far honor
+   * (their blocks differ: an honor has no runs), and copied to the others. */
+  uint64_t near = 0;
+  for (int s = 0; s < 3; s++) {
+    uint64_t held = 0;
+    for (int i = 0; i < 9; i++) held |= (uint64_t)(h[9 * s + i] > 0) << i;
+    uint64_t m = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1ff;
+    near |= m << (9 * s);
+  }
+  for (int k = 27; k < TK_KINDS; k++) near |= (uint64_t)(h[k] > 0) << k;
+  /* seven pairs and thirteen orphans (14 tiles after the draw): pairs and kinds change only at
+   * the drawn kind */
+  int kinds = 0, pairs = 0, ykinds = 0, ypair2 = 0;
+  if (n == 13) {
+    for (int k = 0; k < TK_KINDS; k++) {
+      kinds += h[k] > 0;
+      pairs += h[k] >= 2;
+    }
+    for (int i = 0; i < 13; i++) {
+      ykinds += h[YAOCHU[i]] > 0;
+      ypair2 += h[YAOCHU[i]] >= 2;
+    }
+  }
+  int own = distance(id[0], id[1], id[2], id[3], M) - 1;
+  int far_std[2] = {99, 99}; /* numbers, honors */
+  if (n == 13) {
+    int cs = 6 - pairs + (kinds < 7 ? 7 - kinds : 0), ks = 13 - ykinds - (ypair2 > 0);
+    if (cs < own) own = cs;
+    if (ks < own) own = ks;
+  }
+  for (int k = 0; k < TK_KINDS; k++) {
+    out[k] = 99;
+    if (h[k] >= 4) continue;
+    int far = !(near >> k & 1), *memo = &far_std[k >= 27];
+    int best = *memo;
+    if (!far || best == 99) {
+      int s = k / 9;
+      h[k]++;
+      int row[4] = {id[0], id[1], id[2], id[3]};
+      row[s] = suit_row_id(h, s);
+      h[k]--;
+      best = distance(row[0], row[1], row[2], row[3], M) - 1;
+      if (far) *memo = best;
+    }
+    if (n == 13) {
+      int kd = kinds + (h[k] == 0), pd = pairs + (h[k] == 1);
+      int cs = 6 - pd + (kd < 7 ? 7 - kd : 0);
+      if (cs < best) best = cs;
+      int y = tk_kind_is_yaochu(k);
+      int ks = 13 - (ykinds + (y && h[k] == 0)) - (ypair2 + (y && h[k] == 1) > 0);
+      if (ks < best) best = ks;
+    }
+    out[k] = best;
+  }
+  return own;
+}
+
 uint64_t tk_waits(const uint8_t c[TK_KINDS]) {
   tk_shanten_init();
   int n = total_tiles(c);

@@ -363,10 +363,12 @@ static void value(tk_solver *s, uint8_t *h, int sh, int t, double *p, double *e)
     total += w[k];
   }
   double P = 0, E = 0;
+  int sdraw[TK_KINDS];
+  tk_shanten_draws(h, sdraw);
   for (int k = 0; k < TK_KINDS && total; k++) {
     if (!w[k]) continue;
     h[k]++;
-    int s14 = tk_shanten(h);
+    int s14 = sdraw[k];
     double bp = 0, be = 0;
     if (s14 < 0) {
       bp = 1;
@@ -532,14 +534,12 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *given) {
     /* every draw's shanten first, and the slots of the drawn hands to expand prefetched */
     int sd[TK_KINDS];
     key ak[TK_KINDS];
+    tk_shanten_draws(h, sd);
     for (int k = 0; k < TK_KINDS; k++) {
-      if (!w[k]) continue;
+      if (!w[k] || sd[k] < 0 || sd[k] >= sh || sd[k] >= T - 1) continue;
       h[k]++;
-      sd[k] = tk_shanten(h);
-      if (sd[k] >= 0 && sd[k] < sh && sd[k] < T - 1) {
-        ak[k] = pack(s, h, 0, 0);
-        __builtin_prefetch(&s->after14.slot[hash16(ak[k].w[0], ak[k].w[1]) & (s->after14.cap - 1)]);
-      }
+      ak[k] = pack(s, h, 0, 0);
+      __builtin_prefetch(&s->after14.slot[hash16(ak[k].w[0], ak[k].w[1]) & (s->after14.cap - 1)]);
       h[k]--;
     }
     for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
