@@ -143,6 +143,79 @@ static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
   return k;
 }
 
+/* pack(s, h - one d, 0, sym) for each kind d of ds[0..nc) (each held), into out: the same keys,
+ * without packing the whole hand again for each child (only the discarded kind's suit, or the
+ * honors, change). */
+static void pack_children(const tk_solver *s, const uint8_t *h, const int *ds, int nc, int sym, key *out) {
+  if (!sym) {
+    uint64_t a0 = 0, a1 = 0;
+    for (int i = 20; i >= 0; i--) a0 = a0 << 3 | h[i];
+    for (int i = 33; i >= 21; i--) a1 = a1 << 3 | h[i];
+    for (int j = 0; j < nc; j++) {
+      int d = ds[j];
+      out[j] = (key){{d <= 20 ? a0 - (1ULL << 3 * d) : a0, d <= 20 ? a1 : a1 - (1ULL << 3 * (d - 21)), 0, 1}};
+    }
+    return;
+  }
+  uint64_t f[3], b[3];
+  for (int su = 0; su < 3; su++) {
+    f[su] = b[su] = 0;
+    const uint8_t *hs = h + 9 * su, *cs = s->cls + 9 * su;
+    for (int i = 0; i < 9; i++) {
+      uint64_t c = (uint64_t)(hs[i] * 25 + cs[i]);
+      f[su] = f[su] << 7 | c;
+      b[su] |= c << (7 * i);
+    }
+  }
+  uint8_t hon[7];
+  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->cls[27 + i]);
+  uint64_t hw_h = 0; /* the honors' word of h itself, for the children of a numbered discard */
+  {
+    uint8_t x[7];
+    memcpy(x, hon, 7);
+    for (int i = 1; i < 7; i++)
+      for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
+        uint8_t t = x[j];
+        x[j] = x[j - 1];
+        x[j - 1] = t;
+      }
+    for (int i = 0; i < 7; i++) hw_h = hw_h << 7 | x[i];
+  }
+  for (int j = 0; j < nc; j++) {
+    int d = ds[j];
+    uint64_t suit[3], hw = hw_h;
+    for (int su = 0; su < 3; su++) {
+      uint64_t ff = f[su], bb = b[su];
+      if (d / 9 == su && d < 27) {
+        int i = d % 9;
+        ff -= 25ULL << (7 * (8 - i));
+        bb -= 25ULL << (7 * i);
+      }
+      suit[su] = ff < bb ? ff : bb;
+    }
+    for (int i = 1; i < 3; i++)
+      for (int k = i; k > 0 && suit[k - 1] > suit[k]; k--) {
+        uint64_t x = suit[k];
+        suit[k] = suit[k - 1];
+        suit[k - 1] = x;
+      }
+    if (d >= 27) {
+      uint8_t x[7];
+      memcpy(x, hon, 7);
+      x[d - 27] = (uint8_t)(x[d - 27] - 25);
+      for (int i = 1; i < 7; i++)
+        for (int k = i; k > 0 && x[k - 1] > x[k]; k--) {
+          uint8_t t = x[k];
+          x[k] = x[k - 1];
+          x[k - 1] = t;
+        }
+      hw = 0;
+      for (int i = 0; i < 7; i++) hw = hw << 7 | x[i];
+    }
+    out[j] = (key){{suit[0], suit[1], suit[2], hw << 8 | 1}};
+  }
+}
+
 static size_t hash(const key *k) {
   uint64_t x = k->w[0] * 0x9E3779B97F4A7C15ULL ^ (k->w[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^
                (k->w[2] + 0x165667B19E3779F9ULL) * 0xD6E8FEB86659FD93ULL ^ k->w[3] * 0xFF51AFD7ED558CCDULL;
@@ -451,14 +524,10 @@ static long best14(tk_solver *s, uint8_t *h, int s14, const key *kk) {
      in ascending kind, as always (the order decides nothing but the memory traffic) */
   key ck[14];
   int cd[14], nc = 0;
-  for (int d = 0; d < TK_KINDS; d++) {
-    if (!h[d] || after[d] > s14) continue;
-    h[d]--;
-    ck[nc] = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
-    h[d]++;
-    prefetch_slot(&s->memo, &ck[nc]);
-    cd[nc++] = d;
-  }
+  for (int d = 0; d < TK_KINDS; d++)
+    if (h[d] && after[d] <= s14) cd[nc++] = d;
+  pack_children(s, h, cd, nc, s->objective == TK_SOLVE_WIN, ck);
+  for (int i = 0; i < nc; i++) prefetch_slot(&s->memo, &ck[i]);
   for (int i = 0; i < nc; i++) {
     const entry *y = find(&s->memo, &ck[i]);
     if (y->k.w[3]) {
@@ -535,12 +604,13 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *given) {
     int sd[TK_KINDS];
     key ak[TK_KINDS];
     tk_shanten_draws(h, sd);
+    uint64_t a0 = 0, a1 = 0; /* pack(s, h, 0, 0): a drawn hand's key is one count more */
+    for (int i = 20; i >= 0; i--) a0 = a0 << 3 | h[i];
+    for (int i = 33; i >= 21; i--) a1 = a1 << 3 | h[i];
     for (int k = 0; k < TK_KINDS; k++) {
       if (!w[k] || sd[k] < 0 || sd[k] >= sh || sd[k] >= T - 1) continue;
-      h[k]++;
-      ak[k] = pack(s, h, 0, 0);
+      ak[k] = (key){{k <= 20 ? a0 + (1ULL << 3 * k) : a0, k <= 20 ? a1 : a1 + (1ULL << 3 * (k - 21)), 0, 1}};
       __builtin_prefetch(&s->after14.slot[hash16(ak[k].w[0], ak[k].w[1]) & (s->after14.cap - 1)]);
-      h[k]--;
     }
     for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
       if (!w[k]) continue;
