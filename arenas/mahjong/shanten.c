@@ -397,7 +397,6 @@ static int total_tiles(const uint8_t *c) {
   return n;
 }
 
-static const uint8_t YAOCHU[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
 
 static inline int valid_count(int n) { return n > 0 && n <= 14 && n % 3 != 0; }
 
@@ -442,6 +441,17 @@ static inline int other_forms(const words *w, unsigned forms) {
     if (ks < best) best = ks;
   }
   return best;
+}
+
+/* Seven pairs' and thirteen orphans' counts of valid words: kinds held, kinds held twice or
+ * more, terminal and honor kinds held, those held twice or more. */
+static inline void form_counts(const words *w, int *kinds, int *pairs, int *ykinds, int *ypair2) {
+  uint64_t m1 = g1(w->man), p1 = g1(w->pin), s1 = g1(w->sou), h1 = g1(w->hon), n1 = g1(w->nines);
+  uint64_t m2 = g2(w->man), p2 = g2(w->pin), s2 = g2(w->sou), h2 = g2(w->hon), n2 = g2(w->nines);
+  *kinds = hsum(m1 + p1 + s1 + h1 + n1);
+  *pairs = hsum(m2 + p2 + s2 + h2 + n2);
+  *ykinds = hsum(((m1 + p1 + s1) & 0xff) + h1 + n1);
+  *ypair2 = hsum(((m2 + p2 + s2) & 0xff) + h2 + n2);
 }
 
 /* Tiles in valid words: each lane of the sum is at most 5 * 4, the whole at most 34 * 4. */
@@ -558,13 +568,9 @@ int tk_shanten_discards(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
   /* seven pairs and thirteen orphans (13 tiles after the discard): pairs and kinds change only
    * at the discarded kind */
   int kinds = 0, pairs = 0, ykinds = 0, ypair2 = 0; /* ypair2: terminal/honor kinds held >= 2 */
-  for (int k = 0; k < TK_KINDS; k++) {
-    kinds += h[k] > 0;
-    pairs += h[k] >= 2;
-  }
-  for (int i = 0; i < 13; i++) {
-    ykinds += h[YAOCHU[i]] > 0;
-    ypair2 += h[YAOCHU[i]] >= 2;
+  if (n == 14) {
+    words wd = load_words(h);
+    form_counts(&wd, &kinds, &pairs, &ykinds, &ypair2);
   }
   int count = 0;
   for (int k = 0; k < TK_KINDS; k++) {
@@ -627,14 +633,8 @@ int tk_shanten_draws(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
    * the drawn kind */
   int kinds = 0, pairs = 0, ykinds = 0, ypair2 = 0;
   if (n == 13) {
-    for (int k = 0; k < TK_KINDS; k++) {
-      kinds += h[k] > 0;
-      pairs += h[k] >= 2;
-    }
-    for (int i = 0; i < 13; i++) {
-      ykinds += h[YAOCHU[i]] > 0;
-      ypair2 += h[YAOCHU[i]] >= 2;
-    }
+    words wd = load_words(h);
+    form_counts(&wd, &kinds, &pairs, &ykinds, &ypair2);
   }
   int own = fin[M][other[3] << 6 | id[3]] - 1;
   int far_std[2] = {99, 99}; /* numbers, honors */

@@ -93,7 +93,16 @@ struct tk_solver {
   table16 after14;
   double *vals14;
   size_t nvals14, capvals14;
+  /* the direct mode, win objective: a tenpai state's vector depends only on the weight of its
+     winning draws and the wall's total (each under 137), so states that share them share one
+     vector in vals; valid while gen[] equals the current search's generation */
+  struct tenpai_vec {
+    uint32_t gen;
+    int32_t idx;
+  } *tenpai;
+  uint32_t gen;
 };
+enum { TENPAI_SIDE = 137 };
 
 /* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
  * objective, where only shapes matter): each kind's class (held h, held at the decision r,
@@ -328,7 +337,8 @@ static int table_reserve(table *tb) {
 tk_solver *tk_solver_new(void) {
   tk_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  if (table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) ||
+  s->tenpai = calloc((size_t)TENPAI_SIDE * TENPAI_SIDE, sizeof *s->tenpai);
+  if (!s->tenpai || table_init(&s->memo, 1 << 12) || table_init(&s->score, 1 << 10) ||
       table16_init(&s->after14, 1 << 12)) {
     tk_solver_free(s);
     return NULL;
@@ -343,6 +353,7 @@ void tk_solver_free(tk_solver *s) {
   free(s->after14.slot);
   free(s->vals);
   free(s->vals14);
+  free(s->tenpai);
   free(s);
 }
 
@@ -642,11 +653,28 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *given) {
     }
   }
   if (s->aborted) return -1;
+  struct tenpai_vec *tv = NULL;
+  if (!pts && sh == 0 && sh < T && total) {
+    /* every t >= 1 has P[t] = the winning draws' weight, so the vector below is a function of
+       (that weight, total): computed once per search */
+    tv = &s->tenpai[(int)P[1] * TENPAI_SIDE + total];
+    if (tv->gen == s->gen) {
+      if (table_reserve(&s->memo)) {
+        s->aborted = 1;
+        return -1;
+      }
+      x = find(&s->memo, &kk);
+      *x = (entry){kk, (double)tv->idx, 0};
+      s->memo.used++;
+      return tv->idx;
+    }
+  }
   long idx = arena_alloc(&s->vals, &s->nvals, &s->capvals, (size_t)n);
   if (idx < 0 || table_reserve(&s->memo)) {
     s->aborted = 1;
     return -1;
   }
+  if (tv && idx <= INT32_MAX) *tv = (struct tenpai_vec){s->gen, (int32_t)idx};
   double *vp = s->vals + idx;
   vp[0] = 0;
   for (int t = 1; t <= T; t++) vp[t] = total ? (P[t] + stay * vp[t - 1]) / total : 0;
@@ -727,6 +755,10 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
     table_clear(&s->memo);
     table16_clear(&s->after14);
     s->nvals = 0;
+    if (++s->gen == 0) { /* wrapped: no entry may look current */
+      memset(s->tenpai, 0, (size_t)TENPAI_SIDE * TENPAI_SIDE * sizeof *s->tenpai);
+      s->gen = 1;
+    }
     s->nvals14 = 0;
     s->aborted = 0;
     out->n = 0;
