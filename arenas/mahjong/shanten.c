@@ -300,37 +300,45 @@ static inline void ensure_tables(void) {
 /* Steps between suit configurations, for the draw and discard queries: steps[rank(c)][i] is
  * the row id of c plus one kind i, steps[rank(c)][9 + i] that of c minus one (0xff where the
  * count would leave 0..4 or the suit 0..14 tiles). 7.3 MB, built on the first of those queries
- * (about 0.05 s), so that a hand's draws and discards cost one rank per suit instead of one per
+ * (about 0.07 s), so that a hand's draws and discards cost one rank per suit instead of one per
  * kind. */
 static uint8_t (*steps)[18];
 static pthread_once_t steps_once = PTHREAD_ONCE_INIT;
 static atomic_int steps_ready;
 
+/* Counts up the base-5 digits c (9 of them, least significant first), keeping their sum S. */
+static inline void odometer(uint8_t *c, int *S) {
+  for (int k = 0; k < 9; k++) {
+    if (c[k] < 4) {
+      c[k]++;
+      ++*S;
+      return;
+    }
+    c[k] = 0;
+    *S -= 4;
+  }
+}
+
 static void build_steps(void) {
   tk_shanten_init();
   uint8_t (*t)[18] = malloc(SUIT_STATES * sizeof *t);
-  if (!t) abort(); /* as the tables above: no shanten without them */
+  uint32_t *rank_of = malloc(POW5[9] * sizeof *rank_of); /* by base-5 index; UINT32_MAX: > 14 tiles */
+  if (!t || !rank_of) abort(); /* as the tables above: no shanten without them */
   memset(t, 0xff, SUIT_STATES * sizeof *t);
-  for (uint32_t idx = 0; idx < POW5[9]; idx++) {
-    uint8_t c[9];
-    int S = 0;
-    uint32_t y = idx;
-    for (int k = 0; k < 9; k++, y /= 5) S += c[k] = (uint8_t)(y % 5);
+  uint8_t c[9] = {0};
+  int S = 0;
+  for (uint32_t idx = 0; idx < POW5[9]; idx++, odometer(c, &S)) rank_of[idx] = S > 14 ? UINT32_MAX : suit_rank(c);
+  memset(c, 0, sizeof c);
+  S = 0;
+  for (uint32_t idx = 0; idx < POW5[9]; idx++, odometer(c, &S)) {
     if (S > 14) continue;
-    uint8_t *row = t[suit_rank(c)];
+    uint8_t *row = t[rank_of[idx]];
     for (int i = 0; i < 9; i++) {
-      if (c[i] < 4 && S < 14) {
-        c[i]++;
-        row[i] = suit_id[suit_rank(c)];
-        c[i]--;
-      }
-      if (c[i] > 0) {
-        c[i]--;
-        row[9 + i] = suit_id[suit_rank(c)];
-        c[i]++;
-      }
+      if (c[i] < 4 && S < 14) row[i] = suit_id[rank_of[idx + POW5[i]]];
+      if (c[i] > 0) row[9 + i] = suit_id[rank_of[idx - POW5[i]]];
     }
   }
+  free(rank_of);
   steps = t;
   atomic_store_explicit(&steps_ready, 1, memory_order_release);
 }
