@@ -119,6 +119,12 @@ int tk_bench_solve(int argc, char **argv) {
     memcpy(set[sh * positions + have[sh]++], h, TK_KINDS);
     filled++;
   }
+  {
+    /* the shanten tables the search uses, built on first use, are built here, not in the first
+       timed decision */
+    int after[TK_KINDS];
+    tk_shanten_discards(set[0], after);
+  }
   printf("solve: %ld hands per shanten, %ld draws left, objective %s, first mode %s, cap %ld states\n", positions,
          draws, o.objective == TK_SOLVE_WIN ? "win" : "points", tk_solve_mode_name(o.first_mode),
          max_states ? max_states : (long)TK_SOLVE_DEFAULT_STATES);
