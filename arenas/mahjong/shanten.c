@@ -559,6 +559,18 @@ uint64_t tk_ukeire(const uint8_t c[TK_KINDS], const uint8_t *seen, unsigned form
   return mask;
 }
 
+/* For the draw and discard queries: the row ids id[0..3] of man, pin, sou and honors, the three
+ * numbered suits' ranks rk (for steps[]), and other[s], the pool id of the suits other than s
+ * (for s = 3, the three numbered suits), so that a change in suit s costs two lookups. */
+static inline void suit_pools(const uint8_t *h, int id[4], uint32_t rk[3], int other[4]) {
+  for (int s = 0; s < 3; s++) id[s] = suit_id[rk[s] = suit_rank_x(load8(h + 9 * s), h[9 * s + 8])];
+  id[3] = honor_row(h + 26);
+  other[0] = t1[id[1] << 7 | id[2]];
+  other[1] = t1[id[0] << 7 | id[2]];
+  other[2] = t1[id[0] << 7 | id[1]];
+  other[3] = t2[other[2] << 7 | id[2]];
+}
+
 int tk_shanten_discards(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
   ensure_tables();
   ensure_steps();
@@ -566,12 +578,9 @@ int tk_shanten_discards(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
   if (n % 3 != 2 || n > 14) return TK_EINVAL;
   uint8_t h[TK_KINDS];
   memcpy(h, c, TK_KINDS);
-  int id[4];
+  int id[4], other[4];
   uint32_t rk[3];
-  for (int s = 0; s < 3; s++) id[s] = suit_id[rk[s] = suit_rank_x(load8(h + 9 * s), h[9 * s + 8])];
-  id[3] = honor_row(h + 26);
-  int other[4] = {t1[id[1] << 7 | id[2]], t1[id[0] << 7 | id[2]], t1[id[0] << 7 | id[1]], 0};
-  other[3] = t2[other[2] << 7 | id[2]];
+  suit_pools(h, id, rk, other);
   int M = n - 1 >= 12 ? 4 : (n - 1) / 3;
   /* seven pairs and thirteen orphans (13 tiles after the discard): pairs and kinds change only
    * at the discarded kind */
@@ -614,14 +623,10 @@ int tk_shanten_draws(const uint8_t c[TK_KINDS], int out[TK_KINDS]) {
   if (n % 3 != 1 || n > 13) return TK_EINVAL;
   uint8_t h[TK_KINDS];
   memcpy(h, c, TK_KINDS);
-  int id[4];
+  int id[4], other[4];
   uint32_t rk[3];
-  for (int s = 0; s < 3; s++) id[s] = suit_id[rk[s] = suit_rank_x(load8(h + 9 * s), h[9 * s + 8])];
-  id[3] = honor_row(h + 26);
+  suit_pools(h, id, rk, other);
   int M = n + 1 >= 12 ? 4 : (n + 1) / 3; /* the same as for n tiles */
-  /* the pool of the other suits, for a draw in each: man (pin + sou), pin, sou, honors */
-  int other[4] = {t1[id[1] << 7 | id[2]], t1[id[0] << 7 | id[2]], t1[id[0] << 7 | id[1]], 0};
-  other[3] = t2[other[2] << 7 | id[2]];
   /* A kind x with no copy held within two of it ("far") cannot share a block with the hand's
    * tiles: a complete hand that uses the drawn x puts it in a block made of missing tiles only,
    * so the distance after the draw is min(the hand's, the best of the hand's other blocks plus

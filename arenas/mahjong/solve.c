@@ -104,6 +104,31 @@ struct tk_solver {
 };
 enum { TENPAI_SIDE = 137 };
 
+/* Sorts three suit codes ascending (the symmetric key's order of the suits). */
+static inline void sort3(uint64_t suit[3]) {
+  for (int i = 1; i < 3; i++)
+    for (int j = i; j > 0 && suit[j - 1] > suit[j]; j--) {
+      uint64_t x = suit[j];
+      suit[j] = suit[j - 1];
+      suit[j - 1] = x;
+    }
+}
+
+/* The seven honor codes (7 bits each) sorted ascending and packed, first the smallest. */
+static inline uint64_t honor_word(const uint8_t code[7]) {
+  uint8_t hon[7];
+  memcpy(hon, code, 7);
+  for (int i = 1; i < 7; i++)
+    for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
+      uint8_t x = hon[j];
+      hon[j] = hon[j - 1];
+      hon[j - 1] = x;
+    }
+  uint64_t hw = 0;
+  for (int i = 0; i < 7; i++) hw = hw << 7 | hon[i];
+  return hw;
+}
+
 /* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
  * objective, where only shapes matter): each kind's class (held h, held at the decision r,
  * unseen at the decision u) in 7 bits, a suit read forwards or backwards, whichever is smaller,
@@ -129,22 +154,10 @@ static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
     }
     suit[su] = f < b ? f : b;
   }
-  for (int i = 1; i < 3; i++)
-    for (int j = i; j > 0 && suit[j - 1] > suit[j]; j--) {
-      uint64_t x = suit[j];
-      suit[j] = suit[j - 1];
-      suit[j - 1] = x;
-    }
+  sort3(suit);
   uint8_t hon[7];
   for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->cls[27 + i]);
-  for (int i = 1; i < 7; i++)
-    for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
-      uint8_t x = hon[j];
-      hon[j] = hon[j - 1];
-      hon[j - 1] = x;
-    }
-  uint64_t hw = 0;
-  for (int i = 0; i < 7; i++) hw = hw << 7 | hon[i];
+  uint64_t hw = honor_word(hon);
   k.w[0] = suit[0];
   k.w[1] = suit[1];
   k.w[2] = suit[2];
@@ -178,18 +191,7 @@ static void pack_children(const tk_solver *s, const uint8_t *h, const int *ds, i
   }
   uint8_t hon[7];
   for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->cls[27 + i]);
-  uint64_t hw_h = 0; /* the honors' word of h itself, for the children of a numbered discard */
-  {
-    uint8_t x[7];
-    memcpy(x, hon, 7);
-    for (int i = 1; i < 7; i++)
-      for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
-        uint8_t t = x[j];
-        x[j] = x[j - 1];
-        x[j - 1] = t;
-      }
-    for (int i = 0; i < 7; i++) hw_h = hw_h << 7 | x[i];
-  }
+  uint64_t hw_h = honor_word(hon); /* h's own, for the children of a numbered discard */
   for (int j = 0; j < nc; j++) {
     int d = ds[j];
     uint64_t suit[3], hw = hw_h;
@@ -202,24 +204,12 @@ static void pack_children(const tk_solver *s, const uint8_t *h, const int *ds, i
       }
       suit[su] = ff < bb ? ff : bb;
     }
-    for (int i = 1; i < 3; i++)
-      for (int k = i; k > 0 && suit[k - 1] > suit[k]; k--) {
-        uint64_t x = suit[k];
-        suit[k] = suit[k - 1];
-        suit[k - 1] = x;
-      }
+    sort3(suit);
     if (d >= 27) {
       uint8_t x[7];
       memcpy(x, hon, 7);
       x[d - 27] = (uint8_t)(x[d - 27] - 25);
-      for (int i = 1; i < 7; i++)
-        for (int k = i; k > 0 && x[k - 1] > x[k]; k--) {
-          uint8_t t = x[k];
-          x[k] = x[k - 1];
-          x[k - 1] = t;
-        }
-      hw = 0;
-      for (int i = 0; i < 7; i++) hw = hw << 7 | x[i];
+      hw = honor_word(x);
     }
     out[j] = (key){{suit[0], suit[1], suit[2], hw << 8 | 1}};
   }
