@@ -44,8 +44,18 @@ typedef struct bf {
   int objective, dora, closed;
   int direct; /* the direct mode's policy: a draw that does not lower the shanten is thrown
                  back; otherwise only discards keeping the lowered shanten */
+  int budget; /* >= 0: the detour mode's policy with that many detours (solve.h), whose use is
+                 counted here from its definition: the tiles beyond the decision's counts plus
+                 the shanten, minus the decision hand's shanten s0 */
+  int s0;
   long leaves;
 } bf;
+
+static int bf_used(const bf *b, const uint8_t *h, int shanten) {
+  int D = 0;
+  for (int k = 0; k < TK_KINDS; k++) D += h[k] > b->root[k] ? h[k] - b->root[k] : 0;
+  return D + shanten - b->s0;
+}
 
 static int bf_better(const bf *b, double p1, double e1, double p2, double e2) {
   /* the tie rule of solve.h */
@@ -78,18 +88,24 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
                       : b->closed ? tk_solo_score(h, k, b->dora, NULL) : 0;
     } else {
       double bp = 0, be = 0;
-      int before = 0, after = 0;
-      if (b->direct) {
+      int before = 0, after = 0, free13 = 0, free14 = 0;
+      if (b->direct || b->budget >= 0) {
         h[k]--;
         before = tk_shanten(h);
+        free13 = b->budget >= 0 && bf_used(b, h, before) < b->budget;
         h[k]++;
         after = tk_shanten(h);
+        free14 = b->budget >= 0 && bf_used(b, h, after) < b->budget;
       }
       /* every tile of the hand, copies one by one */
       for (int d = 0; d < TK_KINDS; d++)
         for (int j = 0; j < h[d]; j++) {
           h[d]--;
-          if (b->direct && (after >= before ? d != k : tk_shanten(h) > after)) {
+          int skip = 0;
+          if (b->direct) skip = after >= before ? d != k : tk_shanten(h) > after;
+          if (b->budget >= 0)
+            skip = after >= before && !free13 ? d != k : !free14 && tk_shanten(h) > after;
+          if (skip) {
             h[d]++;
             continue;
           }
@@ -112,18 +128,23 @@ static void bf_value(bf *b, uint8_t *h, int t, double *p, double *e) {
   }
 }
 
+/* The detour mode's budget in check_against_bf. */
+static int bf_detours;
+
 /* Compares the solver with the brute force on hand h (3k+2 tiles) for one objective. */
 static void check_against_bf(const uint8_t *h0, const uint8_t *seen, int draws, int objective,
                              int dora, int mode, const char *what) {
   tk_solve_result r;
   tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = dora,
-                     .first_mode = mode, .score = bf_score, .score_ctx = bf_score_ctx};
+                     .first_mode = mode, .score = bf_score, .score_ctx = bf_score_ctx,
+                     .detours = bf_detours};
   tk_error err;
   tk_error_clear(&err);
   if (tk_solve(solver, h0, seen, &o, &r, &err)) TK_FAILF("tk_solve: %s", err.msg);
   TK_EQ(r.mode, mode, what);
   bf b = {.objective = objective, .dora = dora, .closed = tk_counts_total(h0) >= 13,
-          .direct = mode == TK_SOLVE_DIRECT};
+          .direct = mode == TK_SOLVE_DIRECT, .budget = mode == TK_SOLVE_DETOUR ? bf_detours : -1,
+          .s0 = tk_shanten(h0)};
   memcpy(b.root, h0, TK_KINDS);
   for (int k = 0; k < TK_KINDS; k++) b.unseen[k] = (uint8_t)(4 - h0[k] - seen[k]);
   uint8_t h[TK_KINDS];
@@ -185,6 +206,9 @@ static void small_open_cases(uint64_t seed, int objective, const char *name) {
     snprintf(what, sizeof what, "%s case %d (%d tiles, %d draws)", name, it, n, draws);
     check_against_bf(h, seen, draws, objective, TK_TILE_NONE, TK_SOLVE_EXACT, what);
     check_against_bf(h, seen, draws, objective, TK_TILE_NONE, TK_SOLVE_DIRECT, what);
+    bf_detours = 1 + it % 2;
+    check_against_bf(h, seen, draws, objective, TK_TILE_NONE, TK_SOLVE_DETOUR, what);
+    bf_detours = 0;
   }
 }
 
@@ -210,7 +234,95 @@ static void test_brute_force_closed(void) {
     check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_EXACT, what);
     snprintf(what, sizeof what, "closed case %d points, direct", it);
     check_against_bf(h, seen, draws, TK_SOLVE_POINTS, dora, TK_SOLVE_DIRECT, what);
+    bf_detours = it % 3;
+    snprintf(what, sizeof what, "closed case %d, %d detours", it, bf_detours);
+    check_against_bf(h, seen, draws, it % 2 ? TK_SOLVE_WIN : TK_SOLVE_POINTS, dora, TK_SOLVE_DETOUR, what);
+    bf_detours = 0;
   }
+}
+
+/* The detour mode between the direct mode and the exact optimum, on 60 random closed hands
+ * (2-shanten at most, 2-3 draws, some tiles seen): each discard's value rises with the budget
+ * (a larger budget allows every line of play a smaller one does), equals the direct mode's with
+ * no detour and the exact mode's once the budget covers every move (draws + 1: the root discard
+ * may use one); and the cap lowers the budget one detour at a time, then falls back to the
+ * direct mode. */
+static void test_detour_ladder(void) {
+  tk_rng r;
+  tk_rng_seed(&r, 1516);
+  static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 27, 31};
+  int rose = 0;
+  for (int it = 0; it < 60; it++) {
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    random_case(&r, 14, POOL, 15, 8 + (int)tk_rng_below(&r, 4), h, seen);
+    if (tk_shanten(h) > 2 || tk_is_complete(h)) {
+      it--;
+      continue;
+    }
+    int draws = 2 + (int)tk_rng_below(&r, 2), objective = it % 2 ? TK_SOLVE_WIN : TK_SOLVE_POINTS;
+    tk_solve_result res[5];
+    for (int m = 0; m < 5; m++) {
+      /* direct, detours 0, 1, 2, then exact */
+      tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = TK_TILE_NONE,
+                         .max_states = 10000000, .first_mode = m == 0 ? TK_SOLVE_DIRECT : m == 4 ? TK_SOLVE_EXACT : TK_SOLVE_DETOUR,
+                         .detours = m == 4 ? 0 : m - 1};
+      tk_error e;
+      tk_error_clear(&e);
+      if (tk_solve(solver, h, seen, &o, &res[m], &e)) {
+        TK_FAILF("tk_solve: %s", e.msg);
+        return;
+      }
+      TK_EQ(res[m].mode, o.first_mode, "no cap fired");
+    }
+    /* the exact optimum, as a detour mode with a budget past every move */
+    tk_solve_opts o = {.draws = draws, .objective = objective, .dora_indicator = TK_TILE_NONE,
+                       .max_states = 10000000, .first_mode = TK_SOLVE_DETOUR, .detours = 2 * draws + 1};
+    tk_solve_result full;
+    tk_error e;
+    tk_error_clear(&e);
+    if (tk_solve(solver, h, seen, &o, &full, &e)) {
+      TK_FAILF("tk_solve: %s", e.msg);
+      return;
+    }
+    for (int c = 0; c < res[0].n; c++) {
+      double tol = 1e-12;
+      if (fabs(res[0].c[c].win - res[1].c[c].win) > tol || fabs(res[0].c[c].points - res[1].c[c].points) > 1e-9)
+        TK_FAILF("case %d discard %d: no detour %.15f, direct %.15f", it, res[0].c[c].discard, res[1].c[c].win, res[0].c[c].win);
+      if (fabs(full.c[c].win - res[4].c[c].win) > tol || fabs(full.c[c].points - res[4].c[c].points) > 1e-9)
+        TK_FAILF("case %d discard %d: %d detours %.15f, exact %.15f", it, res[0].c[c].discard, 2 * draws + 1,
+                 full.c[c].win, res[4].c[c].win);
+      for (int m = 1; m < 4; m++) {
+        double a = objective == TK_SOLVE_WIN ? res[m].c[c].win : res[m].c[c].points;
+        double b = objective == TK_SOLVE_WIN ? res[m + 1].c[c].win : res[m + 1].c[c].points;
+        if (a > b + 1e-9 * fmax(1, b)) TK_FAILF("case %d discard %d: step %d falls, %.12f > %.12f", it, res[0].c[c].discard, m, a, b);
+        rose += b > a + 1e-9 * fmax(1, b);
+      }
+    }
+  }
+  if (rose < 20) TK_FAILF("the budget raised a value only %d times: the cases do not exercise it", rose);
+  /* the cap, on a 3-shanten hand with 12 draws: capped at the draw nodes of its 2-detour graph
+     (which has discard nodes besides), the search answers with 1 detour and says so; capped at 1
+     node, the direct mode answers */
+  uint8_t h[TK_KINDS];
+  counts_of("234m46m89p258s155z", h);
+  tk_solve_opts o = {.draws = 12, .objective = TK_SOLVE_WIN, .dora_indicator = TK_TILE_NONE,
+                     .first_mode = TK_SOLVE_DETOUR, .detours = 2, .max_states = 10000000};
+  tk_solve_result a, b;
+  tk_error e;
+  tk_error_clear(&e);
+  if (tk_solve(solver, h, NULL, &o, &a, &e)) TK_FAILF("tk_solve: %s", e.msg);
+  TK_EQ(a.mode, TK_SOLVE_DETOUR, "uncapped");
+  TK_EQ(a.detours, 2, "uncapped budget");
+  o.max_states = a.states; /* the draw nodes of two detours: the graph has more nodes than that */
+  if (tk_solve(solver, h, NULL, &o, &b, &e)) TK_FAILF("tk_solve: %s", e.msg);
+  TK_EQ(b.mode, TK_SOLVE_DETOUR, "one detour fewer");
+  TK_EQ(b.detours, 1, "the budget lowered");
+  o.max_states = 1;
+  if (tk_solve(solver, h, NULL, &o, &b, &e)) TK_FAILF("tk_solve: %s", e.msg);
+  TK_EQ(b.mode, TK_SOLVE_DIRECT, "down to the direct mode");
+  o.detours = 2 * TK_SOLVE_MAX_DRAWS + 2;
+  TK_EQ(tk_solve(solver, h, NULL, &o, &b, &e), TK_EINVAL, "a budget past the draws' bound");
+  if (!strstr(e.msg, "detours")) TK_FAILF("the refusal does not name the detours: %s", e.msg);
 }
 
 /* A scorer that is no ruleset: it depends on the whole hand and the winning kind, and scores some
@@ -550,6 +662,7 @@ static CU_TestInfo tests[] = {
     {"brute force, small hands with melds, exact and direct", test_brute_force_small},
     {"brute force, closed hands, both objectives, exact and direct", test_brute_force_closed},
     {"brute force, open hands under a scorer of the caller's", test_brute_force_scorer},
+    {"the detour mode: between direct and exact, its cap", test_detour_ladder},
     {"properties on random hands", test_properties},
     {"bad input refused", test_refused},
     {"stored answers reproduced bit for bit", test_reference},

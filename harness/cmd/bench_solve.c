@@ -35,13 +35,14 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 
 static const char usage[] =
     "usage: taikai bench solve [--positions N] [--draws D] [--objective win|points]\n"
-    "                          [--mode exact|forward|direct] [--max-states M] [--seed S]\n"
-    "                          [--max-shanten S]\n"
+    "                          [--mode exact|forward|direct|detour] [--detours N]\n"
+    "                          [--max-states M] [--seed S] [--max-shanten S]\n"
     "  --positions N  hands per shanten 0..6 (default 5)\n"
     "  --max-shanten S  time only the shanten 0..S (default 6; the hand set is the same)\n"
     "  --draws D      draws left after the decision (default 17: a solo game's first discard)\n"
     "  --objective    win (default) or points\n"
     "  --mode         the mode tried first (default exact; the state cap falls back to direct)\n"
+    "  --detours N    the detour mode's budget (default 1; solve.h)\n"
     "  --max-states M the cap (default the library's)\n"
     "  --seed S       seed of the hand set (default 1)\n";
 
@@ -57,7 +58,7 @@ static int number(const char *flag, const char *v, long lo, long hi, long *out) 
 }
 
 int tk_bench_solve(int argc, char **argv) {
-  long positions = 5, draws = 17, max_states = 0, seed = 1, max_shanten = MAX_SHANTEN;
+  long positions = 5, draws = 17, max_states = 0, seed = 1, max_shanten = MAX_SHANTEN, detours = 1;
   tk_solve_opts o = {.objective = TK_SOLVE_WIN, .dora_indicator = TK_TILE_NONE};
   for (int i = 1; i < argc; i++) {
     const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -73,6 +74,7 @@ int tk_bench_solve(int argc, char **argv) {
     else if (!strcmp(f, "--max-states")) rc = number(f, v, 1, 100000000, &max_states);
     else if (!strcmp(f, "--seed")) rc = number(f, v, 0, 2147483647, &seed);
     else if (!strcmp(f, "--max-shanten")) rc = number(f, v, 0, MAX_SHANTEN, &max_shanten);
+    else if (!strcmp(f, "--detours")) rc = number(f, v, 0, 2 * TK_SOLVE_MAX_DRAWS + 1, &detours);
     else if (!strcmp(f, "--objective")) {
       if (!strcmp(v, "win")) o.objective = TK_SOLVE_WIN;
       else if (!strcmp(v, "points")) o.objective = TK_SOLVE_POINTS;
@@ -81,6 +83,7 @@ int tk_bench_solve(int argc, char **argv) {
       if (!strcmp(v, "exact")) o.first_mode = TK_SOLVE_EXACT;
       else if (!strcmp(v, "forward")) o.first_mode = TK_SOLVE_FORWARD;
       else if (!strcmp(v, "direct")) o.first_mode = TK_SOLVE_DIRECT;
+      else if (!strcmp(v, "detour")) o.first_mode = TK_SOLVE_DETOUR;
       else rc = 1;
     } else {
       fprintf(stderr, "taikai bench solve: unknown option '%s' (see --help)\n", f);
@@ -92,6 +95,7 @@ int tk_bench_solve(int argc, char **argv) {
   }
   o.draws = (int)draws;
   o.max_states = max_states;
+  o.detours = (int)detours;
   /* the fixed set: 14-tile hands of fresh shuffles, the first `positions` of each shanten */
   uint8_t(*set)[TK_KINDS] = calloc((size_t)positions * (MAX_SHANTEN + 1), TK_KINDS);
   tk_solver *s = tk_solver_new();

@@ -70,7 +70,9 @@ static int solve_hand(const tk_hand_args *a, const uint8_t *c, tk_solve_result *
   }
   tk_solve_opts o = {.draws = a->draws, .objective = a->objective,
                      .dora_indicator = a->ctx.ndora ? a->ctx.dora[0] : TK_TILE_NONE,
-                     .max_states = a->max_states};
+                     .max_states = a->max_states,
+                     .first_mode = a->detours >= 0 ? TK_SOLVE_DETOUR : TK_SOLVE_EXACT,
+                     .detours = a->detours >= 0 ? a->detours : 0};
   /* Tenhou rules: the four-player scorer (a tsumo, riichi when closed; solve.h) */
   tk_solve_riichi rs;
   if (a->ctx.ruleset == TK_RULES_TENHOU) {
@@ -244,6 +246,7 @@ int tk_cmd_hand(int argc, char **argv) {
       json_object_set_new(so, "mode", json_string(tk_solve_mode_name(sol.mode)));
       json_object_set_new(so, "exact", json_boolean(sol.mode == TK_SOLVE_EXACT));
       json_object_set_new(so, "states", json_integer(sol.states));
+      if (sol.mode == TK_SOLVE_DETOUR) json_object_set_new(so, "detours", json_integer(sol.detours));
       json_t *arr = json_array();
       for (int i = 0; i < sol.n; i++) {
         const tk_solve_choice *ch = &sol.c[order[i]];
@@ -291,12 +294,17 @@ int tk_cmd_hand(int argc, char **argv) {
     }
   }
   if (a.solve) {
+    char how[96] = "";
+    if (sol.mode == TK_SOLVE_DETOUR)
+      snprintf(how, sizeof how, " (%d detour%s%s: a lower bound)", sol.detours, sol.detours == 1 ? "" : "s",
+               sol.detours < a.detours ? ", fewer than asked: the state cap fired" : "");
+    else if (sol.mode != TK_SOLVE_EXACT)
+      snprintf(how, sizeof how, " (the state cap fired: an approximation, a lower bound)");
     printf("solve     %d draws left, maximising %s; %s search, %ld states%s\n", a.draws,
            a.objective != TK_SOLVE_POINTS ? "win probability"
            : a.ctx.ruleset == TK_RULES_SOLO ? "expected points (solo rules)"
            : "expected points (Tenhou rules, each win a tsumo, riichi when closed)",
-           tk_solve_mode_name(sol.mode),
-           sol.states, sol.mode == TK_SOLVE_EXACT ? "" : " (the state cap fired: an approximation, a lower bound)");
+           tk_solve_mode_name(sol.mode), sol.states, how);
     printf("  %-7s  %7s  %9s  %s\n", "discard", "win", "points", "shanten after");
     for (int i = 0; i < sol.n; i++) {
       const tk_solve_choice *ch = &sol.c[order[i]];

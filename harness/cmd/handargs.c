@@ -45,6 +45,9 @@ const char tk_hand_usage[] =
     "                      closed (--seat, --round, --dora, --meld), solo rules as one-player\n"
     "                      mahjong\n"
     "  --max-states N      --solve's state cap before it falls back to an approximation\n"
+    "  --detours N         --solve in the detour mode instead of the exact one: the direct\n"
+    "                      mode's policy plus N moves that do not lower the shanten on each\n"
+    "                      line of play (a lower bound; fast where the exact mode is not)\n"
     "  --json              print one JSON object (format in README.md)\n"
     "  -h, --help          this text\n";
 
@@ -184,6 +187,7 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
   memset(a, 0, sizeof *a);
   a->ctx.seat_wind = 1; /* South: a non-dealer */
   a->draws = 17;
+  a->detours = -1;
   const char *tiles = NULL, *win = NULL;
   const char *seen[64];
   int nseen = 0;
@@ -271,6 +275,14 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
       if (!*v || *end || x < 1 || x > 100000000)
         return tk_error_set(err, TK_EINVAL, -1, "--max-states: '%s' is not a whole number from 1 to 100000000", v);
       a->max_states = x;
+    } else if (!strcmp(f, "--detours")) {
+      NEED_VALUE();
+      char *end;
+      long x = strtol(v, &end, 10);
+      if (!*v || *end || x < 0 || x > 2 * TK_SOLVE_MAX_DRAWS + 1)
+        return tk_error_set(err, TK_EINVAL, -1, "--detours: '%s' is not a whole number from 0 to %d", v,
+                            2 * TK_SOLVE_MAX_DRAWS + 1);
+      a->detours = (int)x;
     } else if (!strcmp(f, "--ruleset")) {
       NEED_VALUE();
       if (!strcmp(v, "tenhou")) a->ctx.ruleset = TK_RULES_TENHOU;
@@ -286,9 +298,9 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
 #undef NEED_VALUE
   }
   if (!tiles) return tk_error_set(err, TK_EINVAL, -1, "no TILES given (see taikai hand --help)");
-  if (!a->solve && (draws_given || objective_given || a->max_states))
+  if (!a->solve && (draws_given || objective_given || a->max_states || a->detours >= 0))
     return tk_error_set(err, TK_EINVAL, -1, "%s: only with --solve",
-                        draws_given ? "--draws" : objective_given ? "--objective" : "--max-states");
+                        draws_given ? "--draws" : objective_given ? "--objective" : a->max_states ? "--max-states" : "--detours");
   if ((rc = tiles_of("TILES", tiles, a->tiles, 14, err)) < 0) return rc;
   a->ntiles = rc;
   int want13 = 13 - 3 * a->ncalls, want14 = 14 - 3 * a->ncalls;

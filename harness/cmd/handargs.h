@@ -21,6 +21,7 @@ typedef struct tk_hand_args {
   int draws;          /* --draws N: draws left after the decision (default 17) */
   int objective;      /* --objective win|points: enum tk_solve_objective */
   long max_states;    /* --max-states N: the search's state cap per mode (0: the default) */
+  int detours;        /* --detours N: the detour mode with N detours (-1: not given; exact first) */
 } tk_hand_args;
 
 /* Parses argv[1..argc-1] (argv[0] is the command name). The list flags (--meld, --dora, --ura,

@@ -46,16 +46,29 @@ enum tk_solve_mode {
   TK_SOLVE_EXACT = 0,   /* every discard considered: the optimum of the model */
   TK_SOLVE_FORWARD = 1, /* discards that raise the 14-tile hand's shanten skipped (a restricted
                            policy: lower bound; chosen only through first_mode) */
-  TK_SOLVE_DIRECT = 2   /* as forward, and a draw that does not lower the shanten is discarded at
+  TK_SOLVE_DIRECT = 2,  /* as forward, and a draw that does not lower the shanten is discarded at
                            once (no change of shape at equal shanten): lower bound, fast */
+  TK_SOLVE_DETOUR = 3   /* as direct, plus `detours` moves that do not lower the shanten on any
+                           line of play: a drawn tile kept at equal shanten (a change of shape) or
+                           a discard that raises it. A hand h has used D(h) + shanten(h) - S0 of
+                           them, D(h) being its tiles beyond the decision's counts (sum over k of
+                           max(0, h[k] - r[k])) and S0 the decision hand's shanten (a root discard
+                           that raises the shanten uses one); while that is below `detours`, every
+                           draw is kept or thrown back at choice and every discard is allowed.
+                           0 detours is the direct mode's policy, and 2 T + 1 detours (a move
+                           may use two: a tile kept that does not help, and a discard that raises
+                           the shanten) the exact mode's optimum; between, lower bounds that rise
+                           with the budget. Built as the graph of the hands the policy can reach, then
+                           valued draw by draw; past max_states nodes the search restarts with
+                           one detour fewer, and from one, in the direct mode. */
 };
 
 typedef struct tk_solve_opts {
   int draws;          /* draws left after this decision, 0..TK_SOLVE_MAX_DRAWS */
   int objective;      /* enum tk_solve_objective */
   int dora_indicator; /* kind, or TK_TILE_NONE: the solo dora for the points */
-  long max_states;    /* memoised states allowed before the search falls back to the direct
-                         mode; 0 = TK_SOLVE_DEFAULT_STATES. The direct mode has no cap. */
+  long max_states;    /* memoised states (the detour mode: nodes of its graph) allowed before the
+                         search falls back to the direct mode; 0 = TK_SOLVE_DEFAULT_STATES. */
   int first_mode;     /* the mode tried first (enum tk_solve_mode; 0 = exact) */
   long max_direct_states; /* the direct mode's own cap (memory: ~0.6 KB a state for the win
                              objective, ~1 KB for the points, the drawn hands' memo included);
@@ -67,6 +80,7 @@ typedef struct tk_solve_opts {
                                ruleset's points (tk_solo_score with dora_indicator), closed
                                hands only. */
   void *score_ctx;          /* passed to `score` */
+  int detours;              /* TK_SOLVE_DETOUR: the budget above (0 .. 2 TK_SOLVE_MAX_DRAWS + 1) */
 } tk_solve_opts;
 
 enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000, TK_SOLVE_DEFAULT_DIRECT_STATES = 1000000 };
@@ -87,6 +101,7 @@ typedef struct tk_solve_result {
   int mode;                  /* enum tk_solve_mode that produced the values */
   long states;               /* memoised states of that mode's search */
   long nodes;                /* chance nodes expanded over all modes tried */
+  int detours;               /* TK_SOLVE_DETOUR: the budget that answered (a cap lowers it) */
 } tk_solve_result;
 
 typedef struct tk_solver tk_solver;
@@ -127,7 +142,7 @@ TK_API void tk_solve_riichi_init(tk_solve_riichi *r, int seat_wind, int round_wi
                                  int ncalls);
 TK_API double tk_solve_riichi_points(void *ctx, const uint8_t hand[TK_KINDS], int win_kind);
 
-/* Name of a mode: "exact", "forward", "direct". */
+/* Name of a mode: "exact", "forward", "direct", "detour". */
 TK_API const char *tk_solve_mode_name(int mode);
 
 #ifdef __cplusplus

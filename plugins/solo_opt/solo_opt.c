@@ -3,8 +3,10 @@
  * draws left ("objective": "win") or by its expected points ("points"), the player then playing
  * optimally in the search's model, and the best is discarded (ties: solve.h). The seen tiles are
  * the view's: own discards and the dora indicator (4 - held - unseen). "mode" is the search mode
- * tried first ("exact", or "direct": no change of shape at equal shanten, a lower bound and far
- * cheaper); "max_states" is the exact mode's cap before it falls back to direct. A position too
+ * tried first ("exact"; "direct": no change of shape at equal shanten, a lower bound and far
+ * cheaper; "detour": the direct mode plus "detours" moves that do not lower the shanten on each
+ * line of play, default 1, read by that mode only); "max_states" is the exact mode's cap (the detour mode's: nodes)
+ * before it falls back (solve.h). A position too
  * large even for the direct mode (TK_ERANGE: past its own cap, which bounds the memory) is
  * decided by the greedy rule instead: least shanten, then most unseen effective tiles, then the
  * lowest kind. Deterministic: no randomness. */
@@ -19,9 +21,9 @@
 
 typedef struct agent {
   tk_solver *solver;
-  tk_solve_opts opts; /* objective, first mode, cap; draws and dora set per decision */
-  long decisions, fallbacks, greedy; /* statistics: decisions, those the cap sent to direct,
-                                        those decided by the greedy rule */
+  tk_solve_opts opts; /* objective, first mode, cap, detours; draws and dora set per decision */
+  long decisions, fallbacks, greedy; /* statistics: decisions, those a cap sent to a cheaper mode
+                                        or budget, those decided by the greedy rule */
 } agent;
 
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
@@ -34,7 +36,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   tk_solve_opts o = {.objective = TK_SOLVE_WIN, .first_mode = TK_SOLVE_DIRECT};
   const char *key;
   json_t *v;
-  int bad = 0;
+  int bad = 0, detours_set = 0;
   json_object_foreach(p, key, v) {
     const char *s = json_string_value(v);
     if (!strcmp(key, "objective")) {
@@ -44,7 +46,14 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
     } else if (!strcmp(key, "mode")) {
       if (s && !strcmp(s, "exact")) o.first_mode = TK_SOLVE_EXACT;
       else if (s && !strcmp(s, "direct")) o.first_mode = TK_SOLVE_DIRECT;
-      else bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: mode must be \"exact\" or \"direct\"");
+      else if (s && !strcmp(s, "detour")) o.first_mode = TK_SOLVE_DETOUR;
+      else bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: mode must be \"exact\", \"direct\" or \"detour\"");
+    } else if (!strcmp(key, "detours")) {
+      if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 2 * TK_SOLVE_MAX_DRAWS + 1)
+        bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: detours must be an integer from 0 to %d",
+                           2 * TK_SOLVE_MAX_DRAWS + 1);
+      else o.detours = (int)json_integer_value(v);
+      detours_set = 1;
     } else if (!strcmp(key, "max_states")) {
       if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 100000000)
         bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: max_states must be an integer from 1 to 100000000");
@@ -56,6 +65,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   }
   json_decref(p);
   if (bad) return NULL;
+  if (!detours_set) o.detours = 1;
   agent *a = calloc(1, sizeof *a);
   if (a) a->solver = tk_solver_new();
   if (!a || !a->solver) {
@@ -116,7 +126,7 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   }
   if (rc < 0) return rc;
   a->decisions++;
-  a->fallbacks += r.mode != o.first_mode;
+  a->fallbacks += r.mode != o.first_mode || (r.mode == TK_SOLVE_DETOUR && r.detours != o.detours);
   int k = r.c[r.best].discard;
   if (k < 0 || !(((const tk_solo_legal *)legal)->mask >> k & 1)) return TK_ESTATE;
   ((tk_solo_action *)action)->discard = (uint8_t)k;
@@ -129,11 +139,11 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "solo_opt",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .game = "solo",
     .types_version = TK_SOLO_TYPES_VERSION,
     .description = "expectimax over draws and discards (taikai/solve.h): best win probability or expected points",
-    .params_json = "{\"objective\": \"win\", \"mode\": \"direct\", \"max_states\": 100000}",
+    .params_json = "{\"objective\": \"win\", \"mode\": \"direct\", \"max_states\": 100000, \"detours\": 1}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,
