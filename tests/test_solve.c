@@ -248,6 +248,26 @@ static void test_brute_force_closed(void) {
  * may use one); and the cap lowers the budget one detour at a time, then falls back to the
  * direct mode. */
 static void test_detour_ladder(void) {
+  /* test_known's 14-tile hand, discarding the 2z for a 5z tanki (2 of 5): the direct mode (no
+     detour) throws a drawn 2z back, 2/5 + 3/5 * 2/5 = 16/25; one detour lets it keep the 2z for
+     the 2z tanki (3 of 5), 2/5 + 3/5 * 3/5 = 19/25, the exact value */
+  {
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    counts_of("123m456p789s1112z5z", h);
+    for (int k = 0; k < TK_KINDS; k++) seen[k] = (uint8_t)(4 - h[k]);
+    seen[28] = 0;
+    seen[31] = 1;
+    for (int dt = 0; dt <= 1; dt++) {
+      tk_solve_opts o = {.draws = 2, .objective = TK_SOLVE_WIN, .dora_indicator = TK_TILE_NONE,
+                         .first_mode = TK_SOLVE_DETOUR, .detours = dt};
+      tk_solve_result res;
+      tk_error e;
+      tk_error_clear(&e);
+      if (tk_solve(solver, h, seen, &o, &res, &e)) TK_FAILF("tk_solve: %s", e.msg);
+      for (int c = 0; c < res.n; c++)
+        if (res.c[c].discard == 28) CU_ASSERT_DOUBLE_EQUAL(res.c[c].win, dt ? 19.0 / 25 : 16.0 / 25, 1e-12);
+    }
+  }
   tk_rng r;
   tk_rng_seed(&r, 1516);
   static const int POOL[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 27, 31};
@@ -300,6 +320,40 @@ static void test_detour_ladder(void) {
     }
   }
   if (rose < 20) TK_FAILF("the budget raised a value only %d times: the cases do not exercise it", rose);
+  /* keep_shanten: on 20 random 14-tile hands, direct and detour modes, exactly the discards
+     keeping the shanten, each with the value it has among all the discards (to rounding: the
+     memo may meet a symmetry class through another hand first) */
+  for (int it = 0; it < 20; it++) {
+    uint8_t h[TK_KINDS], seen[TK_KINDS];
+    random_case(&r, 14, POOL, 15, 10, h, seen);
+    if (tk_is_complete(h)) {
+      it--;
+      continue;
+    }
+    int s0 = tk_shanten(h);
+    tk_solve_opts o = {.draws = 6, .objective = it % 2 ? TK_SOLVE_WIN : TK_SOLVE_POINTS,
+                       .dora_indicator = TK_TILE_NONE, .first_mode = it % 4 < 2 ? TK_SOLVE_DIRECT : TK_SOLVE_DETOUR,
+                       .detours = 1, .max_states = 10000000};
+    tk_solve_result all, kept;
+    tk_error e;
+    tk_error_clear(&e);
+    if (tk_solve(solver, h, seen, &o, &all, &e)) TK_FAILF("tk_solve: %s", e.msg);
+    o.keep_shanten = 1;
+    if (tk_solve(solver, h, seen, &o, &kept, &e)) TK_FAILF("tk_solve: %s", e.msg);
+    int j = 0;
+    for (int c = 0; c < all.n; c++) {
+      if (all.c[c].shanten > s0) continue;
+      if (j >= kept.n || kept.c[j].discard != all.c[c].discard) {
+        TK_FAILF("keep_shanten case %d: discard %d missing", it, all.c[c].discard);
+        break;
+      }
+      if (fabs(kept.c[j].win - all.c[c].win) > 1e-12 || fabs(kept.c[j].points - all.c[c].points) > 1e-9)
+        TK_FAILF("keep_shanten case %d: discard %d valued %.15f, among all %.15f", it, all.c[c].discard,
+                 kept.c[j].win, all.c[c].win);
+      j++;
+    }
+    TK_EQ(kept.n, j, "only the discards keeping the shanten");
+  }
   /* the cap, on a 3-shanten hand with 12 draws: capped at the draw nodes of its 2-detour graph
      (which has discard nodes besides), the search answers with 1 detour and says so; capped at 1
      node, the direct mode answers */
@@ -662,7 +716,7 @@ static CU_TestInfo tests[] = {
     {"brute force, small hands with melds, exact and direct", test_brute_force_small},
     {"brute force, closed hands, both objectives, exact and direct", test_brute_force_closed},
     {"brute force, open hands under a scorer of the caller's", test_brute_force_scorer},
-    {"the detour mode: between direct and exact, its cap", test_detour_ladder},
+    {"the detour mode: between direct and exact, its cap; keep_shanten", test_detour_ladder},
     {"properties on random hands", test_properties},
     {"bad input refused", test_refused},
     {"stored answers reproduced bit for bit", test_reference},

@@ -104,6 +104,7 @@ struct tk_solver {
   /* the detour mode */
   struct detour *dt; /* its graph and values, allocated on its first use */
   int detours;       /* the current solve's budget */
+  int keep_shanten;  /* the current solve values only the root discards keeping the shanten */
   long dstates;      /* its last graph's draw nodes */
 };
 enum { TENPAI_SIDE = 137 };
@@ -891,10 +892,13 @@ static int detour_solve(tk_solver *s, uint8_t *h, int n, tk_solve_result *out) {
     for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
       if (!h[k]) continue;
       h[k]--;
-      tk_solve_choice *c = &out->c[out->n];
-      c->discard = (int8_t)k;
-      c->shanten = (int8_t)tk_shanten(h);
-      seed[out->n++] = detour_node(s, h, c->shanten, 0, 1);
+      int sh = tk_shanten(h);
+      if (!s->keep_shanten || sh <= S0) {
+        tk_solve_choice *c = &out->c[out->n];
+        c->discard = (int8_t)k;
+        c->shanten = (int8_t)sh;
+        seed[out->n++] = detour_node(s, h, sh, 0, 1);
+      }
       h[k]++;
     }
   }
@@ -1018,6 +1022,7 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
   s->max_states = o->max_states > 0 ? o->max_states : TK_SOLVE_DEFAULT_STATES;
   s->max_direct = o->max_direct_states > 0 ? o->max_direct_states : TK_SOLVE_DEFAULT_DIRECT_STATES;
   s->detours = o->detours;
+  s->keep_shanten = n % 3 == 2 && o->keep_shanten;
   s->nodes = 0;
   uint8_t h[TK_KINDS];
   memcpy(h, hand, TK_KINDS);
@@ -1058,13 +1063,17 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
       c->shanten = (int8_t)tk_shanten(h);
       root_value(s, h, c);
     } else {
+      int s0 = s->keep_shanten ? tk_shanten(h) : 0;
       for (int d = 0; d < TK_KINDS && !s->aborted; d++) {
         if (!h[d]) continue;
         h[d]--;
-        tk_solve_choice *c = &out->c[out->n++];
-        c->discard = (int8_t)d;
-        c->shanten = (int8_t)tk_shanten(h);
-        root_value(s, h, c);
+        int sh = tk_shanten(h);
+        if (!s->keep_shanten || sh <= s0) {
+          tk_solve_choice *c = &out->c[out->n++];
+          c->discard = (int8_t)d;
+          c->shanten = (int8_t)sh;
+          root_value(s, h, c);
+        }
         h[d]++;
       }
     }

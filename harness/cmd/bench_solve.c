@@ -37,12 +37,16 @@ static const char usage[] =
     "usage: taikai bench solve [--positions N] [--draws D] [--objective win|points]\n"
     "                          [--mode exact|forward|direct|detour] [--detours N]\n"
     "                          [--max-states M] [--seed S] [--max-shanten S]\n"
+    "                          [--discards all|keep]\n"
     "  --positions N  hands per shanten 0..6 (default 5)\n"
     "  --max-shanten S  time only the shanten 0..S (default 6; the hand set is the same)\n"
     "  --draws D      draws left after the decision (default 17: a solo game's first discard)\n"
     "  --objective    win (default) or points\n"
-    "  --mode         the mode tried first (default exact; the state cap falls back to direct)\n"
+    "  --mode         the mode tried first (default exact; past the state cap, the direct mode,\n"
+    "                 or from detour, one detour fewer down to one, then direct)\n"
     "  --detours N    the detour mode's budget (default 1; solve.h)\n"
+    "  --discards     all: every discard valued (default); keep: only those keeping the\n"
+    "                 shanten, as the published calculators show by default\n"
     "  --max-states M the cap (default the library's)\n"
     "  --seed S       seed of the hand set (default 1)\n";
 
@@ -78,6 +82,10 @@ int tk_bench_solve(int argc, char **argv) {
     else if (!strcmp(f, "--objective")) {
       if (!strcmp(v, "win")) o.objective = TK_SOLVE_WIN;
       else if (!strcmp(v, "points")) o.objective = TK_SOLVE_POINTS;
+      else rc = 1;
+    } else if (!strcmp(f, "--discards")) {
+      if (!strcmp(v, "all")) o.keep_shanten = 0;
+      else if (!strcmp(v, "keep")) o.keep_shanten = 1;
       else rc = 1;
     } else if (!strcmp(f, "--mode")) {
       if (!strcmp(v, "exact")) o.first_mode = TK_SOLVE_EXACT;
@@ -129,9 +137,10 @@ int tk_bench_solve(int argc, char **argv) {
     int after[TK_KINDS];
     tk_shanten_discards(set[0], after);
   }
-  printf("solve: %ld hands per shanten, %ld draws left, objective %s, first mode %s, cap %ld states\n", positions,
-         draws, o.objective == TK_SOLVE_WIN ? "win" : "points", tk_solve_mode_name(o.first_mode),
-         max_states ? max_states : (long)TK_SOLVE_DEFAULT_STATES);
+  printf("solve: %ld hands per shanten, %ld draws left, objective %s, first mode %s, cap %ld states, %s\n",
+         positions, draws, o.objective == TK_SOLVE_WIN ? "win" : "points", tk_solve_mode_name(o.first_mode),
+         max_states ? max_states : (long)TK_SOLVE_DEFAULT_STATES,
+         o.keep_shanten ? "the discards keeping the shanten valued" : "every discard valued");
   printf("%-8s %6s %10s %10s %10s %10s %9s %8s %12s %10s  %-16s\n", "shanten", "hands", "mean ms", "median ms",
          "max ms", "cpu ms", "uncapped", "over cap", "mean states", "mean win", "digest");
   for (int sh = 0; sh <= max_shanten; sh++) {
@@ -171,7 +180,7 @@ int tk_bench_solve(int argc, char **argv) {
         digest = fnv(digest, &res.c[c].win, sizeof(double));
         digest = fnv(digest, &res.c[c].points, sizeof(double));
       }
-      exact += res.mode == o.first_mode;
+      exact += res.mode == o.first_mode && (res.mode != TK_SOLVE_DETOUR || res.detours == o.detours);
       states += res.states;
       win += res.c[res.best].win;
     }
@@ -187,8 +196,8 @@ int tk_bench_solve(int argc, char **argv) {
            over, answered ? (double)states / answered : 0, answered ? win / answered : 0, (unsigned long long)digest);
     fflush(stdout);
   }
-  printf("(\"uncapped\" counts the decisions answered by the first mode; the others hit the state cap and were\n"
-         " answered by the direct mode, a lower bound, or went past the direct mode's own cap of %ld states\n"
+  printf("(\"uncapped\" counts the decisions answered by the first mode (and budget); the others hit the state\n"
+         " cap and were answered by a cheaper one, a lower bound, or went past the direct mode's own cap of %ld states\n"
          " (\"over cap\": no answer; the times include them, the states and win do not). \"cpu ms\": the mean\n"
          " CPU time of the process per decision.\n"
          " \"digest\": FNV-1a of every choice's discard, shanten and\n"

@@ -81,6 +81,9 @@ typedef struct tk_solve_opts {
                                hands only. */
   void *score_ctx;          /* passed to `score` */
   int detours;              /* TK_SOLVE_DETOUR: the budget above (0 .. 2 TK_SOLVE_MAX_DRAWS + 1) */
+  int keep_shanten;         /* 3k+2 tiles: nonzero values only the discards that keep the hand's
+                               shanten (what the published calculators show by default); the
+                               others are left out of the result */
 } tk_solve_opts;
 
 enum { TK_SOLVE_MAX_DRAWS = 24, TK_SOLVE_DEFAULT_STATES = 100000, TK_SOLVE_DEFAULT_DIRECT_STATES = 1000000 };
@@ -95,7 +98,8 @@ typedef struct tk_solve_choice {
 } tk_solve_choice;
 
 typedef struct tk_solve_result {
-  int n;                     /* choices: one per kind held (3k+2 tiles), or 1 (3k+1 tiles) */
+  int n;                     /* choices: one per kind held (3k+2 tiles; with keep_shanten, per kind
+                                whose discard keeps the shanten), or 1 (3k+1 tiles) */
   tk_solve_choice c[14];     /* ascending kind */
   int best;                  /* index of the choice maximising the objective (ties above) */
   int mode;                  /* enum tk_solve_mode that produced the values */
