@@ -720,9 +720,11 @@ struct detour {
 };
 
 /* The array p (*cap elements of `size` bytes, `used` in use) with room for one more: p itself,
- * or a larger copy (*cap updated), or NULL (no memory; p is still valid). */
+ * or a larger copy (*cap updated), or NULL (no memory, or past the int32 indexes of the graph;
+ * p is still valid). */
 static void *grow(void *p, size_t *cap, size_t used, size_t size) {
   if (used < *cap) return p;
+  if (used >= (size_t)INT32_MAX) return NULL;
   size_t c = *cap ? 2 * *cap : 1024;
   void *q = realloc(p, c * size);
   if (q) *cap = c;
