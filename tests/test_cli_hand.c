@@ -301,7 +301,25 @@ static void test_solve(void) {
   TK_EQ(run(args), 0, "capped solve");
   CU_ASSERT_PTR_NOT_NULL(strstr(out, "direct search"));
   CU_ASSERT_PTR_NOT_NULL(strstr(out, "the state cap fired"));
+  /* --detours: the detour search; without a detour a drawn 2z is thrown back (2z: 16/25), with
+     one it may be kept (19/25, the exact value) */
+  for (int dt = 0; dt <= 1; dt++) {
+    snprintf(args, sizeof args, "hand 123m456p789s1112z5z --ruleset solo --solve --draws 2 --detours %d --seen %s", dt, s);
+    o = run_json(args);
+    if (!o) return;
+    so = json_object_get(o, "solve");
+    CU_ASSERT_STRING_EQUAL(jstr(so, "mode"), "detour");
+    TK_EQ(json_integer_value(json_object_get(so, "detours")), dt, "detours reported");
+    CU_ASSERT_DOUBLE_EQUAL(jreal(choice(so, "2z"), "win"), dt ? 19.0 / 25 : 16.0 / 25, 1e-9);
+    json_decref(o);
+  }
+  snprintf(args, sizeof args, "hand 123m456p789s1112z5z --solve --draws 2 --detours 1 --seen %s", s);
+  TK_EQ(run(args), 0, "detour solve");
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "detour search"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out, "(1 detour: a lower bound)"));
   static const bad BAD[] = {
+      {"hand 123m456p789s1122z --detours 1", "--detours: only with --solve"},
+      {"hand 123m456p789s1122z --solve --detours 50", "--detours: '50' is not a whole number from 0 to 49"},
       {"hand 123m456p789s1122z --solve --draws 30", "--draws: '30' is more than 24"},
       {"hand 123m456p789s1122z --solve --objective speed", "--objective: 'speed'"},
       {"hand 123m456p789s1122z --draws 3", "--draws: only with --solve"},
