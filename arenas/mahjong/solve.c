@@ -731,6 +731,18 @@ static void *grow(void *p, size_t *cap, size_t used, size_t size) {
   return q;
 }
 
+/* After a search: an array past 2^16 elements of which the search used less than 1/16 is cut to 4
+ * times that use (as cleared_slots does for the tables: a run of small searches after a large
+ * one does not hold the large one's memory). Returns the array to use. */
+static void *shrunk(void *p, size_t *cap, size_t used, size_t size) {
+  if (*cap <= (1u << 16) || 16 * used >= *cap) return p;
+  size_t c = 4 * used > 1024 ? 4 * used : 1024;
+  void *q = realloc(p, c * size);
+  if (!q) return p;
+  *cap = c;
+  return q;
+}
+
 static void detour_free(struct detour *d) {
   if (!d) return;
   free(d->k13.slot);
@@ -970,6 +982,11 @@ static int detour_solve(tk_solver *s, uint8_t *h, int n, tk_solve_result *out) {
     out->c[c].win = last[seed[c]];
     out->c[c].points = pts ? last[N13 + seed[c]] : 0;
   }
+  d->n13 = shrunk(d->n13, &d->cap13, N13, sizeof *d->n13);
+  d->n14 = shrunk(d->n14, &d->cap14, N14, sizeof *d->n14);
+  d->edge = shrunk(d->edge, &d->capedge, d->nedge, sizeof *d->edge);
+  d->kid = shrunk(d->kid, &d->capkid, d->nkid, sizeof *d->kid);
+  d->v = shrunk(d->v, &d->capv, need, sizeof *d->v);
   s->nodes += (long)N13;
   s->dstates = (long)N13;
   return 0;
