@@ -5,8 +5,8 @@
  * the view's: own discards and the dora indicator (4 - held - unseen). "mode" is the search mode
  * tried first ("exact"; "direct": no change of shape at equal shanten, a lower bound and far
  * cheaper; "detour": the direct mode plus "detours" moves that do not lower the shanten on each
- * line of play, default 1, read by that mode only); "max_states" is the exact mode's cap (the detour mode's: nodes)
- * before it falls back (solve.h). A position too
+ * line of play, default 1, read by that mode only); "max_states" is the exact mode's cap (the
+ * detour mode's, in nodes) before it falls back (solve.h). A position too
  * large even for the direct mode (TK_ERANGE: past its own cap, which bounds the memory) is
  * decided by the greedy rule instead: least shanten, then most unseen effective tiles, then the
  * lowest kind. Deterministic: no randomness. */
@@ -49,9 +49,12 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
       else if (s && !strcmp(s, "detour")) o.first_mode = TK_SOLVE_DETOUR;
       else bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: mode must be \"exact\", \"direct\" or \"detour\"");
     } else if (!strcmp(key, "detours")) {
-      if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 2 * TK_SOLVE_MAX_DRAWS + 1)
-        bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: detours must be an integer from 0 to %d",
-                           2 * TK_SOLVE_MAX_DRAWS + 1);
+      if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 2 * TK_SOLVE_MAX_DRAWS + 1) {
+        char *given = json_dumps(v, JSON_ENCODE_ANY);
+        bad = tk_error_set(err, TK_EINVAL, -1, "solo_opt: detours %s is not an integer from 0 to %d",
+                           given ? given : "?", 2 * TK_SOLVE_MAX_DRAWS + 1);
+        free(given);
+      }
       else o.detours = (int)json_integer_value(v);
       detours_set = 1;
     } else if (!strcmp(key, "max_states")) {

@@ -41,7 +41,7 @@ SPEC
   grep -q "$2" "$work/bad.txt" || fail "params $1: the message does not name $2: $(cat "$work/bad.txt")"
   rm -rf "$work/bad"
 }
-bad '{"mode": "detour", "detours": -1}' detours
+bad '{"mode": "detour", "detours": -1}' 'detours -1 is not'
 bad '{"mode": "detour", "detours": 50}' detours
 bad '{"mode": "sideways"}' mode
 echo "solo_opt: direct and detour games played, identical with 1 and 2 workers, bad params refused"
