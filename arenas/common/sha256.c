@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "taikai/file.h"
 #include "taikai/sha256.h"
 
 static const uint32_t K[64] = {
@@ -119,8 +120,8 @@ void tk_sha256_bytes(const void *data, size_t n, char hex[TK_SHA256_HEX]) {
 
 int tk_sha256_file(const char *path, char hex[TK_SHA256_HEX], tk_error *err) {
   hex[0] = '\0';
-  FILE *f = fopen(path, "rb");
-  if (!f) return tk_error_set(err, TK_EIO, -1, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = tk_file_fopen(path, "rb", 0, err);
+  if (!f) return err ? err->code : TK_EIO;
   tk_sha256 c;
   tk_sha256_init(&c);
   uint8_t buf[1 << 16];
