@@ -61,13 +61,15 @@ int tk_file_open(const char *path, uint64_t max_bytes, uint64_t *size, tk_error 
   return fd;
 }
 
-FILE *tk_file_fopen(const char *path, const char *mode, uint64_t max_bytes, tk_error *err) {
+int tk_file_fopen(const char *path, const char *mode, uint64_t max_bytes, FILE **out,
+                  tk_error *err) {
+  *out = NULL;
   int fd = tk_file_open(path, max_bytes, NULL, err);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, mode);
-  if (!f) {
-    tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(errno));
+  if (fd < 0) return fd;
+  if (!(*out = fdopen(fd, mode))) {
+    int e = errno;
     close(fd);
+    return tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(e));
   }
-  return f;
+  return 0;
 }

@@ -120,8 +120,9 @@ void tk_sha256_bytes(const void *data, size_t n, char hex[TK_SHA256_HEX]) {
 
 int tk_sha256_file(const char *path, char hex[TK_SHA256_HEX], tk_error *err) {
   hex[0] = '\0';
-  FILE *f = tk_file_fopen(path, "rb", 0, err);
-  if (!f) return err ? err->code : TK_EIO;
+  FILE *f;
+  int rc = tk_file_fopen(path, "rb", 0, &f, err);
+  if (rc) return rc;
   tk_sha256 c;
   tk_sha256_init(&c);
   uint8_t buf[1 << 16];

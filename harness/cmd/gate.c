@@ -28,6 +28,7 @@
 
 #include <jansson.h>
 
+#include "readfile.h"
 #include "commands.h"
 #include "html.h"
 #include "runargs.h"
@@ -234,11 +235,12 @@ static int hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
     char path[4200];
     snprintf(path, sizeof path, "%s/gate.json", dir);
     if (access(path, F_OK)) return 0; /* a new gate, or a plain run's folder being extended */
-    json_error_t je;
-    json_t *old = json_load_file(path, 0, &je);
+    tk_error je;
+    tk_error_clear(&je);
+    json_t *old = tk_json_load_path(path, 0, &je);
     if (!old) {
-      fprintf(stderr, "taikai %s: refused: %s: not a gate.json (%s): use another --out folder\n",
-              g->cmd, path, je.text);
+      fprintf(stderr, "taikai %s: refused: %s (not a gate.json): use another --out folder\n",
+              g->cmd, je.msg);
       return 1;
     }
     json_t *mine = test_json(g), *theirs = json_object_get(old, "test");

@@ -9,18 +9,23 @@
  * outputs are then written by the run's own writer (tk_run_execute) with the shards' lines as
  * the units' source instead of the worker pool: each line is read back into its record and
  * must be written again to the same bytes, so the result is a run's by construction. */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <ftw.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "commands.h"
 #include "line.h"
 #include "output.h"
 #include "shard.h"
+#include "taikai/file.h"
 #include "taikai/records.h"
 
 static void usage(FILE *f) {
@@ -162,26 +167,54 @@ static int same_tournament(const piece *a, const piece *b) {
  * each read back, checked to be the next unit of the shard and to be written again to the
  * same bytes (and no more than its records.tkr holds). Returns 0 or 2 (printed). */
 static int scan_piece(piece *p, const tk_run *r, const char *const *labels) {
-  char path[TK_PATH_MAX];
+  char path[TK_PATH_MAX], cpath[TK_PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/games.jsonl", p->dir);
-  FILE *f = fopen(path, "r");
+  snprintf(cpath, sizeof cpath, "%s/" TK_CHAIN_FILE, p->dir);
   p->held = 0;
-  if (!f) {
-    if (errno == ENOENT) return 0; /* a shard that has not started: it holds nothing */
-    fprintf(stderr, "taikai merge: %s: %s\n", path, strerror(errno));
+  tk_error fe;
+  tk_error_clear(&fe);
+  FILE *f;
+  int frc = tk_file_fopen(path, "r", TK_FILE_ANY_SIZE, &f, &fe);
+  if (frc == TK_ENOTFOUND) return 0; /* a shard that has not started: it holds nothing */
+  if (frc) {
+    fprintf(stderr, "taikai merge: refused: %s\n", fe.msg);
+    return 2;
+  }
+  /* every line must follow the shard's chain: a line changed after its run is refused */
+  uint8_t id[TK_SHA256_BYTES];
+  tk_chain_identity(p->spec, id);
+  tk_chain_check chain;
+  frc = tk_chain_open(&chain, cpath, p->first, id, &fe);
+  if (frc == TK_ENOTFOUND) {
+    int empty = fgetc(f) == EOF;
+    fclose(f);
+    if (empty) return 0;
+    fprintf(stderr, "taikai merge: refused: %s: holds lines but no " TK_CHAIN_FILE ": cannot "
+            "tell whether they are what taikai wrote (a folder written before taikai kept "
+            "digest chains, or one whose chain was removed)\n", path);
+    return 2;
+  }
+  if (frc) {
+    fclose(f);
+    fprintf(stderr, "taikai merge: refused: %s\n", fe.msg);
     return 2;
   }
   static char line[TK_LINE_MAX + 2], again[TK_LINE_MAX];
   tk_unit_rec *rec = malloc(sizeof *rec);
   int rc = rec ? 0 : 2;
   if (!rec) fprintf(stderr, "taikai merge: out of memory\n");
-  while (!rc && fgets(line, sizeof line, f)) {
+  /* lines past the chain's digests are a killed run's, like a torn line: resuming replays
+   * them */
+  while (!rc && p->held < chain.entries && fgets(line, sizeof line, f)) {
     size_t len = strlen(line);
     if (!len || line[len - 1] != '\n') break; /* torn by a killed run: resuming replays it */
     tk_error le;
     tk_error_clear(&le);
     uint64_t want = p->first + p->held;
-    if (tk_line_read(r->game, line, len - 1, r->spec.nagents, rec, &le)) {
+    if (tk_chain_check_line(&chain, path, line, len - 1, want, &le)) {
+      fprintf(stderr, "taikai merge: refused: %s\n", le.msg);
+      rc = 2;
+    } else if (tk_line_read(r->game, line, len - 1, r->spec.nagents, rec, &le)) {
       fprintf(stderr, "taikai merge: %s: line %llu: %s\n", path,
               (unsigned long long)p->held + 1, le.msg);
       rc = 2;
@@ -204,6 +237,7 @@ static int scan_piece(piece *p, const tk_run *r, const char *const *labels) {
     }
   }
   fclose(f);
+  tk_chain_close(&chain);
   free(rec);
   if (!rc && p->records) {
     char rpath[TK_PATH_MAX];
@@ -466,7 +500,7 @@ static long long join_run_logs(const merge *m, const char *out, int *any) {
 /* Copies (hard links where it can) the logs of the merged units into <out>/logs. Returns the
  * number of merged units without a log in their shard, or -1 (printed). */
 static long long copy_logs(const merge *m, const char *out) {
-  char dst_dir[TK_PATH_MAX];
+  char dst_dir[TK_PATH_MAX + 8];
   snprintf(dst_dir, sizeof dst_dir, "%s/logs", out);
   tk_error err;
   tk_error_clear(&err);
@@ -509,9 +543,60 @@ static long long copy_logs(const merge *m, const char *out) {
   return absent;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  if (ftw->level == 0) return 0; /* the folder itself: remove_tree decides */
+  return remove(path);
+}
+
+/* Removes everything inside `dir`, and `dir` itself when `self`. Returns 0 or -1 (errno). */
+static int remove_tree(const char *dir, int self) {
+  if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS)) return -1;
+  return self ? rmdir(dir) : 0;
+}
+
+/* Moves the merged folder `tmp` to `out`: one rename when OUT does not exist or is empty; else
+ * (OUT holds files other than a run) entry by entry, spec.json last, so that OUT is taken for a
+ * run only once it holds one. Returns 0 or 1 (printed). */
+static int put_in_place(const char *tmp, const char *out) {
+  if (!rename(tmp, out)) return 0;
+  if (errno != ENOTEMPTY && errno != EEXIST) {
+    fprintf(stderr, "taikai merge: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
+    return 1;
+  }
+  DIR *d = opendir(tmp);
+  if (!d) {
+    fprintf(stderr, "taikai merge: %s: %s\n", tmp, strerror(errno));
+    return 1;
+  }
+  int bad = 0;
+  for (int pass = 0; pass < 2 && !bad; pass++) {
+    rewinddir(d);
+    struct dirent *e;
+    while (!bad && (e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+          !strcmp(e->d_name, ".taikai.lock") || (!strcmp(e->d_name, "spec.json")) != pass)
+        continue;
+      char a[TK_PATH_MAX + 300], b[TK_PATH_MAX + 300];
+      snprintf(a, sizeof a, "%s/%s", tmp, e->d_name);
+      snprintf(b, sizeof b, "%s/%s", out, e->d_name);
+      if (rename(a, b)) {
+        fprintf(stderr, "taikai merge: cannot move %s to %s: %s\n", a, b, strerror(errno));
+        bad = 1;
+      }
+    }
+  }
+  closedir(d);
+  if (!bad && remove_tree(tmp, 1))
+    fprintf(stderr, "taikai merge: cannot remove %s: %s\n", tmp, strerror(errno));
+  return bad;
+}
+
 int tk_cmd_merge(int argc, char **argv) {
   const char *out = NULL;
-  int partial = 0, quiet = 0, no_html = 0, rc = 2;
+  int partial = 0, quiet = 0, no_html = 0, rc = 2, made_tmp = 0;
+  char tmp[TK_PATH_MAX];
   piece *ps = calloc((size_t)argc, sizeof *ps);
   int n = 0;
   tk_folder_run fr;
@@ -630,8 +715,27 @@ int tk_cmd_merge(int argc, char **argv) {
         goto done;
       }
   }
-  if (tk_mkdirs(out, &err) || tk_outdir_lock(out, &err) < 0) {
+  /* written into a folder beside OUT, renamed to OUT once whole: a merge that fails or is
+   * stopped leaves OUT as it was, and the same merge can be run again */
+  size_t olen = strlen(out);
+  while (olen > 1 && out[olen - 1] == '/') olen--;
+  if (olen + 32 >= sizeof tmp) {
+    fprintf(stderr, "taikai merge: --out %s: the name is too long\n", out);
+    goto done;
+  }
+  snprintf(tmp, sizeof tmp, "%.*s.merging", (int)olen, out);
+  if (!stat(out, &st) && tk_outdir_lock(out, &err) < 0) {
     fprintf(stderr, "taikai merge: refused: %s\n", err.msg);
+    goto done;
+  }
+  if (tk_mkdirs(tmp, &err) || tk_outdir_lock(tmp, &err) < 0) {
+    fprintf(stderr, "taikai merge: refused: %s\n", err.msg);
+    goto done;
+  }
+  made_tmp = 1;
+  if (remove_tree(tmp, 0)) { /* what a killed merge left there */
+    fprintf(stderr, "taikai merge: cannot empty %s: %s\n", tmp, strerror(errno));
+    rc = 1;
     goto done;
   }
   free(r->spec.output);
@@ -642,7 +746,7 @@ int tk_cmd_merge(int argc, char **argv) {
   }
   r->records = m.records;
   tk_run_outcome outcome;
-  tk_run_opts o = {.jobs = 1, .out_dir = out, .progress = quiet ? 0 : -1, .no_html = no_html,
+  tk_run_opts o = {.jobs = 1, .out_dir = tmp, .progress = quiet ? 0 : -1, .no_html = no_html,
                    .outcome = &outcome,
                    .play = play, .play_ctx = &m, .cmd = "taikai merge"};
   json_t *sum = NULL;
@@ -651,12 +755,19 @@ int tk_cmd_merge(int argc, char **argv) {
     rc = 1;
     goto done;
   }
-  long long absent = with_logs ? copy_logs(&m, out) : 0;
-  if (absent < 0) {
+  if (outcome.stopped && outcome.stopped != TK_STOP_ABORT) { /* a signal: nothing is kept */
+    json_decref(sum);
+    fprintf(stderr, "taikai merge: stopped: %s; %s is as it was\n", outcome.why, out);
+    rc = 128 + outcome.stopped;
+    goto done;
+  }
+  long long absent = with_logs ? copy_logs(&m, tmp) : 0;
+  if (absent < 0 || put_in_place(tmp, out)) {
     json_decref(sum);
     rc = 1;
     goto done;
   }
+  made_tmp = 0;
   if (absent)
     fprintf(stderr, "taikai merge: %s/logs: %lld of the merged units have no log in their "
             "shard (played without --logs)\n", out, absent);
@@ -675,6 +786,8 @@ int tk_cmd_merge(int argc, char **argv) {
     rc = outcome.stopped == TK_STOP_ABORT ? 3 : 128 + outcome.stopped;
   }
 done:
+  if (made_tmp && remove_tree(tmp, 1))
+    fprintf(stderr, "taikai merge: cannot remove %s: %s\n", tmp, strerror(errno));
   tk_folder_run_free(&fr);
   for (int i = 0; i < n; i++) {
     json_decref(ps[i].spec);

@@ -20,6 +20,9 @@
 
 #include <jansson.h>
 
+#include "chain.h"
+#include "readfile.h"
+#include "taikai/file.h"
 #include "commands.h"
 #include "html.h"
 #include "game.h"
@@ -120,13 +123,10 @@ static char *dump(json_t *v) {
 
 /* Checks REF against the summary's game; fills r->metrics. Returns 0 or an exit status. */
 static int load_reference(report *r) {
-  json_error_t je;
-  r->ref = json_load_file(r->ref_path, 0, &je);
-  if (!r->ref) {
-    char where[64];
-    snprintf(where, sizeof where, "%d", je.line);
-    return fail("%s: not JSON (line %s): %s", r->ref_path, where, je.text);
-  }
+  tk_error je;
+  tk_error_clear(&je);
+  r->ref = tk_json_load_path(r->ref_path, 0, &je);
+  if (!r->ref) return fail("%s%s%s", je.msg, "", "");
   if (!json_is_object(r->ref)) return fail("%s: expected a JSON object%s%s", r->ref_path, "", "");
   json_t *ms = json_object_get(r->ref, "metrics");
   if (!json_is_array(ms) || !json_array_size(ms) || json_array_size(ms) > MAX_METRICS) {
@@ -659,6 +659,32 @@ static void write_checks(const report *r, FILE *out, int *failed, int *unevaluat
   }
 }
 
+/* The lines of the summary's folder checked against its games.chain: a line changed after the
+ * run is refused (exit 2), a folder without a chain is reported as unchecked. Returns 0 or 2. */
+static int check_chain(const char *summary_path) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", summary_path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  if (slash && !dir[0]) snprintf(dir, sizeof dir, "/");
+  char games[4200], gz[4200];
+  snprintf(games, sizeof games, "%s/games.jsonl", dir);
+  snprintf(gz, sizeof gz, "%s/games.jsonl.gz", dir);
+  if (tk_file_check(games, TK_FILE_ANY_SIZE, NULL) == TK_ENOTFOUND &&
+      tk_file_check(gz, TK_FILE_ANY_SIZE, NULL) == TK_ENOTFOUND)
+    return 0; /* a summary alone: nothing to check it against */
+  tk_error e;
+  tk_error_clear(&e);
+  uint64_t units;
+  int rc = tk_chain_verify_dir(dir, &units, &e);
+  if (rc == TK_ENOTFOUND) {
+    fprintf(stderr, "taikai report: note: %s\n", e.msg);
+    return 0;
+  }
+  return rc ? fail("%s%s%s", e.msg, "", "") : 0;
+}
+
 /* The run's report.html (at `html_path`, or in the summary's folder, which holds the run's
  * games.jsonl and gate.json). Returns 0 or 2 (printed). */
 static int write_html(const char *summary_path, const char *html_path, const char *ref_path,
@@ -722,6 +748,7 @@ int tk_cmd_report(int argc, char **argv) {
     return 2;
   }
   if (no_html && html_path) return fail("--html and --no-html together%s%s%s", "", "", "");
+  if (check_chain(r.summary_path)) return 2;
   if (!r.ref_path) { /* the run's page alone */
     if (no_html || notes || out_path || strict)
       return fail("%s needs --reference (without it, only report.html is written)%s%s",
@@ -732,9 +759,10 @@ int tk_cmd_report(int argc, char **argv) {
     free(base);
     return rc;
   }
-  json_error_t je;
-  r.summary = json_load_file(r.summary_path, 0, &je);
-  if (!r.summary) return fail("%s: cannot read a summary.json: %s%s", r.summary_path, je.text, "");
+  tk_error je;
+  tk_error_clear(&je);
+  r.summary = tk_json_load_path(r.summary_path, 0, &je);
+  if (!r.summary) return fail("%s: cannot read a summary.json (%s)%s", r.summary_path, je.msg, "");
   const char *game = json_string_value(json_object_get(r.summary, "game"));
   r.game = game ? tk_game_find(game) : NULL;
   if (!r.game || !json_is_array(json_object_get(r.summary, "agents"))) {
@@ -786,8 +814,10 @@ int tk_cmd_report(int argc, char **argv) {
     if (missing) fputc('\n', stderr);
   }
   FILE *nf = NULL;
-  if (!rc && notes && !(nf = fopen(notes, "r")))
-    rc = fail("--notes: cannot read %s: %s%s", notes, strerror(errno), "");
+  tk_error ne;
+  tk_error_clear(&ne);
+  if (!rc && notes && tk_file_fopen(notes, "r", TK_JSON_FILE_MAX, &nf, &ne))
+    rc = fail("--notes: cannot read %s (%s)%s", notes, ne.msg, "");
   FILE *out = stdout;
   char tmp[4096];
   if (!rc && out_path) {

@@ -22,6 +22,8 @@
 
 #include <jansson.h>
 
+#include "taikai/file.h"
+#include "readfile.h"
 #include "commands.h"
 #include "game.h"
 #include "stats.h"
@@ -224,16 +226,17 @@ int tk_cmd_rescore(int argc, char **argv) {
   tk_solo_rules rules;
   tk_error err = {0};
   /* the run's spec.json, as `taikai run` resolved it (seed, rules, labels, confidence) */
-  json_error_t je;
-  json_t *spec = json_load_file(path, 0, &je);
+  tk_error je;
+  tk_error_clear(&je);
+  json_t *spec = tk_json_load_path(path, 0, &je);
   const char *game = json_string_value(json_object_get(spec, "game"));
   json_t *agents = json_object_get(spec, "agents"), *seedv = json_object_get(spec, "seed");
   json_t *confv = json_object_get(spec, "confidence");
   int nagents = (int)json_array_size(agents);
   const char **label = NULL;
   if (!spec) {
-    fprintf(stderr, "taikai rescore: %s: %s (a folder written by `taikai run` is expected)\n",
-            path, je.text);
+    fprintf(stderr, "taikai rescore: %s (a folder written by `taikai run` is expected)\n",
+            je.msg);
     goto done;
   }
   if (!game || strcmp(game, "solo")) {
@@ -280,9 +283,10 @@ int tk_cmd_rescore(int argc, char **argv) {
   }
   accs = calloc((size_t)nagents, sizeof *accs);
   snprintf(path, sizeof path, "%s/games.jsonl", run);
-  in = fopen(path, "r");
-  if (!accs || !in) {
-    fprintf(stderr, "taikai rescore: %s: %s\n", path, strerror(errno));
+  tk_error ie;
+  tk_error_clear(&ie);
+  if (!accs || tk_file_fopen(path, "r", TK_FILE_ANY_SIZE, &in, &ie)) {
+    fprintf(stderr, "taikai rescore: %s\n", accs ? ie.msg : "out of memory");
     goto done;
   }
   char line[TK_LINE_MAX + 2];

@@ -344,9 +344,9 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
   json_t *sum = NULL;
   int rc = tk_run_execute(&run, &o, &sum, &err);
   if (rc) {
-    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
+    fprintf(stderr, "taikai %s: %s%s\n", cmd, outcome.refused ? "refused: " : "", err.msg);
     tk_run_free(&run);
-    return 1;
+    return outcome.refused ? 2 : 1;
   }
   uint64_t first, end;
   tk_run_units(&run, &first, &end);

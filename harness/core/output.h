@@ -11,6 +11,8 @@ typedef struct tk_run_outcome {
   int stopped;       /* 0: complete; TK_STOP_ABORT; or the signal (SIGINT, SIGTERM) */
   char why[512];     /* what stopped it, as in summary.json's "stopped" */
   uint64_t resumed;  /* units found already done in the folder */
+  int refused;       /* tk_run_execute failed before playing a unit: the folder's files were
+                      * refused (a changed line, a chain of another run) or could not be set up */
 } tk_run_outcome;
 
 enum { TK_STOP_ABORT = -1, TK_STOP_RULE = -2 };

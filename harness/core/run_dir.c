@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "readfile.h"
+#include "taikai/file.h"
 
 static int exists(const char *dir, const char *name) {
   char p[TK_PATH_MAX];
@@ -241,13 +243,25 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
   }
   char path[TK_PATH_MAX];
   snprintf(path, sizeof path, "%s/spec.json", dir);
-  json_error_t jerr;
-  json_t *old = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+  tk_error jerr;
+  tk_error_clear(&jerr);
+  json_t *old = tk_json_load_path(path, JSON_REJECT_DUPLICATES, &jerr);
   if (!json_is_object(old)) {
     json_decref(old);
-    return tk_error_set(err, TK_EINVAL, -1, "%s: not a taikai spec.json (%s): cannot tell which "
-                        "tournament this folder holds; use another --out folder", path,
-                        jerr.text);
+    return tk_error_set(err, TK_EINVAL, -1, "%s (not a taikai spec.json): cannot tell which "
+                        "tournament this folder holds; use another --out folder",
+                        old ? path : jerr.msg);
+  }
+  /* the results files must be regular files too: a resume reads games.jsonl to its end */
+  static const char *const results[] = {"games.jsonl", "summary.json", "records.tkr"};
+  for (size_t i = 0; i < sizeof results / sizeof *results; i++) {
+    char rp[TK_PATH_MAX + 16];
+    snprintf(rp, sizeof rp, "%s/%s", dir, results[i]);
+    int rc = exists(dir, results[i]) ? tk_file_check(rp, TK_FILE_ANY_SIZE, err) : 0;
+    if (rc) {
+      json_decref(old);
+      return rc;
+    }
   }
   /* the spec first (what differs there says most), then the files' bytes */
   json_t *now = tk_run_resolved_spec(r);

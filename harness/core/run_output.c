@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "html.h"
 #include "line.h"
 #include "taikai/records.h"
@@ -24,6 +25,8 @@ enum { NOTICES_PER_AGENT = 10 };
 typedef struct sink_ctx {
   const tk_run *r;
   FILE *games;        /* may be NULL */
+  FILE *chain;        /* games.chain, with games */
+  uint8_t digest[TK_SHA256_BYTES]; /* the chain's last digest (the identity before any unit) */
   FILE *records;      /* `--records`: records.tkr, else NULL */
   FILE *runlog;       /* `--logs=run`: the run's log file, else NULL */
   FILE *runidx;       /* ... and its index (runlog_open) */
@@ -236,6 +239,12 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
   if (c->games && (fwrite(c->line, 1, (size_t)len, c->games) != (size_t)len ||
                    fputc('\n', c->games) == EOF))
     return tk_error_set(c->err, TK_EIO, -1, "games.jsonl: write failed: %s", strerror(errno));
+  if (c->chain) {
+    tk_chain_next(c->digest, c->line, (size_t)len, c->digest);
+    if (fwrite(c->digest, 1, TK_SHA256_BYTES, c->chain) != TK_SHA256_BYTES)
+      return tk_error_set(c->err, TK_EIO, -1, TK_CHAIN_FILE ": write failed: %s",
+                          strerror(errno));
+  }
   tk_unit_result res;
   tk_unit_result_of(r->game, rec, &res);
   int rc = tk_tally_add(c->tally, &res);
@@ -316,12 +325,13 @@ static int write_report(const tk_run *r, json_t *sum, const char *dir, tk_error 
 /* Reads the complete lines of an interrupted run's games.jsonl (its units from `start`, the
  * first of the run, on) into the tally, at most `limit` of them (the units its records.tkr
  * holds, when it has one: the two files are buffered apart, so a killed run may have written
- * more of one), drops a torn last line (one
+ * more of one; and the digests games.chain holds: a line is kept only once its digest is
+ * written, and each kept line must follow the chain), drops a torn last line (one
  * without its newline: the referee was killed while writing it) and any beyond the limit, and
  * leaves `f` positioned at the end. Returns the units kept, or < 0. */
 static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t start,
-                           uint64_t limit, tk_tally *t, tk_unit_rec *rec, sink_ctx *sc,
-                           tk_error *err) {
+                           uint64_t limit, tk_chain_check *chain, tk_tally *t, tk_unit_rec *rec,
+                           sink_ctx *sc, tk_error *err) {
   static char line[TK_LINE_MAX + 66];
   int64_t kept = 0;
   long good = 0;
@@ -341,7 +351,10 @@ static int64_t resume_from(const tk_run *r, FILE *f, const char *path, uint64_t 
     }
     tk_error le;
     tk_error_clear(&le);
-    int rc = tk_line_read(r->game, line, len - 1, r->spec.nagents, rec, &le);
+    /* a line changed since it was written is refused, never tallied */
+    int rc = tk_chain_check_line(chain, path, line, len - 1, start + (uint64_t)kept, &le);
+    if (rc) return tk_error_set(err, rc, -1, "%s; cannot resume", le.msg);
+    rc = tk_line_read(r->game, line, len - 1, r->spec.nagents, rec, &le);
     if (rc)
       return tk_error_set(err, TK_EPARSE, -1, "%s: line %lld: %s; cannot resume", path,
                           (long long)kept + 1, le.msg);
@@ -448,6 +461,7 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   *summary_out = NULL;
   tk_run_outcome scratch, *out = o->outcome ? o->outcome : &scratch;
   memset(out, 0, sizeof *out);
+  out->refused = 1;
   tk_tally tally;
   int rc = tk_tally_init(&tally, r->spec.nagents, r->game->nq, r->spec.walls);
   if (rc) return tk_error_set(err, rc, -1, "out of memory for %llu walls",
@@ -474,10 +488,38 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   signals_catch();
   if (dir) {
     if ((rc = tk_mkdirs(dir, err))) goto done;
-    char path[TK_PATH_MAX];
+    char path[TK_PATH_MAX], cpath[TK_PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/games.jsonl", dir);
+    snprintf(cpath, sizeof cpath, "%s/" TK_CHAIN_FILE, dir);
+    uint8_t id[TK_SHA256_BYTES];
+    json_t *resolved = tk_run_resolved_spec(r);
+    tk_chain_identity(resolved, id);
+    json_decref(resolved);
+    memcpy(sc->digest, id, sizeof id);
     if (o->resume && (games = fopen(path, "r+"))) {
       uint64_t limit = UINT64_MAX;
+      tk_chain_check chk;
+      tk_error ce;
+      tk_error_clear(&ce);
+      int has_chain = 1;
+      if ((rc = tk_chain_open(&chk, cpath, start, id, &ce)) == TK_ENOTFOUND) {
+        struct stat gs;
+        if (!fstat(fileno(games), &gs) && gs.st_size > 0) {
+          rc = tk_error_set(err, TK_EINVAL, -1, "%s: holds lines but no " TK_CHAIN_FILE ": "
+                            "cannot tell whether they are what taikai wrote (a folder written "
+                            "before taikai kept digest chains, or one whose chain was "
+                            "removed); cannot resume: start a new folder", path);
+          goto done;
+        }
+        memset(&chk, 0, sizeof chk);
+        memcpy(chk.prev, id, sizeof id);
+        has_chain = 0;
+        rc = 0;
+      } else if (rc) {
+        rc = tk_error_set(err, rc, -1, "%s; cannot resume", ce.msg);
+        goto done;
+      }
+
       char rpath[TK_PATH_MAX];
       snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
       if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
@@ -489,9 +531,18 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
       }
       sc->rule = o->rule;
       sc->rule_ctx = o->rule_ctx;
-      int64_t kept = resume_from(r, games, path, start, limit, &tally, rec, sc, err);
+      if (chk.entries < limit) limit = chk.entries;
+      int64_t kept = resume_from(r, games, path, start, limit, &chk, &tally, rec, sc, err);
+      memcpy(sc->digest, chk.prev, sizeof sc->digest);
+      tk_chain_close(&chk);
       if (kept < 0) {
         rc = (int)kept;
+        goto done;
+      }
+      if (has_chain ? truncate(cpath, (off_t)(TK_CHAIN_HEADER + (uint64_t)kept * TK_CHAIN_ENTRY)) ||
+                          !(sc->chain = fopen(cpath, "ab"))
+                    : !(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id)) {
+        rc = tk_error_set(err, TK_EIO, -1, "%s: %s", cpath, strerror(errno));
         goto done;
       }
       out->resumed = (uint64_t)kept > end - start ? end - start : (uint64_t)kept;
@@ -509,6 +560,8 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
       games = rc ? NULL : fopen(path, "w");
       if (!rc && !games) rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path,
                                            strerror(errno));
+      if (!rc && (!(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id)))
+        rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", cpath, strerror(errno));
     }
     if (rc) goto done;
     if ((rc = open_records(r, dir, out->resumed, o->resume && out->resumed, &records, err)))
@@ -530,6 +583,7 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   sc->cmd = o->cmd ? o->cmd : "taikai run";
   sc->rule = o->rule;
   sc->rule_ctx = o->rule_ctx;
+  out->refused = 0; /* from here on a failure is the run's, not the folder's */
   if (!sc->ruled) /* `taikai serve` plays its units itself; every other command in workers */
     rc = o->play ? o->play(o->play_ctx, r, first, end - first, sink, sc, tk_progress_update,
                            &prog, err)
@@ -556,6 +610,11 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   if (games) {
     if (fclose(games)) rc = tk_error_set(err, TK_EIO, -1, "games.jsonl: write failed");
     games = NULL;
+    if (rc) goto done;
+  }
+  if (sc->chain) {
+    if (fclose(sc->chain)) rc = tk_error_set(err, TK_EIO, -1, TK_CHAIN_FILE ": write failed");
+    sc->chain = NULL;
     if (rc) goto done;
   }
   if (records) {
@@ -588,6 +647,7 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
 done:
   signals_restore();
   if (games) fclose(games);
+  if (sc && sc->chain) fclose(sc->chain);
   if (records) fclose(records);
   if (sc && sc->runlog) fclose(sc->runlog);
   if (sc && sc->runidx) fclose(sc->runidx);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "taikai/file.h"
 #include "spec.h"
 
 const char *tk_format_name(tk_format f) {
@@ -297,8 +298,10 @@ int tk_spec_parse(const char *text, const char *path, tk_spec *out, tk_error *er
 
 int tk_spec_load(const char *path, tk_spec *out, tk_error *err) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
-  if (!f) return tk_error_set(err, TK_EIO, -1, "%s: cannot open: %s", path, strerror(errno));
+  /* the size is checked below, as it is read, with the spec's own message */
+  FILE *f;
+  int frc = tk_file_fopen(path, "rb", TK_FILE_ANY_SIZE, &f, err);
+  if (frc) return frc;
   /* one byte more than the bound tells a file at the bound from a larger one */
   char *buf = malloc((size_t)TK_SPEC_MAX_BYTES + 2);
   if (!buf) {

@@ -32,10 +32,10 @@ extern "C" {
  * "a folder", ...; or larger than the bound), TK_EIO (any other failure). */
 TK_API int tk_file_open(const char *path, uint64_t max_bytes, uint64_t *size, tk_error *err);
 
-/* The same as tk_file_open, as a stdio stream opened with `mode` ("r" or "rb"). Returns NULL
- * with `err` set on failure. */
-TK_API FILE *tk_file_fopen(const char *path, const char *mode, uint64_t max_bytes,
-                           tk_error *err);
+/* The same as tk_file_open, as a stdio stream opened with `mode` ("r" or "rb") in `*out`.
+ * Returns 0, or the code tk_file_open gives (`*out` is then NULL). */
+TK_API int tk_file_fopen(const char *path, const char *mode, uint64_t max_bytes, FILE **out,
+                         tk_error *err);
 
 /* 0 if `path` names a regular file of at most `max_bytes` (0: TK_FILE_MAX_BYTES), else the
  * error tk_file_open would give. Does not open it (lstat is not used: a symbolic link to a

@@ -60,7 +60,8 @@ static void same_spec(const char *a, const char *b) {
   json_decref(y);
 }
 
-static const char *const RESULTS[] = {"games.jsonl", "summary.json", "report.md", NULL};
+static const char *const RESULTS[] = {"games.jsonl", "games.chain", "summary.json", "report.md",
+                                      NULL};
 
 static int count_lines(const char *path) {
   FILE *f = fopen(path, "r");
@@ -130,10 +131,23 @@ static void test_solo(void) {
   slurp(WORK "/solo-shard-2-of-3/games.jsonl", games, sizeof games);
   CU_ASSERT(!strncmp(games, "{\"unit\":26,\"wall\":13,", 21));
 
+  /* a merge that fails half way (a unit's log in shard 3 is a folder, found when the logs
+   * are copied after every other file is written) leaves no OUT behind, and the same merge
+   * runs once the shard is whole */
+  if (system("cp -r '" WORK "/solo-shard-3-of-3' '" WORK "/solo-bad3' && mkdir -p '" WORK
+             "/solo-bad3/logs/unit-00000060.jsonl'"))
+    TK_FAILF("cp");
+  const char *mbad[] = {"merge", WORK "/solo-bad3", WORK "/solo-shard-1-of-3",
+                        WORK "/solo-shard-2-of-3", "--out", WORK "/solo-merged", "--quiet", NULL};
+  run(mbad, 1, "merge with a damaged records.tkr");
+  CU_ASSERT(!exists(WORK "/solo-merged"));
+  CU_ASSERT(!exists(WORK "/solo-merged.merging"));
   const char *m[] = {"merge", WORK "/solo-shard-3-of-3", WORK "/solo-shard-1-of-3",
                      WORK "/solo-shard-2-of-3", "--out", WORK "/solo-merged", "--quiet", NULL};
   if (!run(m, 0, "merge")) return;
-  const char *with_records[] = {"games.jsonl", "summary.json", "report.md", "records.tkr", NULL};
+  CU_ASSERT(!exists(WORK "/solo-merged.merging"));
+  const char *with_records[] = {"games.jsonl", "games.chain", "summary.json", "report.md",
+                                "records.tkr", NULL};
   same_files(WORK "/solo", WORK "/solo-merged", with_records);
   same_spec(WORK "/solo", WORK "/solo-merged");
 
@@ -288,7 +302,36 @@ static void test_refusals(void) {
   const char *m5[] = {"merge", WORK "/r-shard-1-of-3", WORK "/r-shard-2-of-3", WORK "/r-edit",
                       "--out", WORK "/r-m5", NULL};
   run(m5, 2, "edited line");
-  expect_err("edited line", WORK "/r-edit/games.jsonl: line 2 (unit 17): not as taikai writes it");
+  expect_err("edited line", WORK "/r-edit/games.jsonl: unit 17 (line 2): the line differs from "
+             "what taikai wrote");
+  CU_ASSERT(!exists(WORK "/r-m5"));
+
+  /* a forged line, well formed (a game's turn changed): refused by merge, resume and report,
+   * each naming the unit */
+  if (system("cp -r '" WORK "/r-shard-3-of-3' '" WORK "/r-forge'")) TK_FAILF("cp");
+  if (system("sed -i -E '3s/\"turn\":([0-9]+)/\"turn\":1\\1/' '" WORK "/r-forge/games.jsonl'"))
+    TK_FAILF("sed");
+  const char *mf[] = {"merge", WORK "/r-shard-1-of-3", WORK "/r-shard-2-of-3", WORK "/r-forge",
+                      "--out", WORK "/r-mf", NULL};
+  run(mf, 2, "forged line: merge");
+  expect_err("forged line: merge", WORK "/r-forge/games.jsonl: unit 18 (line 3): the line "
+             "differs from what taikai wrote");
+  const char *resf[] = {"run", sp, "--shard", "3/3", "--out", WORK "/r-forge", NULL};
+  run(resf, 2, "forged line: resume");
+  expect_err("forged line: resume", "unit 18 (line 3): the line differs");
+  const char *repf[] = {"report", WORK "/r-forge/summary.json", NULL};
+  run(repf, 2, "forged line: report");
+  expect_err("forged line: report", "unit 18 (line 3): the line differs");
+  /* ... and with the chain removed, refused as unchecked */
+  if (system("rm '" WORK "/r-forge/games.chain'")) TK_FAILF("rm");
+  run(mf, 2, "no chain: merge");
+  expect_err("no chain: merge", "holds lines but no games.chain");
+  run(resf, 2, "no chain: resume");
+  expect_err("no chain: resume", "holds lines but no games.chain");
+  /* a chain of another run is named as such */
+  if (system("cp '" WORK "/r-seed8/games.chain' '" WORK "/r-forge/games.chain'")) TK_FAILF("cp");
+  run(mf, 2, "another run's chain");
+  expect_err("another run's chain", "the chain belongs to another tournament");
 
   /* a shard's folder is refused as another shard, like a run's */
   const char *as4[] = {"run", sp, "--shard", "1/4", "--out", WORK "/r-shard-1-of-3", NULL};

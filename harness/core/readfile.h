@@ -1,0 +1,19 @@
+/* harness/core/readfile.h — the referee's reading of JSON files named by users or found in run
+ * folders (spec.json, summary.json, reference tables): only regular files of bounded size
+ * (taikai/file.h), so that a FIFO or a device is refused at once, never read forever. */
+#ifndef TAIKAI_HARNESS_READFILE_H
+#define TAIKAI_HARNESS_READFILE_H
+
+#include <jansson.h>
+
+#include "taikai/common.h"
+
+/* The most a JSON file of a run folder or a command's argument may hold. */
+#define TK_JSON_FILE_MAX ((uint64_t)256 << 20)
+
+/* Loads the JSON text at `path` with Jansson `flags`. Returns a new reference, or NULL with
+ * `err` set: "<path>: cannot open: ..." (TK_ENOTFOUND when it does not exist), "<path>: is a
+ * FIFO, not a regular file ...", or "<path>: not JSON (line L): ..." (TK_EPARSE). */
+json_t *tk_json_load_path(const char *path, size_t flags, tk_error *err);
+
+#endif
