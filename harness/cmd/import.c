@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <zlib.h>
 
+#include "taikai/file.h"
 #include "commands.h"
 #include "import.h"
 #include "riichi_log.h"
@@ -23,8 +24,13 @@
 int tk_read_maybe_gz(const char *path, char **text, size_t *len, tk_error *err) {
   *text = NULL;
   *len = 0;
-  gzFile z = gzopen(path, "rb"); /* reads plain files unchanged */
-  if (!z) return tk_error_set(err, TK_EIO, -1, "%s: cannot open: %s", path, strerror(errno ? errno : ENOENT));
+  int fd = tk_file_open(path, TK_FILE_MAX_BYTES, NULL, err);
+  if (fd < 0) return fd;
+  gzFile z = gzdopen(fd, "rb"); /* reads plain files unchanged */
+  if (!z) {
+    close(fd);
+    return tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", path);
+  }
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap + 1);
   for (;;) {

@@ -13,6 +13,8 @@
 #include <jansson.h>
 #include <zlib.h>
 
+#include "readfile.h"
+#include "taikai/file.h"
 #include "game.h"
 #include "html.h"
 #include "line.h"
@@ -285,20 +287,20 @@ static int convergence(page *p, const tk_metric *mt, tk_error *err) {
   char path[TK_PATH_MAX];
   const char *name = "games.jsonl";
   snprintf(path, sizeof path, "%s/games.jsonl", p->dir);
-  FILE *probe = fopen(path, "rb");
-  if (!probe) {
+  int fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, NULL);
+  if (fd < 0) {
     name = "games.jsonl.gz";
     snprintf(path, sizeof path, "%s/games.jsonl.gz", p->dir);
-    probe = fopen(path, "rb");
+    fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, NULL);
   }
   fputs("<h2>Convergence</h2>\n", f);
-  if (!probe) {
+  if (fd < 0) {
     fputs("<p class=\"note\">No games.jsonl in the folder: no convergence chart (rerun the "
           "spec to rebuild it).</p>\n", f);
     return 0;
   }
-  fclose(probe);
-  gzFile gz = gzopen(path, "rb"); /* reads plain files as they are */
+  gzFile gz = gzdopen(fd, "rb"); /* reads plain files as they are */
+  if (!gz) close(fd);
   uint64_t walls = (uint64_t)json_integer_value(json_object_get(p->sum, "walls"));
   uint64_t step = walls / CONVERGENCE_POINTS > 1 ? walls / CONVERGENCE_POINTS : 1;
   int cap = (int)(walls / step) + 2, npts = 0, na = p->nagents;
@@ -565,16 +567,14 @@ static int reference_section(page *p) {
 /* ------------------------------------------------------------------ the page */
 
 static json_t *load_json(const char *path, int optional, tk_error *err) {
-  json_error_t je;
-  FILE *probe = fopen(path, "rb");
-  if (!probe) {
-    if (!optional) tk_error_set(err, TK_EIO, -1, "%s: cannot read: %s", path, strerror(errno));
+  tk_error le;
+  tk_error_clear(&le);
+  json_t *j = tk_json_load_path(path, 0, &le);
+  if (!j) {
+    if (!optional || le.code != TK_ENOTFOUND) tk_error_set(err, le.code, -1, "%s", le.msg);
     return NULL;
   }
-  fclose(probe);
-  json_t *j = json_load_file(path, 0, &je);
-  if (!j) tk_error_set(err, TK_EPARSE, -1, "%s: not JSON (line %d): %s", path, je.line, je.text);
-  else if (!json_is_object(j)) {
+  if (!json_is_object(j)) {
     tk_error_set(err, TK_EPARSE, -1, "%s: expected a JSON object", path);
     json_decref(j);
     j = NULL;
