@@ -56,7 +56,9 @@ static void usage(FILE *f) {
           "Exit status: 0 merged (with --partial, maybe incomplete: summary.json says\n"
           "\"complete\"); 1 the merge failed while writing; 2 bad usage or folders refused;\n"
           "3 the spec's fault policy \"abort\" stopped at a faulted unit, as the whole run would\n"
-          "have (the merged folder is that run's); 130 / 143 interrupted.\n");
+          "have (the merged folder is that run's); 130 / 143 interrupted. OUT is written as\n"
+          "OUT.merging and renamed once whole: after a failure or an interruption OUT is as it\n"
+          "was, and the same command can be run again.\n");
 }
 
 typedef struct piece {
@@ -746,7 +748,7 @@ int tk_cmd_merge(int argc, char **argv) {
   }
   r->records = m.records;
   tk_run_outcome outcome;
-  tk_run_opts o = {.jobs = 1, .out_dir = tmp, .progress = quiet ? 0 : -1, .no_html = no_html,
+  tk_run_opts o = {.jobs = 1, .out_dir = tmp, .html_folder = out, .progress = quiet ? 0 : -1, .no_html = no_html,
                    .outcome = &outcome,
                    .play = play, .play_ctx = &m, .cmd = "taikai merge"};
   json_t *sum = NULL;

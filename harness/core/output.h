@@ -42,6 +42,7 @@ typedef struct tk_run_opts {
   void *play_ctx;
   const char *cmd;     /* the command its notices on stderr name; NULL: "taikai run" */
   int no_html;         /* 1: no report.html (`--no-html`) */
+  const char *html_folder; /* the folder report.html's title names; NULL: out_dir */
 } tk_run_opts;
 
 /* Plays every unit of `r`; with an output folder writes spec.json, games.jsonl, summary.json,

@@ -638,8 +638,9 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
     json_object_set_new(sum, "complete", json_false());
     json_object_set_new(sum, "stopped", json_string(out->why));
   }
+  tk_html_opts ho = {.folder = o->html_folder};
   if (dir && ((rc = dump(sum, dir, "summary.json", err)) || (rc = write_report(r, sum, dir, err)) ||
-              (!o->no_html && (rc = tk_html_report(dir, NULL, err))))) {
+              (!o->no_html && (rc = tk_html_report(dir, &ho, err))))) {
     json_decref(sum);
     goto done;
   }

@@ -634,7 +634,7 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
   /* the title: given, the reference's, or the folder's own name */
   const char *title = o->title ? o->title : p.ref ? json_string_value(json_object_get(p.ref, "title")) : NULL;
   char dir_name[TK_PATH_MAX];
-  snprintf(dir_name, sizeof dir_name, "%s", run_dir);
+  snprintf(dir_name, sizeof dir_name, "%s", o->folder ? o->folder : run_dir);
   for (size_t n = strlen(dir_name); n > 1 && dir_name[n - 1] == '/'; n--) dir_name[n - 1] = '\0';
   const char *slash = strrchr(dir_name, '/');
   const char *folder = slash && slash[1] ? slash + 1 : dir_name;

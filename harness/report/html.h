@@ -16,6 +16,8 @@ typedef struct tk_html_opts {
                           * duplicate run's baseline) */
   const char *title;     /* the page's title; NULL: the reference's, else the folder's name */
   const char *summary;   /* the summary to show; NULL: <run_dir>/summary.json */
+  const char *folder;    /* the folder the title names; NULL: run_dir (`taikai merge` writes
+                          * into OUT.merging and names OUT) */
 } tk_html_opts;
 
 /* Writes the page for the run in `run_dir` from its summary.json (or o->summary), with the metric against walls

@@ -209,13 +209,13 @@ static void test_faults(void) {
   tk_records_close(r);
   /* continuing a recording run without --records, or recording into a run that did not */
   const char *b[] = {"run", sp, "-j", "1", "--quiet", NULL};
-  TK_EQ(taikai(b), 1, "a recording run continued without --records");
+  TK_EQ(taikai(b), 2, "a recording run continued without --records");
   CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "continue it with --records"));
   const char *sp2 = spec_file("norec", SOLO_SPEC);
   const char *c1[] = {"run", sp2, "--out", WORK "/norec", "--walls", "6", "--quiet", NULL};
   TK_EQ(taikai(c1), 0, "run without records");
   const char *c2[] = {"run", sp2, "--out", WORK "/norec", "--walls", "6", "--records", "--quiet", NULL};
-  TK_EQ(taikai(c2), 1, "records asked for a run that did not record");
+  TK_EQ(taikai(c2), 2, "records asked for a run that did not record");
   CU_ASSERT_PTR_NOT_NULL(strstr(err_buf, "did not record its decisions from its start"));
 }
 
