@@ -7,14 +7,14 @@
  * What the views do not hold is not sent (docs/riichi.md, "External mjai bots"):
  *   - the end of a hand (hora, ryukyoku and the discards after the seat's last decision in that
  *     hand): the next start_kyoku follows an end_kyoku, and its scores carry the outcome;
- *   - a hand in which the seat had no decision at all;
- *   - the order of some plays, when several orders explain the view (another seat's closed or
- *     added kan made in one of two turns of that seat since the viewer's last decision; one of
- *     two seats called the same tile from the same discarder): the plays consistent with the
- *     view are tried in turn order (a kan as early as possible), the first kept, and the update
- *     reports the decision as `ambiguous`.
+ *   - a hand in which the seat had no decision at all.
  * Everything else (draws, discards with their tsumogiri flag, calls with their consumed tiles,
- * riichi and its acceptance, every dora indicator at the engine's point) is exact. */
+ * closed and added kans with their replacement draws, riichi and its acceptance, every dora
+ * indicator at the engine's point) is exact. Where the rest of the view allows several orders
+ * of plays (which turn of a seat a kan came in, the order of two kans, which seat called which
+ * tile), every order is tried and the one whose hash of plays equals the view's
+ * (tk_riichi_view.plays) is kept; two that do (a 24-bit collision) make the update report the
+ * decision as `ambiguous`, the first in turn order kept. */
 #ifndef TK_MJAI_STREAM_H
 #define TK_MJAI_STREAM_H
 
@@ -58,18 +58,20 @@ typedef struct tk_mjai_stream {
   int32_t scores[4];      /* points as last sent */
   uint8_t reach_sent;     /* the seat's own reach event was already sent (in the exchange
                              where it declared): not sent again before its dahai */
+  uint32_t plays;         /* tk_riichi_plays_hash of the plays sent this hand */
+  uint8_t after_call;     /* ACT: the turn seat called a chi or pon: it discards, no kan */
   /* choices of the branch being tried (stream.c, settle) */
   uint8_t caller;         /* AFTER_DISCARD: the seat that called it, or TK_RIICHI_NOBODY: find it */
   uint8_t accepted;       /* AFTER_DISCARD: its reach_accepted was sent */
-  uint8_t kan_now;        /* ACT: make the kan the view shows in this turn */
-  uint8_t no_kan;         /* ACT: discard first (the kan comes in a later turn) */
+  uint8_t choice;         /* ACT: 0 find it; 1 discard; 2 the closed kan; 3 + i the added kan of
+                             meld i */
 } tk_mjai_stream;
 
 /* A new game for `seat`. */
 void tk_mjai_stream_begin(tk_mjai_stream *st, int seat);
 
 /* Appends the events between the previous decision and `v` (a view of st->seat). Sets
- * *ambiguous to 1 when a kan's turn had to be guessed (see above), else 0. Returns 0, or -1
+ * *ambiguous to 1 when several orders of plays explain the view (see above), else 0. Returns 0, or -1
  * when the view cannot follow the events sent (a view of another game or seat). */
 int tk_mjai_stream_update(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b,
                           int *ambiguous);
