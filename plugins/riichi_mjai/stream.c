@@ -61,15 +61,11 @@ int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer) {
   static const char *const type[TK_RIICHI_EV_COUNT] = {
       "start_game", "start_kyoku", "tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan",
       "dora", "reach", "reach_accepted", "hora", "ryukyoku", "end_kyoku", "end_game"};
-  if (ev->type >= TK_RIICHI_EV_COUNT || ev->type == TK_RIICHI_EV_HORA ||
-      ev->type == TK_RIICHI_EV_RYUKYOKU)
+  if (ev->type >= TK_RIICHI_EV_COUNT || ev->type == TK_RIICHI_EV_START_GAME ||
+      ev->type == TK_RIICHI_EV_HORA || ev->type == TK_RIICHI_EV_RYUKYOKU)
     return -1;
   tk_mjai_buf_printf(b, "%s{\"type\":\"%s\"", b->n ? "," : "", type[ev->type]);
   switch (ev->type) {
-    case TK_RIICHI_EV_START_GAME:
-      tk_mjai_buf_printf(b, ",\"id\":%d,\"names\":[\"player0\",\"player1\",\"player2\",\"player3\"]",
-                         viewer);
-      break;
     case TK_RIICHI_EV_START_KYOKU: {
       static const char *const wind[4] = {"E", "S", "W", "N"};
       tk_mjai_buf_printf(b,
@@ -135,6 +131,13 @@ int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer) {
   return 0;
 }
 
+void tk_mjai_start_game(tk_mjai_buf *b, int viewer, int length, int red_fives) {
+  tk_mjai_buf_printf(b,
+                     "%s{\"type\":\"start_game\",\"id\":%d,\"names\":[\"player0\",\"player1\","
+                     "\"player2\",\"player3\"],\"kyoku_first\":%d,\"aka_flag\":%s}",
+                     b->n ? "," : "", viewer, length == 2 ? 0 : 4, red_fives ? "true" : "false");
+}
+
 /* ------------------------------------------------------------ the rebuilt play */
 
 static void ev0(tk_riichi_event *ev, int type, int actor) {
@@ -160,9 +163,11 @@ static void flip_pending(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_bu
   for (; st->pending; st->pending--) dora(st, v, b);
 }
 
-void tk_mjai_stream_begin(tk_mjai_stream *st, int seat) {
+void tk_mjai_stream_begin(tk_mjai_stream *st, int seat, int length, int red_fives) {
   memset(st, 0, sizeof *st);
   st->seat = seat;
+  st->length = (uint8_t)length;
+  st->red_fives = (uint8_t)red_fives;
   st->caller = TK_RIICHI_NOBODY;
 }
 
@@ -490,7 +495,7 @@ int tk_mjai_stream_update(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_b
   *ambiguous = 0;
   if (v->seat != st->seat) return -1;
   if (!st->in_game) {
-    simple(st, b, TK_RIICHI_EV_START_GAME, -1, TK_TILE_NONE);
+    tk_mjai_start_game(b, st->seat, st->length, st->red_fives);
     st->in_game = 1;
   }
   if (!st->in_hand || v->round != st->round || v->honba != st->honba) {

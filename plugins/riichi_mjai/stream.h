@@ -39,14 +39,20 @@ void tk_mjai_buf_printf(tk_mjai_buf *b, const char *fmt, ...)
     ;
 
 /* Appends `ev` as one mjai JSON object as seat `viewer` receives it (a comma first unless `b` is
- * empty): other seats' tsumo tiles and start_kyoku hands as "?", start_game with "id": viewer.
- * Returns 0, or -1 for an event type not sent to bots (hora, ryukyoku). */
+ * empty): other seats' tsumo tiles and start_kyoku hands as "?". Returns 0, or -1 for an event
+ * type not sent this way (start_game: tk_mjai_start_game; hora, ryukyoku: not sent to bots). */
 int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer);
+
+/* Appends start_game as seat `viewer` receives it: "id": viewer, "names" player0..player3, and
+ * the rules as mjai-family bots read them (and our logs write them): "kyoku_first" 0 for a
+ * hanchan (`length` 2), 4 for an east-only game; "aka_flag" true with red fives. */
+void tk_mjai_start_game(tk_mjai_buf *b, int viewer, int length, int red_fives);
 
 enum { TK_MJAI_DRAW = 0, TK_MJAI_ACT, TK_MJAI_AFTER_DISCARD, TK_MJAI_AFTER_KAN };
 
 typedef struct tk_mjai_stream {
   int seat;
+  uint8_t length, red_fives; /* the game's rules (tk_riichi_info), for start_game */
   int in_game, in_hand;   /* start_game / this hand's start_kyoku were sent */
   uint8_t round, honba;   /* the hand being sent */
   uint8_t turn, stage;    /* where the rebuilt play stands: TK_MJAI_* of seat `turn` */
@@ -67,8 +73,8 @@ typedef struct tk_mjai_stream {
                              meld i */
 } tk_mjai_stream;
 
-/* A new game for `seat`. */
-void tk_mjai_stream_begin(tk_mjai_stream *st, int seat);
+/* A new game for `seat` under the rules `length` (1 east-only, 2 hanchan) and `red_fives`. */
+void tk_mjai_stream_begin(tk_mjai_stream *st, int seat, int length, int red_fives);
 
 /* Appends the events between the previous decision and `v` (a view of st->seat). Sets
  * *ambiguous to 1 when several orders of plays explain the view (see above), else 0. Returns 0, or -1

@@ -30,10 +30,8 @@ static void on_event(void *ctx, const tk_riichi_event *ev) {
     if (ev->type == TK_RIICHI_EV_START_KYOKU) {
       tk_mjai_buf_clear(b);
       if (!r->decided_game[s]) {
-        tk_riichi_event sg;
-        memset(&sg, 0, sizeof sg);
-        sg.type = TK_RIICHI_EV_START_GAME;
-        tk_mjai_event(b, &sg, s);
+        tk_riichi_rules rules = tk_riichi_default_rules(); /* the games' rules (init with NULL) */
+        tk_mjai_start_game(b, s, rules.length, rules.red_fives);
       } else {
         tk_riichi_event ek;
         memset(&ek, 0, sizeof ek);
@@ -86,7 +84,8 @@ static void play(const tk_agent_descriptor *const d[4], tk_agent_instance *const
   tk_mjai_stream st[4];
   static tk_mjai_buf got;
   for (int s = 0; s < 4; s++) {
-    tk_mjai_stream_begin(&st[s], s);
+    tk_riichi_rules rules = tk_riichi_default_rules();
+    tk_mjai_stream_begin(&st[s], s, rules.length, rules.red_fives);
     tk_riichi_info info;
     memset(&info, 0, sizeof info);
     info.head.seed = gi * 4 + (uint64_t)s;
@@ -218,7 +217,7 @@ static void with_callers(void) {
 static void end_of_game(void) {
   tk_mjai_stream st;
   tk_mjai_buf b = {0};
-  tk_mjai_stream_begin(&st, 2);
+  tk_mjai_stream_begin(&st, 2, 1, 1);
   st.in_game = st.in_hand = 1;
   const int32_t pts[4] = {31000, 24000, 20000, 25000};
   tk_mjai_stream_end(&st, pts, &b);
@@ -228,11 +227,29 @@ static void end_of_game(void) {
   tk_mjai_buf_free(&b);
 }
 
+/* start_game carries the rules as mjai-family bots read them: kyoku_first 4 east-only, 0
+ * hanchan; aka_flag with red fives. */
+static void start_game_rules(void) {
+  tk_mjai_buf b = {0};
+  tk_mjai_start_game(&b, 1, 1, 1);
+  TK_EQ(strcmp(b.s, "{\"type\":\"start_game\",\"id\":1,\"names\":[\"player0\",\"player1\","
+                    "\"player2\",\"player3\"],\"kyoku_first\":4,\"aka_flag\":true}"),
+        0, b.s);
+  tk_mjai_buf_clear(&b);
+  tk_mjai_start_game(&b, 3, 2, 0);
+  TK_EQ(strstr(b.s, "\"id\":3,") && strstr(b.s, "\"kyoku_first\":0,\"aka_flag\":false}"), 1, b.s);
+  tk_mjai_stream st;
+  tk_mjai_stream_begin(&st, 0, 2, 0);
+  TK_EQ(st.length == 2 && st.red_fives == 0, 1, "the stream keeps the rules");
+  tk_mjai_buf_free(&b);
+}
+
 int main(int argc, char **argv) {
   CU_TestInfo tests[] = {
       {"the stream rebuilt from views equals the engine's events", against_engine},
       {"the stream rebuilt from views with heavy calling", with_callers},
       {"the end of a game", end_of_game},
+      {"start_game's rules", start_game_rules},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("riichi_mjai_stream", tests);
