@@ -90,6 +90,15 @@ static void emit_simple(const tk_riichi_sink *sink, int type, int actor, int til
 }
 
 /* The concealed tiles of p, ascending, a red five before its plain copies. */
+/* One more public play of seat `s` in the hand's hash (tk_riichi_plays_hash). */
+static void played(tk_riichi_game *g, int s, int type, int tile) {
+  uint32_t h = (uint32_t)g->plays[0] | (uint32_t)g->plays[1] << 8 | (uint32_t)g->plays[2] << 16;
+  h = tk_riichi_plays_hash(h, s, type, tile);
+  g->plays[0] = (uint8_t)h;
+  g->plays[1] = (uint8_t)(h >> 8);
+  g->plays[2] = (uint8_t)(h >> 16);
+}
+
 static int hand_tiles(const tk_riichi_player *p, uint8_t *out) {
   int n = 0;
   for (int k = 0; k < TK_KINDS; k++) {
@@ -190,6 +199,7 @@ int tk_riichi_deal(tk_riichi_game *g, const uint8_t *wall, const tk_riichi_sink 
   g->no_calls = 1;
   g->riichi_pending = 0;
   g->react_pending = g->react_ron = 0;
+  memset(g->plays, 0, sizeof g->plays);
   int dealer = tk__dealer(g);
   for (int i = 0; i < 4; i++) {
     tk_riichi_player *p = &g->p[(dealer + i) % 4];
@@ -442,6 +452,7 @@ static void discard(tk_riichi_game *g, tk_tile t, int tsumogiri, int riichi,
   } else {
     p->ippatsu = 0; /* a riichi seat's next discard closes its ippatsu chance */
   }
+  played(g, s, riichi ? TK_RIICHI_RIICHI : TK_RIICHI_DISCARD, t);
   tk__remove(p, t);
   p->river[p->nriver].tile = t;
   p->river[p->nriver].flags = flags;
@@ -514,6 +525,7 @@ static void call(tk_riichi_game *g, int s, const tk_riichi_action *a, const tk_r
   tk_riichi_player *p = &g->p[s], *giver = &g->p[from];
   tk_tile t = g->react_tile;
   int k = tk_tile_kind(t);
+  played(g, s, a->type, t);
   giver->river[giver->nriver - 1].flags |= TK_RIICHI_CALLED;
   giver->nagashi = 0;
   g->no_calls = 0;
@@ -657,6 +669,7 @@ static void ankan(tk_riichi_game *g, int k, const tk_riichi_sink *sink) {
   int s = g->turn;
   tk_riichi_player *p = &g->p[s];
   tk_riichi_meld *m = &p->melds[p->nmelds];
+  played(g, s, TK_RIICHI_ANKAN, k);
   m->type = TK_CALL_ANKAN;
   m->from = (uint8_t)s;
   m->called = TK_TILE_NONE;
@@ -702,6 +715,7 @@ static void kakan(tk_riichi_game *g, tk_tile t, const tk_riichi_sink *sink) {
   ev.tile = t;
   ev.nconsumed = 3;
   memcpy(ev.consumed, m->tiles, 3);
+  played(g, s, TK_RIICHI_KAKAN, t);
   m->type = TK_CALL_KAKAN;
   m->added = t;
   m->tiles[3] = t;

@@ -190,6 +190,7 @@ void tk_riichi_view_of(const tk_riichi_game *g, int seat, tk_riichi_view *v) {
   v->drawn = self ? g->drawn : TK_TILE_NONE;
   v->after_call = self ? g->after_call : 0;
   v->rinshan = self ? g->rinshan : 0;
+  memcpy(v->plays, g->plays, sizeof v->plays);
   v->furiten = (uint8_t)(me->furiten | ((me->waits & me->discarded) ? TK_RIICHI_FURITEN_DISCARD : 0));
   memcpy(v->hand, me->hand, TK_KINDS);
   int n = 0;

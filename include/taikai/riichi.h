@@ -190,8 +190,20 @@ typedef struct tk_riichi_view {
   tk_riichi_meld melds[4][4];
   tk_riichi_discard river[4][TK_RIICHI_MAX_RIVER];
   uint8_t rinshan;            /* SELF: the drawn tile is a replacement tile (after a kan) */
-  uint8_t reserved[3];
+  uint8_t plays[3];           /* tk_riichi_plays_hash of this hand's plays so far, 24 bits, little
+                                 endian: fixes their order where the rest of the view does not
+                                 (which turn a kan came in, which seat called which tile) */
 } tk_riichi_view;
+
+/* The running hash of a hand's public plays, in order: `h` (0 at the deal) after one more play
+ * of seat `seat`: a discard (TK_RIICHI_DISCARD, or _RIICHI for the declaring one, with the tile),
+ * a call (_CHI, _PON, _MINKAN with the called tile) or a kan (_ANKAN with the kind, _KAKAN with
+ * the added tile). 24 bits (FNV-1a's step over the three bytes, cut to 24 bits). */
+static inline uint32_t tk_riichi_plays_hash(uint32_t h, int seat, int type, int tile) {
+  const uint8_t b[3] = {(uint8_t)seat, (uint8_t)type, (uint8_t)tile};
+  for (int i = 0; i < 3; i++) h = ((h ^ b[i]) * 16777619u) & 0xffffffu;
+  return h;
+}
 
 /* Per-seat counts over a game (for the referee's metrics). */
 typedef struct tk_riichi_stats {
@@ -349,7 +361,8 @@ typedef struct tk_riichi_game {
   uint8_t react_ron;        /* REACT: bit s = seat s may ron */
   uint8_t riichi_pending;   /* the discard being reacted to declared riichi */
   uint8_t last_renchan;     /* the last hand ended with the dealer repeating */
-  uint8_t reserved[5];
+  uint8_t plays[3];         /* tk_riichi_plays_hash of the hand's plays, low 24 bits (view) */
+  uint8_t reserved[2];
   uint64_t kuikae;          /* SELF after a call: kinds that may not be discarded */
   tk_riichi_action react_choice[4];
   uint8_t wall[TK_RIICHI_TILES];

@@ -274,7 +274,7 @@ static int begin_game(tk_agent_instance *self, const void *info_) {
       return rc;
     }
   }
-  tk_mjai_stream_begin(&b->st, s);
+  tk_mjai_stream_begin(&b->st, s, info->length, info->red_fives);
   b->playing = 1;
   return 0;
 }

@@ -61,15 +61,11 @@ int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer) {
   static const char *const type[TK_RIICHI_EV_COUNT] = {
       "start_game", "start_kyoku", "tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "ankan",
       "dora", "reach", "reach_accepted", "hora", "ryukyoku", "end_kyoku", "end_game"};
-  if (ev->type >= TK_RIICHI_EV_COUNT || ev->type == TK_RIICHI_EV_HORA ||
-      ev->type == TK_RIICHI_EV_RYUKYOKU)
+  if (ev->type >= TK_RIICHI_EV_COUNT || ev->type == TK_RIICHI_EV_START_GAME ||
+      ev->type == TK_RIICHI_EV_HORA || ev->type == TK_RIICHI_EV_RYUKYOKU)
     return -1;
   tk_mjai_buf_printf(b, "%s{\"type\":\"%s\"", b->n ? "," : "", type[ev->type]);
   switch (ev->type) {
-    case TK_RIICHI_EV_START_GAME:
-      tk_mjai_buf_printf(b, ",\"id\":%d,\"names\":[\"player0\",\"player1\",\"player2\",\"player3\"]",
-                         viewer);
-      break;
     case TK_RIICHI_EV_START_KYOKU: {
       static const char *const wind[4] = {"E", "S", "W", "N"};
       tk_mjai_buf_printf(b,
@@ -135,6 +131,13 @@ int tk_mjai_event(tk_mjai_buf *b, const tk_riichi_event *ev, int viewer) {
   return 0;
 }
 
+void tk_mjai_start_game(tk_mjai_buf *b, int viewer, int length, int red_fives) {
+  tk_mjai_buf_printf(b,
+                     "%s{\"type\":\"start_game\",\"id\":%d,\"names\":[\"player0\",\"player1\","
+                     "\"player2\",\"player3\"],\"kyoku_first\":%d,\"aka_flag\":%s}",
+                     b->n ? "," : "", viewer, length == 2 ? 0 : 4, red_fives ? "true" : "false");
+}
+
 /* ------------------------------------------------------------ the rebuilt play */
 
 static void ev0(tk_riichi_event *ev, int type, int actor) {
@@ -160,9 +163,11 @@ static void flip_pending(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_bu
   for (; st->pending; st->pending--) dora(st, v, b);
 }
 
-void tk_mjai_stream_begin(tk_mjai_stream *st, int seat) {
+void tk_mjai_stream_begin(tk_mjai_stream *st, int seat, int length, int red_fives) {
   memset(st, 0, sizeof *st);
   st->seat = seat;
+  st->length = (uint8_t)length;
+  st->red_fives = (uint8_t)red_fives;
   st->caller = TK_RIICHI_NOBODY;
 }
 
@@ -210,14 +215,19 @@ static void start_hand(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf 
   st->ndora = 1;
   st->pending = 0;
   st->caller = TK_RIICHI_NOBODY;
-  st->accepted = st->kan_now = st->no_kan = st->reach_sent = 0;
+  st->accepted = st->choice = st->after_call = st->reach_sent = 0;
+  st->plays = 0;
 }
 
-/* The index of a sent pon of `s` that the view shows as an added kan, or -1. */
-static int new_kakan(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
+/* Is sent meld `i` of `s` a pon that the view shows as an added kan? */
+static int new_kakan(const tk_mjai_stream *st, const tk_riichi_view *v, int s, int i) {
+  return i < st->nmelds[s] && st->mtype[s][i] == TK_CALL_PON && v->melds[s][i].type == TK_CALL_KAKAN;
+}
+
+static int any_kakan(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
   for (int i = 0; i < st->nmelds[s]; i++)
-    if (st->mtype[s][i] == TK_CALL_PON && v->melds[s][i].type == TK_CALL_KAKAN) return i;
-  return -1;
+    if (new_kakan(st, v, s, i)) return 1;
+  return 0;
 }
 
 static int new_ankan(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
@@ -226,36 +236,44 @@ static int new_ankan(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
 
 /* Has `s` an own action (discard, closed or added kan) the stream has not sent? */
 static int has_own_action(const tk_mjai_stream *st, const tk_riichi_view *v, int s) {
-  return st->nriver[s] < v->nriver[s] || new_ankan(st, v, s) || new_kakan(st, v, s) >= 0;
+  return st->nriver[s] < v->nriver[s] || new_ankan(st, v, s) || any_kakan(st, v, s);
 }
 
-/* The meld's tiles other than one copy of `skip`. */
-static int others(const tk_riichi_meld *m, int ntiles, int skip, uint8_t *out) {
-  int n = 0;
-  for (int i = 0; i < ntiles; i++) {
-    if (skip != TK_TILE_NONE && m->tiles[i] == skip) {
+/* The `n` tiles `t` other than one copy of `skip`. */
+static int others(const uint8_t *t, int n, int skip, uint8_t *out) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    if (skip != TK_TILE_NONE && t[i] == skip) {
       skip = TK_TILE_NONE;
       continue;
     }
-    out[n++] = m->tiles[i];
+    out[k++] = t[i];
   }
-  return n;
+  return k;
 }
 
-/* Has every action the view shows been sent? (Checked where the rebuilt play reaches the
- * decision: a play that stops there with actions left over took a wrong branch.) */
-static int all_sent(const tk_mjai_stream *st, const tk_riichi_view *v) {
+static uint32_t view_plays(const tk_riichi_view *v) {
+  return (uint32_t)v->plays[0] | (uint32_t)v->plays[1] << 8 | (uint32_t)v->plays[2] << 16;
+}
+
+/* Has every play the view shows been sent, in the view's order? (Checked where the rebuilt
+ * play reaches the decision: a play that stops there otherwise took a wrong branch.) */
+static int done(const tk_mjai_stream *st, const tk_riichi_view *v) {
   for (int s = 0; s < 4; s++)
-    if (st->nriver[s] != v->nriver[s] || st->nmelds[s] != v->nmelds[s] || new_kakan(st, v, s) >= 0)
+    if (st->nriver[s] != v->nriver[s] || st->nmelds[s] != v->nmelds[s] || any_kakan(st, v, s))
       return 0;
-  return 1;
+  return st->plays == view_plays(v);
+}
+
+static void played(tk_mjai_stream *st, int s, int type, int tile) {
+  st->plays = tk_riichi_plays_hash(st->plays, s, type, tile);
 }
 
 static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous);
 
-/* At a point where the view allows several plays (which seat called a discard; whether a kan
- * came in this turn or a later one), each is tried on a copy, in order; the first that reaches
- * the decision with everything sent is kept. Two that do make the decision ambiguous. */
+/* At a point where the view allows several plays (which seat called a discard; a kan now, which
+ * one, or a discard first), each is tried on a copy, in order; the first that reaches the
+ * decision with everything sent is kept. Two that do make the decision ambiguous. */
 static int settle(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous,
                   const tk_mjai_stream *tries, int ntries, size_t n0) {
   tk_mjai_stream kept;
@@ -289,6 +307,30 @@ static int settle(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, i
   return 0;
 }
 
+enum { CHOOSE = 0, CHOOSE_DISCARD, CHOOSE_ANKAN, CHOOSE_KAKAN }; /* + meld index */
+
+/* The turn seat `t`'s next own play (st->choice): found when the view allows one, else each
+ * allowed one tried (settle). Returns 1 when the play was settled whole, 0 to go on with
+ * st->choice set, -1 when nothing fits. */
+static int choose(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous,
+                  int t) {
+  if (st->choice != CHOOSE) return 0;
+  tk_mjai_stream tries[6];
+  int n = 0;
+  if (!st->after_call) {
+    if (new_ankan(st, v, t)) tries[n++] = *st, tries[n - 1].choice = CHOOSE_ANKAN;
+    for (int i = 0; i < st->nmelds[t]; i++)
+      if (new_kakan(st, v, t, i)) tries[n++] = *st, tries[n - 1].choice = (uint8_t)(CHOOSE_KAKAN + i);
+  }
+  if (st->nriver[t] < v->nriver[t]) tries[n++] = *st, tries[n - 1].choice = CHOOSE_DISCARD;
+  if (n == 0) return -1;
+  if (n == 1) {
+    st->choice = tries[0].choice;
+    return 0;
+  }
+  return settle(st, v, b, ambiguous, tries, n, b->n) ? -1 : 1;
+}
+
 /* Plays on from st's point to the decision `v`, appending the events. */
 static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous) {
   const int me = st->seat;
@@ -301,73 +343,69 @@ static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int
           if (v->phase != TK_RIICHI_PHASE_SELF || has_own_action(st, v, t)) return -1;
           simple(st, b, TK_RIICHI_EV_TSUMO, t, v->drawn);
           st->stage = TK_MJAI_ACT;
-          return all_sent(st, v) ? 0 : -1;
+          return done(st, v) ? 0 : -1;
         }
         if (!has_own_action(st, v, t)) return -1;
         simple(st, b, TK_RIICHI_EV_TSUMO, t, TK_TILE_NONE);
         st->stage = TK_MJAI_ACT;
         break;
       case TK_MJAI_ACT: {
-        int i = new_kakan(st, v, t), ankan = new_ankan(st, v, t);
-        if ((i >= 0 || ankan) && st->nriver[t] < v->nriver[t] && !st->no_kan && !st->kan_now) {
-          /* the kan now, or a discard first and the kan in a later turn */
-          tk_mjai_stream tries[2] = {*st, *st};
-          tries[0].no_kan = 0;
-          tries[0].kan_now = 1;
-          tries[1].no_kan = 1;
-          return settle(st, v, b, ambiguous, tries, 2, b->n);
-        }
-        st->no_kan = 0;
-        if (st->kan_now || !(st->nriver[t] < v->nriver[t])) {
-          st->kan_now = 0;
-          if (i >= 0) {
-            const tk_riichi_meld *m = &v->melds[t][i];
-            ev0(&ev, TK_RIICHI_EV_KAKAN, t);
-            ev.tile = m->added;
-            ev.nconsumed = (uint8_t)others(m, 4, m->added, ev.consumed);
-            tk_mjai_event(b, &ev, me);
-            st->mtype[t][i] = TK_CALL_KAKAN;
-            flip_pending(st, v, b);
-            st->pending++;
-          } else if (ankan) {
-            const tk_riichi_meld *m = &v->melds[t][st->nmelds[t]];
-            ev0(&ev, TK_RIICHI_EV_ANKAN, t);
-            ev.nconsumed = 4;
-            memcpy(ev.consumed, m->tiles, 4);
-            tk_mjai_event(b, &ev, me);
-            st->mtype[t][st->nmelds[t]++] = TK_CALL_ANKAN;
-            flip_pending(st, v, b);
-            dora(st, v, b);
-          }
-          if (i >= 0 || ankan) {
-            if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
-                v->last_from != TK_RIICHI_FROM_DISCARD && all_sent(st, v)) {
-              st->stage = TK_MJAI_AFTER_KAN;
-              return 0;
-            }
-            st->stage = TK_MJAI_DRAW; /* the replacement draw */
-            break;
-          }
-        }
-        if (st->nriver[t] < v->nriver[t]) {
-          const tk_riichi_discard *d = &v->river[t][st->nriver[t]++];
-          if ((d->flags & TK_RIICHI_DECLARED) && t == me && st->reach_sent)
-            st->reach_sent = 0; /* the bot had its own reach in the exchange that declared it */
-          else if (d->flags & TK_RIICHI_DECLARED)
-            simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
-          ev0(&ev, TK_RIICHI_EV_DAHAI, t);
-          ev.tile = d->tile;
-          ev.tsumogiri = (d->flags & TK_RIICHI_TSUMOGIRI) != 0;
+        /* after its own chi or pon the viewer decides with nothing new to send */
+        if (t == me && st->after_call && st->nriver[t] == v->nriver[t])
+          return v->phase == TK_RIICHI_PHASE_SELF && done(st, v) ? 0 : -1;
+        int rc = choose(st, v, b, ambiguous, t);
+        if (rc) return rc > 0 ? 0 : -1;
+        int choice = st->choice;
+        st->choice = CHOOSE;
+        if (choice >= CHOOSE_KAKAN) {
+          int i = choice - CHOOSE_KAKAN;
+          const tk_riichi_meld *m = &v->melds[t][i];
+          ev0(&ev, TK_RIICHI_EV_KAKAN, t);
+          ev.tile = m->added;
+          ev.nconsumed = (uint8_t)others(m->tiles, 4, m->added, ev.consumed);
           tk_mjai_event(b, &ev, me);
+          played(st, t, TK_RIICHI_KAKAN, m->added);
+          st->mtype[t][i] = TK_CALL_KAKAN;
           flip_pending(st, v, b);
-          st->stage = TK_MJAI_AFTER_DISCARD;
+          st->pending++;
+        } else if (choice == CHOOSE_ANKAN) {
+          const tk_riichi_meld *m = &v->melds[t][st->nmelds[t]];
+          ev0(&ev, TK_RIICHI_EV_ANKAN, t);
+          ev.nconsumed = 4;
+          memcpy(ev.consumed, m->tiles, 4);
+          tk_mjai_event(b, &ev, me);
+          played(st, t, TK_RIICHI_ANKAN, tk_tile_kind(m->tiles[0]));
+          st->mtype[t][st->nmelds[t]++] = TK_CALL_ANKAN;
+          flip_pending(st, v, b);
+          dora(st, v, b);
+        }
+        if (choice != CHOOSE_DISCARD) {
           if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
-              v->last_from == TK_RIICHI_FROM_DISCARD && all_sent(st, v))
+              v->last_from != TK_RIICHI_FROM_DISCARD && done(st, v)) {
+            st->stage = TK_MJAI_AFTER_KAN;
             return 0;
+          }
+          st->stage = TK_MJAI_DRAW; /* the replacement draw */
           break;
         }
-        /* after its own chi or pon the viewer decides with nothing new to send */
-        return t == me && v->phase == TK_RIICHI_PHASE_SELF && all_sent(st, v) ? 0 : -1;
+        const tk_riichi_discard *d = &v->river[t][st->nriver[t]++];
+        if ((d->flags & TK_RIICHI_DECLARED) && t == me && st->reach_sent)
+          st->reach_sent = 0; /* the bot had its own reach in the exchange that declared it */
+        else if (d->flags & TK_RIICHI_DECLARED)
+          simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
+        ev0(&ev, TK_RIICHI_EV_DAHAI, t);
+        ev.tile = d->tile;
+        ev.tsumogiri = (d->flags & TK_RIICHI_TSUMOGIRI) != 0;
+        tk_mjai_event(b, &ev, me);
+        played(st, t, (d->flags & TK_RIICHI_DECLARED) ? TK_RIICHI_RIICHI : TK_RIICHI_DISCARD,
+               d->tile);
+        flip_pending(st, v, b);
+        st->after_call = 0;
+        st->stage = TK_MJAI_AFTER_DISCARD;
+        if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
+            v->last_from == TK_RIICHI_FROM_DISCARD && done(st, v))
+          return 0;
+        break;
       }
       case TK_MJAI_AFTER_DISCARD: {
         const tk_riichi_discard *d = &v->river[t][st->nriver[t] - 1];
@@ -393,7 +431,8 @@ static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int
             if (st->nmelds[c] >= v->nmelds[c]) continue;
             const tk_riichi_meld *m = &v->melds[c][st->nmelds[c]];
             if (m->from != t || m->called != d->tile ||
-                (m->type != TK_CALL_CHI && m->type != TK_CALL_PON && m->type != TK_CALL_MINKAN))
+                (m->type != TK_CALL_CHI && m->type != TK_CALL_PON && m->type != TK_CALL_MINKAN &&
+                 m->type != TK_CALL_KAKAN))
               continue;
             tries[candidates] = *st;
             tries[candidates++].caller = (uint8_t)c;
@@ -405,14 +444,19 @@ static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int
         st->caller = TK_RIICHI_NOBODY;
         st->accepted = 0;
         const tk_riichi_meld *m = &v->melds[caller][st->nmelds[caller]];
-        int minkan = m->type == TK_CALL_MINKAN;
-        ev0(&ev, m->type == TK_CALL_CHI ? TK_RIICHI_EV_CHI
-                 : minkan              ? TK_RIICHI_EV_DAIMINKAN
-                                       : TK_RIICHI_EV_PON,
+        /* a pon the view already shows made into an added kan is sent as the pon it was */
+        int type = m->type == TK_CALL_KAKAN ? TK_CALL_PON : m->type;
+        int minkan = type == TK_CALL_MINKAN;
+        uint8_t called_as[4];
+        int n = m->type == TK_CALL_KAKAN ? others(m->tiles, 4, m->added, called_as)
+                                         : others(m->tiles, minkan ? 4 : 3, TK_TILE_NONE, called_as);
+        ev0(&ev, type == TK_CALL_CHI ? TK_RIICHI_EV_CHI
+                 : minkan            ? TK_RIICHI_EV_DAIMINKAN
+                                     : TK_RIICHI_EV_PON,
             caller);
         ev.target = (int8_t)t;
         ev.tile = d->tile;
-        ev.nconsumed = (uint8_t)others(m, minkan ? 4 : 3, d->tile, ev.consumed);
+        ev.nconsumed = (uint8_t)others(called_as, n, d->tile, ev.consumed);
         /* chi and pon name their tiles as the action does (by kind, of a plain and a red five
            the plain first); a daiminkan as its meld (a red five first) */
         int k0 = tk_tile_kind(ev.consumed[0]), k1 = tk_tile_kind(ev.consumed[1]);
@@ -422,12 +466,16 @@ static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int
           ev.consumed[1] = x;
         }
         tk_mjai_event(b, &ev, me);
-        st->mtype[caller][st->nmelds[caller]++] = m->type;
+        played(st, caller,
+               type == TK_CALL_CHI ? TK_RIICHI_CHI : minkan ? TK_RIICHI_MINKAN : TK_RIICHI_PON,
+               d->tile);
+        st->mtype[caller][st->nmelds[caller]++] = (uint8_t)type;
         st->turn = (uint8_t)caller;
         if (minkan) {
           st->pending++;
           st->stage = TK_MJAI_DRAW;
         } else {
+          st->after_call = 1;
           st->stage = TK_MJAI_ACT;
         }
         break;
@@ -447,7 +495,7 @@ int tk_mjai_stream_update(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_b
   *ambiguous = 0;
   if (v->seat != st->seat) return -1;
   if (!st->in_game) {
-    simple(st, b, TK_RIICHI_EV_START_GAME, -1, TK_TILE_NONE);
+    tk_mjai_start_game(b, st->seat, st->length, st->red_fives);
     st->in_game = 1;
   }
   if (!st->in_hand || v->round != st->round || v->honba != st->honba) {

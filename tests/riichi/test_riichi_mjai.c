@@ -319,6 +319,53 @@ static void bad_command(void) {
     TK_FAILF("the message does not name the program: %.600s", err_buf);
 }
 
+/* Heavy calling: tests/riichi/mjai_check_bot.py (it checks every event it receives and calls
+ * itself) against riichi_caller (fixtures/caller.c: every chi, pon and kan it can), 30 walls with
+ * --logs: no fault, and every event the bot received equals the game's mjai log as its seat
+ * sees it, up to its last decision in each hand (mjai_check_bot.py --compare). */
+static void heavy_calling(void) {
+  if (!have_python) return;
+  char dump[1200], text[4096];
+  snprintf(dump, sizeof dump, "%s", W("calls-dump"));
+  snprintf(text, sizeof text, "rm -rf '%s' && mkdir -p '%s'", dump, dump);
+  TK_EQ(system(text), 0, text);
+  snprintf(text, sizeof text,
+           "{\"game\": \"riichi\", \"seed\": 11, \"walls\": 30, \"format\": \"duplicate\","
+           " \"agents\": [{\"plugin\": \"%s\", \"label\": \"caller\"},"
+           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\":"
+           " \"python3 %s --dump %s\"}}], \"rules\": {\"length\": \"east\"}}\n",
+           TK_CALLER, TK_CHECK_BOT, dump);
+  write_file(W("calls.json"), text);
+  const char *args[] = {"run", W("calls.json"), "--out", W("calls"), "--logs", "-j", "2",
+                        "--quiet", NULL};
+  int rc = taikai(args);
+  if (rc) {
+    TK_FAILF("taikai run calls.json: exit %d; stderr: %.600s", rc, err_buf);
+    return;
+  }
+  char path[1200];
+  games_path(path, sizeof path, "calls");
+  enum { N = 120 };
+  static json_t *g[N];
+  int n = load_lines(path, g, N);
+  TK_EQ(n, N, "units of the heavy-calling run");
+  for (int u = 0; u < n; u++) {
+    json_t *seats = json_object_get(g[u], "seats");
+    for (size_t s = 0; s < json_array_size(seats); s++) {
+      json_t *x = json_array_get(seats, s);
+      if (json_object_get(x, "fault") || json_object_get(x, "illegal"))
+        TK_FAILF("unit %d seat %zu: a fault or an illegal action: %s", u, s,
+                 json_dumps(x, JSON_COMPACT));
+    }
+  }
+  free_lines(g, n);
+  snprintf(text, sizeof text, "python3 '%s' --compare '%s' '%s/logs' bot", TK_CHECK_BOT, dump,
+           W("calls"));
+  printf("\n  ");
+  fflush(stdout);
+  TK_EQ(system(text), 0, "the streams the bot received against the logs (mjai_check_bot.py --compare)");
+}
+
 int main(void) {
   if (e2e_begin(TK_WORK_DIR "-mjai")) {
     fprintf(stderr, "cannot create the work folder\n");
@@ -334,6 +381,7 @@ int main(void) {
       {"illegal discard: a fault of the seat", illegal},
       {"the bot exits: a fault of the seat", exits},
       {"the bot sleeps past time_limit_ms: a timeout of the seat", sleeps},
+      {"heavy calling: every stream the bot received equals the log, no fault", heavy_calling},
       {"a command that does not exist is refused", bad_command},
       {"the bot's program and script in spec.json; a changed script refuses the resume", identity},
       CU_TEST_INFO_NULL,
