@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "taikai/file.h"
+#include "chain.h"
 #include "readfile.h"
 #include "commands.h"
 #include "game.h"
@@ -214,6 +215,17 @@ int tk_cmd_rescore(int argc, char **argv) {
   }
   if (!run) {
     usage(stderr);
+    return 2;
+  }
+  /* the lines must be what the run wrote (games.chain); a folder without a chain is noted */
+  tk_error ce;
+  tk_error_clear(&ce);
+  uint64_t chained;
+  int crc = tk_chain_verify_dir(run, &chained, &ce);
+  if (crc == TK_ENOTFOUND) {
+    fprintf(stderr, "taikai rescore: note: %s\n", ce.msg);
+  } else if (crc) {
+    fprintf(stderr, "taikai rescore: %s\n", ce.msg);
     return 2;
   }
   tk_stats_init();
