@@ -23,6 +23,7 @@
 #include "chain.h"
 #include "commands.h"
 #include "line.h"
+#include "readfile.h"
 #include "output.h"
 #include "shard.h"
 #include "taikai/file.h"
@@ -93,11 +94,12 @@ static uint64_t jint(const json_t *a, size_t i) {
 static int load_piece(piece *p) {
   char path[TK_PATH_MAX];
   snprintf(path, sizeof path, "%s/spec.json", p->dir);
-  json_error_t je;
-  p->spec = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  tk_error je;
+  tk_error_clear(&je);
+  p->spec = tk_json_load_path(path, JSON_REJECT_DUPLICATES, &je);
   if (!json_is_object(p->spec)) {
-    fprintf(stderr, "taikai merge: %s: %s (a folder written by `taikai run --shard K/N` is "
-            "expected)\n", path, p->spec ? "not a JSON object" : je.text);
+    fprintf(stderr, "taikai merge: %s (a folder written by `taikai run --shard K/N` is "
+            "expected)\n", p->spec ? "not a JSON object" : je.msg);
     return 2;
   }
   json_t *sh = json_object_get(p->spec, "shard");
@@ -413,7 +415,8 @@ static int play(void *ctx, const tk_run *r, uint64_t first, uint64_t count, tk_s
  * size), 0 without one. */
 static uint64_t run_index(const char *log, const char *index, uint64_t want, uint64_t *ends) {
   struct stat st;
-  FILE *f = stat(log, &st) ? NULL : fopen(index, "rb");
+  FILE *f = NULL;
+  if (!stat(log, &st) && S_ISREG(st.st_mode)) tk_file_fopen(index, "rb", TK_FILE_ANY_SIZE, &f, NULL);
   uint64_t n = 0, prev = 0;
   unsigned char b[8];
   while (f && n < want && fread(b, 1, 8, f) == 8) {
@@ -429,8 +432,11 @@ static uint64_t run_index(const char *log, const char *index, uint64_t want, uin
 /* Appends the first `len` bytes of `src` to `o`. Returns 0, or 1 (printed). */
 static int append_bytes(FILE *o, const char *src, uint64_t len, const char *dst) {
   static char buf[1 << 16];
-  FILE *in = fopen(src, "rb");
-  int bad = !in;
+  FILE *in = NULL;
+  tk_error e;
+  tk_error_clear(&e);
+  int bad = tk_file_fopen(src, "rb", TK_FILE_ANY_SIZE, &in, &e) != 0;
+  if (bad) fprintf(stderr, "taikai merge: %s\n", e.msg);
   while (!bad && len) {
     size_t want = len < sizeof buf ? (size_t)len : sizeof buf;
     size_t got = fread(buf, 1, want, in);

@@ -253,7 +253,9 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
                         old ? path : jerr.msg);
   }
   /* the results files must be regular files too: a resume reads games.jsonl to its end */
-  static const char *const results[] = {"games.jsonl", "summary.json", "records.tkr"};
+  static const char *const results[] = {"games.jsonl", "games.chain", "summary.json",
+                                         "records.tkr", "logs/run.index", "logs/run.jsonl",
+                                         "logs/run.jsonl.gz"};
   for (size_t i = 0; i < sizeof results / sizeof *results; i++) {
     char rp[TK_PATH_MAX + 16];
     snprintf(rp, sizeof rp, "%s/%s", dir, results[i]);

@@ -16,6 +16,7 @@
 #include "chain.h"
 #include "html.h"
 #include "line.h"
+#include "taikai/file.h"
 #include "taikai/records.h"
 #include "output.h"
 #include "stats.h"
@@ -112,8 +113,12 @@ static int runlog_count(const tk_run *r, uint64_t *units, uint64_t **ends, tk_er
   if (ends) *ends = NULL;
   struct stat ls;
   if (stat(r->logs_run, &ls)) return 0;
-  FILE *f = fopen(ipath, "rb");
-  if (!f) return 0;
+  FILE *f;
+  tk_error ie;
+  tk_error_clear(&ie);
+  int frc = tk_file_fopen(ipath, "rb", TK_FILE_ANY_SIZE, &f, &ie);
+  if (frc == TK_ENOTFOUND) return 0;
+  if (frc) return tk_error_set(err, frc, -1, "%s", ie.msg);
   uint64_t n = 0, cap = 0, prev = 0, *e = NULL;
   unsigned char b[8];
   while (fread(b, 1, 8, f) == 8) {
