@@ -184,6 +184,17 @@ static void test_metric_clustered_rate(void) {
   CU_ASSERT_EQUAL_FATAL(tk_stats_metric(k3, n3, 3, &d, 0.95, &e), 0);
   NEAR(e.lo, 0.01397161878319722, 1e-12);
   NEAR(e.hi, 0.3683891870234959, 1e-12);
+  /* walls more alike than binomial trials (wins {2,2,2,1} of 4): R = 7/16, z = {1,1,1,-3}/16,
+   * V_walls = 0.00390625 < V_binomial = 0.015380859375 (deff 0.254): the floor deff = 1 keeps
+   * n_eff = 16, Wilson(7 of 16) = [0.23098652405492354, 0.6682144360118811]; an interval
+   * narrower than the binomial one (n_eff 63 without the floor, 32 with a floor of 0.5) would
+   * claim more than the trials hold */
+  double ku[4] = {2, 2, 2, 1};
+  CU_ASSERT_EQUAL_FATAL(tk_stats_metric(ku, n, 4, &d, 0.95, &e), 0);
+  TK_EQ(e.method, TK_METHOD_WILSON_DEFF, "wilson-deff, under-dispersed");
+  NEAR(e.value, 0.4375, 1e-15);
+  NEAR(e.lo, 0.23098652405492354, 1e-12);
+  NEAR(e.hi, 0.6682144360118811, 1e-12);
   /* all zero (a 0 % riichi rate): no design effect to estimate, so each wall is one trial:
    * [0, z^2 / (5 + z^2)] = [0, 0.43448246478317476], not [0, 0] */
   double k0[5] = {0}, n5[5] = {40, 40, 40, 40, 40}, k5[5] = {40, 40, 40, 40, 40};
