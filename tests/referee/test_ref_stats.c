@@ -261,6 +261,24 @@ static void test_metric_invariants(void) {
 static const double PA[5] = {4000, 0, 8000, 2000, 0}, WA[5] = {1, 0, 1, 1, 0};
 static const double PB[5] = {1000, 3000, 0, 2000, 1000}, WB[5] = {1, 1, 0, 1, 1};
 
+/* A paired difference of rates stays in [-1, 1]: wins a {0,0,0,1,0} and b {1,1,1,0,1}, one game
+ * a wall: d = {-1,-1,-1,1,-1}, value -0.6, se 0.4, t interval -0.6 +- T4 0.4 =
+ * [-1.710578042079118, 0.5105780420791178]: its lower end is clipped to -1, its upper kept. */
+static void test_paired_clipped(void) {
+  double a[5] = {0, 0, 0, 1, 0}, b[5] = {1, 1, 1, 0, 1}, one[5] = {1, 1, 1, 1, 1};
+  tk_design d = {.proportion = 1};
+  tk_estimate e;
+  CU_ASSERT_EQUAL_FATAL(tk_stats_paired_metric(a, one, b, one, 5, &d, 0.95, &e), 0);
+  TK_EQ(e.method, TK_METHOD_PAIRED_T, "paired-t");
+  NEAR(e.value, -0.6, 1e-15);
+  NEAR(e.lo, -1, 0);
+  NEAR(e.hi, 0.5105780420791178, 1e-12);
+  /* the mirror image: the upper end clipped to 1 */
+  CU_ASSERT_EQUAL_FATAL(tk_stats_paired_metric(b, one, a, one, 5, &d, 0.95, &e), 0);
+  NEAR(e.lo, -0.5105780420791178, 1e-12);
+  NEAR(e.hi, 1, 0);
+}
+
 static void test_paired_known(void) {
   tk_design d = {.lo = 0, .hi = 48000};
   tk_estimate e;
@@ -344,6 +362,7 @@ int main(void) {
       {"metric: clustered rates (design effect), all zero, all one", test_metric_clustered_rate},
       {"metric: in range with width over random samples", test_metric_invariants},
       {"paired: known answer with real denominators; a mispairing shows", test_paired_known},
+      {"paired: a difference of rates clipped to [-1, 1]", test_paired_clipped},
       {"paired: walls from a tally stay aligned", test_paired_tally},
       CU_TEST_INFO_NULL,
   };
