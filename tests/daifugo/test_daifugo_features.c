@@ -2,7 +2,8 @@
  * (plugins/daifugo_mcl/features.h, policy.h): every group of Table 2's units on hand-made
  * positions whose answer is worked out in a comment; then properties on positions of random
  * blocks: the view and the game give the same units, every one-hot item has its one unit, the
- * per-position scorers equal the full-list h for AP and NN; and the rank draw (footnote 4's
+ * per-position scorers equal the full-list h for AP and NN, the 8-cut unit is on exactly when
+ * the engine cuts; and the rank draw (footnote 4's
  * numbers, α 0 and 1, ties at random). */
 #include <math.h>
 #include <stdio.h>
@@ -317,6 +318,64 @@ static void random_positions(void) {
   dmcl_model_free(&nn);
 }
 
+/* The 8-cut unit against the engine: over random blocks, every legal play's DMCL_B_EIGHT unit is
+ * "yes" exactly when the engine clears the table right after it for an 8 (the play made on a
+ * copy with nobody passed, so that only a cut clears it; the ♠3 over the joker also clears, but
+ * is not an 8). daifugo_mcl keeps its own copy of the rule: this keeps the two the same. */
+static void eight_unit_matches_engine(void) {
+  tk_daifugo_rules rules = tk_daifugo_default_rules();
+  rules.block_games = 10;
+  static tk_daifugo_block b;
+  static tk_daifugo_legal l;
+  tk_rng r;
+  tk_rng_seed(&r, 34);
+  long plays = 0, cuts = 0, seq8_first = 0, failures = 0;
+  for (uint64_t blk = 0; blk < 30 && failures < 5; blk++) {
+    tk_daifugo_block_init(&b, &rules, 2024, blk, NULL);
+    int who;
+    while ((who = tk_daifugo_to_act(&b)) >= 0 && failures < 5) {
+      tk_daifugo_legal_of(&b, who, &l);
+      if (b.phase == TK_DAIFUGO_PHASE_PLAY) {
+        dmcl_pos p;
+        dmcl_pos_of_game(&b.g, &p);
+        for (int i = 0; i < l.n; i++) {
+          const tk_daifugo_move *m = &l.a[i];
+          if (m->kind == TK_DAIFUGO_PASS) continue;
+          uint8_t u[DMCL_MAX_B];
+          int n = dmcl_move_b(&p, m, u), eight = -1;
+          for (int k = 0; k < n; k++)
+            if (u[k] == DMCL_B_EIGHT || u[k] == DMCL_B_EIGHT + 1) eight = u[k] - DMCL_B_EIGHT;
+          tk_daifugo_game g = b.g;
+          g.passed = 0;
+          int spade3 = b.g.top.kind == TK_DAIFUGO_JOKER1 && m->kind == TK_DAIFUGO_SINGLE &&
+                       m->cards == TK_DAIFUGO_CARD(0, 1);
+          tk_daifugo_game_play(&g, m);
+          if (g.over) continue; /* the game ended: nothing cleared */
+          int cut = g.cleared && !spade3;
+          plays++;
+          cuts += cut;
+          seq8_first += cut && m->kind == TK_DAIFUGO_SEQ && m->rank == TK_DAIFUGO_COL_8;
+          if (eight != cut) {
+            char ms[64];
+            tk_daifugo_move_str(m, ms, sizeof ms);
+            TK_FAILF("block %llu game %u: %s: the 8-cut unit says %d, the engine %s the table",
+                     (unsigned long long)blk, b.game, ms, eight, cut ? "cleared" : "kept");
+            failures++;
+          }
+        }
+      }
+      tk_daifugo_move m = l.a[tk_rng_below(&r, l.n)];
+      if (b.phase == TK_DAIFUGO_PHASE_PLAY && l.n > 1 && m.kind == TK_DAIFUGO_PASS &&
+          tk_rng_below(&r, 4)) m = l.a[1 + tk_rng_below(&r, l.n - 1)];
+      tk_daifugo_apply(&b, who, &m, NULL);
+    }
+  }
+  printf("\n  %ld plays, %ld cut (%ld sequences from an 8)\n", plays, cuts, seq8_first);
+  if (plays < 50000 || cuts < 2500 || seq8_first < 40)
+    TK_FAILF("too few cases: %ld plays, %ld cuts, %ld sequences from an 8", plays, cuts,
+             seq8_first);
+}
+
 /* AP's rounding at load: the largest |w| 3 puts the grid at 2^-22 (3 = 0.75 x 2^2, and
  * 3 x 2^22 < 2^24 <= 3 x 2^23); each weight moves to its nearest grid point, by at most 2^-23;
  * weights already on the grid stay. */
@@ -422,6 +481,7 @@ int main(void) {
       {"units in revolution, under the joker, on a new table", revolution_units},
       {"hand-size buckets", size_buckets},
       {"view = game, one-hot items, fast h = full h (random blocks)", random_positions},
+      {"the 8-cut unit agrees with the engine over random blocks", eight_unit_matches_engine},
       {"AP weights rounded to their grid at load", ap_grid},
       {"rank probabilities and draws (footnote 4)", rank_probs},
       {"pick: argmax, ties at random, α 0.5", pick_ties},

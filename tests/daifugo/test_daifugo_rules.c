@@ -221,9 +221,10 @@ static void revolution(void) {
  * player leads; after a last card the next seat holding cards leads. */
 static void eight_cut(void) {
   const char *cuts[] = {"H8", "S8 H8", "S6 S7 S8", "S7 JK[S8] S9", "H8 JK[S8]", "JK[S6] S7 S8",
-                        "S8 H8 D8 C8", "S8 H8 D8 C8 JK[X8]"};
+                        "S8 H8 D8 C8", "S8 H8 D8 C8 JK[X8]", "S8 S9 ST", "JK[S8] S9 ST",
+                        "S8 S9 ST JK[SJ]"};
   for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
-    dt_game(&G, "S6 S7 S8 S9 H8 D8 C8 JK S4", "H3 H4", "", "", NULL, 0);
+    dt_game(&G, "S6 S7 S8 S9 ST H8 D8 C8 JK S4", "H3 H4", "", "", NULL, 0);
     PLAY(0, cuts[i]);
     if (G.top.kind != TK_DAIFUGO_PASS || G.turn != 0)
       TK_FAILF("'%s' should cut: top kind %d, turn %d", cuts[i], G.top.kind, G.turn);
@@ -231,6 +232,9 @@ static void eight_cut(void) {
   dt_game(&G, "S5 S6 S7 JK", "H3 H4", "", "", NULL, 0);
   PLAY(0, "S5 S6 S7");
   TK_EQ(G.turn, 1, "5-6-7 does not cut");
+  dt_game(&G, "S9 ST SJ JK", "H3 H4", "", "", NULL, 0);
+  PLAY(0, "S9 ST SJ");
+  TK_EQ(G.turn, 1, "9-10-J does not cut");
   dt_game(&G, "S5 S6 S7 JK", "H3 H4", "", "", NULL, 0);
   PLAY(0, "JK");
   TK_EQ(G.turn, 1, "a single joker is never an 8");
@@ -439,7 +443,8 @@ int main(void) {
       {"groups of 2..5, joker placements, following, lock", groups_counts},
       {"sequences: joker in a gap, at either end, columns 0 and 14", sequences_and_joker},
       {"revolution: four, three and joker, five in sequence; survives clears", revolution},
-      {"8-cut: single, group, sequence, joker standing for an 8, last card", eight_cut},
+      {"8-cut: single, group, sequence (an 8 first, inside or last), joker standing for an 8, "
+       "last card", eight_cut},
       {"suit lock: same suit set; the joker's cell; the single joker", suit_lock},
       {"passing: sticky, clears when every holder passed, owner out", passing_and_clearing},
       {"sennichite: 20 consecutive passes, random places", sennichite},

@@ -229,9 +229,11 @@ static void test_refusals(void) {
   CU_ASSERT_EQUAL(taikai(badopt), 2);
 }
 
-/* A crash, a hang and an illegal action are each recorded against the agent; the run goes on. */
+/* A crash, a hang, an illegal action and an act that returns success without writing its action
+ * (the referee clears the action before each call: a stale legal one must not pass) are each
+ * recorded against the agent; the run goes on. */
 static void test_faults(void) {
-  const char *fx[3] = {"crash", "hang", "illegal"};
+  const char *fx[4] = {"crash", "hang", "illegal", "silent"};
   /* the limit: long enough for a sanitizer's crash report (it symbolizes the stack before the
    * worker dies, and a crash reported after the limit would read as a hang) */
 #ifdef TK_SANITIZED
@@ -239,9 +241,10 @@ static void test_faults(void) {
 #else
 #define LIMIT "300"
 #endif
-  const char *why[3] = {"\"fault\":\"crash: ", "timeout: no decision within " LIMIT " ms",
-                        "illegal action in act (turn 3: "};
-  for (int i = 0; i < 3; i++) {
+  const char *why[4] = {"\"fault\":\"crash: ", "timeout: no decision within " LIMIT " ms",
+                        "illegal action in act (turn 3: ",
+                        "discard of no tile (255), not legal"};
+  for (int i = 0; i < 4; i++) {
     char spec[1024], path[256], out[256], games[300];
     snprintf(path, sizeof path, WORK "/fault-%s.json", fx[i]);
     snprintf(out, sizeof out, WORK "/fault-%s", fx[i]);

@@ -149,6 +149,28 @@ static void test_same_bytes(void) {
   CU_ASSERT(same_bytes(W("j1/games.jsonl"), W("ext/games.jsonl")));
 }
 
+/* A cap that is not a multiple of --batch: the looks come every batch and once more at the cap,
+ * so the last partial batch is tested too (15 walls, batch 10: looks at 10 and 15; no decision
+ * before the 20 walls the test needs). */
+static void test_last_partial_batch(void) {
+  write_spec(W("strong.json"), STRONG, 1000);
+  const char *args[] = {"gate", W("strong.json"), "--candidate", "komatsu", "--baseline",
+                        "greedy", "--metric", "points_per_win", "--bounds", "0,0.2", "-j", "2",
+                        "--batch", "10", "--max-walls", "15", "--out", W("partial"), "--quiet",
+                        NULL};
+  TK_EQ(taikai(args), 3, out_buf);
+  CU_ASSERT(strstr(out_buf, "no decision within 15 walls") != NULL);
+  json_t *g = load(W("partial/gate.json"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  json_t *looks = json_object_get(g, "looks");
+  TK_EQ(json_array_size(looks), 2, "looks");
+  TK_EQ(json_integer_value(json_object_get(json_array_get(looks, 0), "walls")), 10, "first look");
+  TK_EQ(json_integer_value(json_object_get(json_array_get(looks, 1), "walls")), 15,
+        "the last look at the cap");
+  TK_EQ(json_integer_value(json_object_get(g, "walls")), 15, "gate.json walls");
+  json_decref(g);
+}
+
 static void test_refusals(void) {
   write_spec(W("strong.json"), STRONG, 100);
   const char *nolabel[] = {"gate", W("strong.json"), "--candidate", "komatsu2", "--baseline",
@@ -224,6 +246,8 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"a strong candidate passes, a weakened copy fails", test_pass_and_fail},
       {"the same bytes with 1 or 2 workers, resumed, extended, via run --sprt", test_same_bytes},
+      {"a cap not a multiple of --batch: the last partial batch is looked at",
+       test_last_partial_batch},
       {"bad arguments refused", test_refusals},
       {"a plain run extended with more walls", test_run_extended},
       CU_TEST_INFO_NULL,

@@ -184,6 +184,17 @@ static void test_metric_clustered_rate(void) {
   CU_ASSERT_EQUAL_FATAL(tk_stats_metric(k3, n3, 3, &d, 0.95, &e), 0);
   NEAR(e.lo, 0.01397161878319722, 1e-12);
   NEAR(e.hi, 0.3683891870234959, 1e-12);
+  /* walls more alike than binomial trials (wins {2,2,2,1} of 4): R = 7/16, z = {1,1,1,-3}/16,
+   * V_walls = 0.00390625 < V_binomial = 0.015380859375 (deff 0.254): the floor deff = 1 keeps
+   * n_eff = 16, Wilson(7 of 16) = [0.23098652405492354, 0.6682144360118811]; an interval
+   * narrower than the binomial one (n_eff 63 without the floor, 32 with a floor of 0.5) would
+   * claim more than the trials hold */
+  double ku[4] = {2, 2, 2, 1};
+  CU_ASSERT_EQUAL_FATAL(tk_stats_metric(ku, n, 4, &d, 0.95, &e), 0);
+  TK_EQ(e.method, TK_METHOD_WILSON_DEFF, "wilson-deff, under-dispersed");
+  NEAR(e.value, 0.4375, 1e-15);
+  NEAR(e.lo, 0.23098652405492354, 1e-12);
+  NEAR(e.hi, 0.6682144360118811, 1e-12);
   /* all zero (a 0 % riichi rate): no design effect to estimate, so each wall is one trial:
    * [0, z^2 / (5 + z^2)] = [0, 0.43448246478317476], not [0, 0] */
   double k0[5] = {0}, n5[5] = {40, 40, 40, 40, 40}, k5[5] = {40, 40, 40, 40, 40};
@@ -249,6 +260,24 @@ static void test_metric_invariants(void) {
  * 7209.637724028321], p 0.13230991325467034: a mispairing shows. */
 static const double PA[5] = {4000, 0, 8000, 2000, 0}, WA[5] = {1, 0, 1, 1, 0};
 static const double PB[5] = {1000, 3000, 0, 2000, 1000}, WB[5] = {1, 1, 0, 1, 1};
+
+/* A paired difference of rates stays in [-1, 1]: wins a {0,0,0,1,0} and b {1,1,1,0,1}, one game
+ * a wall: d = {-1,-1,-1,1,-1}, value -0.6, se 0.4, t interval -0.6 +- T4 0.4 =
+ * [-1.710578042079118, 0.5105780420791178]: its lower end is clipped to -1, its upper kept. */
+static void test_paired_clipped(void) {
+  double a[5] = {0, 0, 0, 1, 0}, b[5] = {1, 1, 1, 0, 1}, one[5] = {1, 1, 1, 1, 1};
+  tk_design d = {.proportion = 1};
+  tk_estimate e;
+  CU_ASSERT_EQUAL_FATAL(tk_stats_paired_metric(a, one, b, one, 5, &d, 0.95, &e), 0);
+  TK_EQ(e.method, TK_METHOD_PAIRED_T, "paired-t");
+  NEAR(e.value, -0.6, 1e-15);
+  NEAR(e.lo, -1, 0);
+  NEAR(e.hi, 0.5105780420791178, 1e-12);
+  /* the mirror image: the upper end clipped to 1 */
+  CU_ASSERT_EQUAL_FATAL(tk_stats_paired_metric(b, one, a, one, 5, &d, 0.95, &e), 0);
+  NEAR(e.lo, -0.5105780420791178, 1e-12);
+  NEAR(e.hi, 1, 0);
+}
 
 static void test_paired_known(void) {
   tk_design d = {.lo = 0, .hi = 48000};
@@ -333,6 +362,7 @@ int main(void) {
       {"metric: clustered rates (design effect), all zero, all one", test_metric_clustered_rate},
       {"metric: in range with width over random samples", test_metric_invariants},
       {"paired: known answer with real denominators; a mispairing shows", test_paired_known},
+      {"paired: a difference of rates clipped to [-1, 1]", test_paired_clipped},
       {"paired: walls from a tally stay aligned", test_paired_tally},
       CU_TEST_INFO_NULL,
   };

@@ -504,26 +504,32 @@ static void riichi_conditions(void) {
 }
 
 static void riichi_needs_four_tiles(void) {
-  /* seat 1 (tenpai 123456789s 11m 23m, tanki-free) keeps drawing junk; riichi is offered while
-   * at least 4 live tiles remain after its draw */
-  wall(0, "147m258p369s1234z", "123456789s11m23m", "258m369p147s5677z", "369m147p258s5567z",
-       NULL, NULL, "9m", NULL);
-  rt_start(&T, NULL, W);
-  int seen4 = 0, seen3 = 0;
-  while (T.g.phase == TK_RIICHI_PHASE_SELF || T.g.phase == TK_RIICHI_PHASE_REACT) {
-    rt_pass(&T);
-    if (T.g.phase != TK_RIICHI_PHASE_SELF) break;
-    if (T.g.turn == 1 && T.g.p[1].shanten == 0) {
-      int left = tk_riichi_tiles_left(&T.g);
-      int can = rt_can(&T, 1, TK_RIICHI_RIICHI, NULL);
-      if (left >= 4 && !can) TK_FAILF("riichi refused with %d tiles left", left);
-      if (left < 4 && can) TK_FAILF("riichi offered with %d tiles left", left);
-      seen4 |= left == 4 || left == 5 || left == 6 || left == 7;
-      seen3 |= left < 4;
+  /* one seat (tenpai 123456789s 11m 23m, tanki-free) keeps drawing junk; riichi is offered while
+   * at least 4 live tiles remain after its draw. A seat draws every fourth tile, so each seat
+   * holding the hand draws at another count modulo 4: over the four, the hand is drawn to with
+   * exactly 4 and with exactly 3 left, the two sides of the limit. */
+  static const char *const junk[3] = {"147m258p369s1234z", "258m369p147s5677z",
+                                      "369m147p258s5567z"};
+  int seen[8] = {0};
+  for (int ts = 0; ts < 4; ts++) {
+    const char *h[4];
+    for (int s = 0, j = 0; s < 4; s++) h[s] = s == ts ? "123456789s11m23m" : junk[j++];
+    wall(0, h[0], h[1], h[2], h[3], NULL, NULL, "9m", NULL);
+    rt_start(&T, NULL, W);
+    while (T.g.phase == TK_RIICHI_PHASE_SELF || T.g.phase == TK_RIICHI_PHASE_REACT) {
+      rt_pass(&T);
+      if (T.g.phase != TK_RIICHI_PHASE_SELF) break;
+      if (T.g.turn == ts && T.g.p[ts].shanten == 0) {
+        int left = tk_riichi_tiles_left(&T.g);
+        int can = rt_can(&T, ts, TK_RIICHI_RIICHI, NULL);
+        if (left >= 4 && !can) TK_FAILF("seat %d: riichi refused with %d tiles left", ts, left);
+        if (left < 4 && can) TK_FAILF("seat %d: riichi offered with %d tiles left", ts, left);
+        if (left < 8) seen[left] = 1;
+      }
+      rt_tsumogiri(&T, 1);
     }
-    rt_tsumogiri(&T, 1);
   }
-  TK_EQ(seen4 && seen3, 1, "both sides of the limit seen");
+  TK_EQ(seen[4] && seen[3], 1, "draws with exactly 4 and exactly 3 live tiles left seen");
 }
 
 static void riichi_closed_only(void) {
