@@ -72,8 +72,11 @@ int tk_fault_reason(const tk_fault *f, char *buf, size_t cap) {
                    f->exit_status, where);
       break;
     case TK_FAULT_TIMEOUT:
-      if (f->game_limit)
+      if (f->game_limit == TK_LIMIT_GAME)
         n = snprintf(buf, cap, "timeout: over the %d ms per-game limit %s", f->limit_ms, where);
+      else if (f->game_limit == TK_LIMIT_IDLE)
+        n = snprintf(buf, cap, "timeout: idle (neither running nor waiting to run) for over %d "
+                     "ms %s", f->limit_ms, where);
       else if (f->entry == TK_ENTRY_ACT)
         n = snprintf(buf, cap, "timeout: no decision within %d ms %s", f->limit_ms, where);
       else
@@ -121,7 +124,9 @@ int tk_fault_json(const tk_fault *f, char *buf, size_t cap) {
     ADD(",\"signal\":%d", f->signal);
   if (f->kind == TK_FAULT_EXIT) ADD(",\"exit_status\":%d", f->exit_status);
   if (f->kind == TK_FAULT_TIMEOUT)
-    ADD(",\"limit\":\"%s\",\"limit_ms\":%d", f->game_limit ? "game" : "call", f->limit_ms);
+    ADD(",\"limit\":\"%s\",\"limit_ms\":%d",
+        f->game_limit == TK_LIMIT_GAME ? "game" : f->game_limit == TK_LIMIT_IDLE ? "idle" : "call",
+        f->limit_ms);
   if (f->kind == TK_FAULT_MEMORY) ADD(",\"limit_mb\":%d", f->limit_mb);
   if (f->detail[0]) {
     ADD(",\"detail\":");

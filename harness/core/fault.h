@@ -40,6 +40,10 @@ typedef enum tk_entry {
   TK_ENTRY_COUNT
 } tk_entry;
 
+/* Which limit a time-out passed: a call's time, the agent's total in the unit, or a call's
+ * idle time (asleep or blocked: the CPU clock's backstop). */
+enum { TK_LIMIT_CALL = 0, TK_LIMIT_GAME = 1, TK_LIMIT_IDLE = 2 };
+
 typedef struct tk_fault {
   int kind;           /* tk_fault_kind; TK_FAULT_NONE: no fault */
   int entry;          /* tk_entry being called */
@@ -47,7 +51,7 @@ typedef struct tk_fault {
   int signal;         /* crash, memory: the signal that ended the worker (0 if none) */
   int exit_status;    /* exit: the worker's exit status */
   int limit_ms;       /* timeout: the limit that was passed */
-  int game_limit;     /* timeout: 1 for the per-game limit, 0 for the per-call one */
+  int game_limit;     /* timeout: TK_LIMIT_CALL, TK_LIMIT_GAME or TK_LIMIT_IDLE */
   int limit_mb;       /* memory: the limit */
   char decision[192]; /* the last decision asked, e.g. "turn 3: hand 1155m..., drew 5p" */
   char detail[160];   /* illegal: the action; error: what was returned */

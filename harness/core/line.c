@@ -109,7 +109,10 @@ static void read_fault(json_t *seat, int s, tk_fault *f) {
   if (!get_int(info, "limit_ms", &v)) f->limit_ms = (int)v;
   if (!get_int(info, "limit_mb", &v)) f->limit_mb = (int)v;
   const char *lim = json_string_value(json_object_get(info, "limit"));
-  f->game_limit = lim && !strcmp(lim, "game");
+  f->game_limit = !lim                  ? TK_LIMIT_CALL
+                  : !strcmp(lim, "game") ? TK_LIMIT_GAME
+                  : !strcmp(lim, "idle") ? TK_LIMIT_IDLE
+                                         : TK_LIMIT_CALL;
   get_str(info, "detail", f->detail, sizeof f->detail);
   get_str(info, "decision", f->decision, sizeof f->decision);
   get_str(info, "message", f->message, sizeof f->message);

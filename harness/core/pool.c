@@ -44,6 +44,7 @@ typedef struct worker {
   int killed;          /* the parent killed it; kill_fault says why */
   uint64_t kill_unit;  /* the unit it was playing then */
   tk_fault kill_fault;
+  tk_watch_meter meter; /* the parent's look at its call in progress (time limits) */
   int status;          /* its wait status once reaped early, else NO_STATUS */
   /* a replay (a chunk of one unit): the seats played by the fallback and their faults */
   unsigned fallback;
@@ -180,6 +181,8 @@ static void watch_reset(const tk_run *r, tk_watch *wt) {
   wt->seat = wt->last_seat = wt->agent = -1;
   wt->call_limit_ns = (int64_t)r->spec.time_limit_ms * 1000000;
   wt->game_limit_ns = (int64_t)r->spec.game_time_limit_ms * 1000000;
+  wt->idle_limit_ns = (int64_t)r->spec.idle_limit_ms * 1000000;
+  wt->wall_clock = r->spec.wall_clock;
 }
 
 static int spawn(pool *p, worker *w) {
@@ -191,6 +194,7 @@ static int spawn(pool *p, worker *w) {
     return TK_EIO;
   }
   watch_reset(p->r, w->watch); /* a killed worker may have left it inside a call */
+  memset(&w->meter, 0, sizeof w->meter);
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
@@ -335,35 +339,20 @@ static void check_limits(pool *p, worker *w, int64_t now) {
   if (!w->busy || w->killed) return;
   const tk_spec *sp = &p->r->spec;
   tk_watch *wt = w->watch;
-  uint32_t seq = wt->seq;
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  int64_t since = wt->since_ns;
-  int seat = wt->last_seat, entry = wt->entry;
   uint64_t unit = wt->unit;
-  int64_t used = seat >= 0 && seat < TK_MAX_SEATS ? wt->used_ns[seat] : 0;
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (seq != wt->seq || seat < 0) return; /* changing, or no call yet: look again next time */
   tk_fault f;
-  memset(&f, 0, sizeof f);
-  int in_call = (seq & 1) && since;
-  if (in_call && wt->call_limit_ns && now - since > wt->call_limit_ns) {
-    f.kind = TK_FAULT_TIMEOUT;
-    f.limit_ms = sp->time_limit_ms;
-  } else if (in_call && wt->game_limit_ns && entry != TK_ENTRY_CREATE &&
-             used + (now - since) > wt->game_limit_ns) {
-    f.kind = TK_FAULT_TIMEOUT;
-    f.game_limit = 1;
-    f.limit_ms = sp->game_time_limit_ms;
-  } else if (sp->memory_limit_mb > 0 &&
-             tk_proc_rss(w->pid) > ((int64_t)sp->memory_limit_mb << 20)) {
+  if (!tk_watch_judge(wt, w->pid, &w->meter, now, &f)) {
+    int seat = wt->last_seat;
+    if (seat < 0 || sp->memory_limit_mb <= 0 ||
+        tk_proc_rss(w->pid) <= ((int64_t)sp->memory_limit_mb << 20))
+      return;
+    memset(&f, 0, sizeof f);
     f.kind = TK_FAULT_MEMORY;
     f.limit_mb = sp->memory_limit_mb;
-  } else {
-    return;
+    f.seat = seat;
+    f.entry = wt->entry;
   }
-  f.seat = seat;
-  f.entry = entry;
-  watch_decision(p->r, wt, entry, f.decision, sizeof f.decision);
+  watch_decision(p->r, wt, f.entry, f.decision, sizeof f.decision);
   kill(-w->pid, SIGKILL);
   kill(w->pid, SIGKILL);
   w->killed = 1;
@@ -630,8 +619,8 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
   if (!rc && !pfd) rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   /* how often limits are checked: a tenth of the smallest time limit, within 5..100 ms */
   int tick = 100;
-  int lims[2] = {r->spec.time_limit_ms, r->spec.game_time_limit_ms};
-  for (int i = 0; i < 2; i++)
+  int lims[3] = {r->spec.time_limit_ms, r->spec.game_time_limit_ms, r->spec.idle_limit_ms};
+  for (int i = 0; i < 3; i++)
     if (lims[i] > 0 && lims[i] / 10 < tick) tick = lims[i] / 10 < 5 ? 5 : lims[i] / 10;
   if (r->spec.memory_limit_mb > 0 && tick > 20) tick = 20;
   uint64_t reported = (uint64_t)-1;

@@ -174,7 +174,8 @@ static int parse_root(json_t *root, tk_spec *s, tk_error *err) {
                                 "agents", "rules",      "output", "confidence",
                                 "proportion_interval", "time_limit_ms", "jobs", "$schema",
                                 "description", "game_time_limit_ms", "memory_limit_mb",
-                                "fault_policy", "illegal_policy", NULL};
+                                "fault_policy", "illegal_policy", "clock", "idle_limit_ms",
+                                NULL};
   const char *key;
   json_t *v;
   json_object_foreach(root, key, v) {
@@ -201,6 +202,20 @@ static int parse_root(json_t *root, tk_spec *s, tk_error *err) {
   u = 0;
   if ((rc = get_uint(root, "game_time_limit_ms", path, 0, 86400000, &u, err))) return rc;
   s->game_time_limit_ms = (int)u;
+  v = json_object_get(root, "clock");
+  if (v) {
+    const char *c = json_string_value(v);
+    if (!c || (strcmp(c, "cpu") && strcmp(c, "wall")))
+      return bad(err, path, "clock", v, "expected \"cpu\" (limits in CPU time, the default) or "
+                 "\"wall\" (in wall-clock time)");
+    s->wall_clock = !strcmp(c, "wall");
+  }
+  u = (uint64_t)s->time_limit_ms;
+  if ((rc = get_uint(root, "idle_limit_ms", path, 0, 3600000, &u, err))) return rc;
+  if (s->wall_clock && json_object_get(root, "idle_limit_ms"))
+    return bad(err, path, "idle_limit_ms", json_object_get(root, "idle_limit_ms"),
+               "only with \"clock\": \"cpu\" (a wall clock counts idle time already)");
+  s->idle_limit_ms = s->wall_clock ? 0 : (int)u;
   v = json_object_get(root, "memory_limit_mb");
   if (v) {
     json_int_t m = json_integer_value(v);
@@ -374,6 +389,8 @@ json_t *tk_spec_to_json(const tk_spec *s) {
   json_object_set_new(o, "proportion_interval", json_string(tk_interval_name(s->proportion)));
   json_object_set_new(o, "time_limit_ms", json_integer(s->time_limit_ms));
   json_object_set_new(o, "game_time_limit_ms", json_integer(s->game_time_limit_ms));
+  json_object_set_new(o, "clock", json_string(s->wall_clock ? "wall" : "cpu"));
+  json_object_set_new(o, "idle_limit_ms", json_integer(s->idle_limit_ms));
   json_object_set_new(o, "memory_limit_mb", json_integer(s->memory_limit_mb));
   json_object_set_new(o, "fault_policy", json_string(tk_fault_policy_name(s->fault_policy)));
   json_object_set_new(o, "illegal_policy", json_string(tk_illegal_policy_name(s->illegal_policy)));

@@ -58,10 +58,16 @@ typedef struct tk_spec {
   char *output;         /* output folder (default runs/<spec file name without .json>) */
   double confidence;    /* interval level (default 0.95), TK_CONFIDENCE_MIN to _MAX */
   tk_interval proportion; /* interval for rates (default Wilson) */
-  int time_limit_ms;    /* per call of an agent, wall clock; over it is a fault (10000; 0 none) */
+  int time_limit_ms;    /* per call of an agent, in `clock` time; over it is a fault (10000; 0
+                         * none) */
+  int wall_clock;       /* "clock": 0 "cpu" (default: CPU time of the agent's process tree), 1
+                         * "wall" (wall-clock time) */
+  int idle_limit_ms;    /* per call, CPU clock only: time neither running nor waiting to run
+                         * (asleep, blocked on I/O); over it is a time-out (default
+                         * time_limit_ms; 0 none) */
   int jobs;             /* worker processes (default 1); -j overrides */
   /* limits and fault handling */
-  int game_time_limit_ms; /* per agent per unit: its calls' total wall time (default 0: none) */
+  int game_time_limit_ms; /* per agent per unit: its calls' total time (default 0: none) */
   int memory_limit_mb;    /* per worker process (default 0: none) */
   tk_fault_policy fault_policy;     /* default TK_POLICY_FORFEIT */
   tk_illegal_policy illegal_policy; /* default TK_ILLEGAL_FORFEIT */

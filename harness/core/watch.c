@@ -2,12 +2,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpuclock.h"
 #include "watch.h"
 
 int64_t tk_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* An exact reading of the clocks into the watch's reference. */
+static void sample(tk_watch *w, int64_t now) {
+  int64_t wait = 0;
+  w->cpu_ref_ns = tk_cpu_tree_ns(0, &wait);
+  w->wait_ref_ns = wait;
+  w->wall_ref_ns = now;
 }
 
 void tk_watch_call(tk_watch *w, int seat, int agent, int entry) {
@@ -18,7 +27,15 @@ void tk_watch_call(tk_watch *w, int seat, int agent, int entry) {
   w->last_seat = seat;
   w->agent = agent;
   w->entry = entry;
-  w->since_ns = tk_now_ns();
+  int64_t now = tk_now_ns();
+  if (!w->wall_clock) {
+    if (!w->wall_ref_ns || now - w->wall_ref_ns >= TK_WATCH_SAMPLE_NS) sample(w, now);
+    /* charged from the last reading: the referee's work since then (< 1 ms) counts too */
+    w->cpu_since_ns = w->cpu_ref_ns;
+    w->wait_since_ns = w->wait_ref_ns;
+    w->wall_since_ns = w->wall_ref_ns;
+  }
+  w->since_ns = now;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
@@ -27,7 +44,19 @@ void tk_watch_leave(tk_watch *w) {
   int64_t now = tk_now_ns();
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   int64_t since = w->since_ns;
-  w->last_ns = since ? now - since : 0;
+  int64_t wall = since ? now - since : 0;
+  w->last_idle_ns = 0;
+  if (w->wall_clock || !since) {
+    w->last_ns = wall;
+  } else if (wall < TK_WATCH_SAMPLE_NS && now - w->wall_ref_ns < TK_WATCH_SAMPLE_NS) {
+    w->last_ns = wall; /* a short call: its wall-clock time bounds its CPU and idle time */
+  } else {
+    sample(w, now);
+    int64_t cpu = w->cpu_ref_ns - w->cpu_since_ns, wait = w->wait_ref_ns - w->wait_since_ns;
+    w->last_ns = cpu > 0 ? cpu : 0;
+    int64_t idle = (now - w->wall_since_ns) - w->last_ns - (wait > 0 ? wait : 0);
+    w->last_idle_ns = idle > 0 ? idle : 0;
+  }
   /* a game's clock counts its calls, not the one-off create of a worker's instance */
   if (w->seat >= 0 && w->seat < TK_WATCH_SEATS && w->entry != TK_ENTRY_CREATE &&
       w->entry != TK_ENTRY_DESTROY)
@@ -55,17 +84,61 @@ void tk_watch_decision(tk_watch *w, const void *snap, size_t len) {
   w->snap_len = (int32_t)len;
 }
 
+enum { LOOK_AFTER_NS = 10000000, LOOK_EVERY_NS = 10000000 };
+
+int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now, tk_fault *f) {
+  uint32_t seq = w->seq;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  int64_t since = w->since_ns, cpu_since = w->cpu_since_ns, wait_since = w->wait_since_ns;
+  int64_t wall_since = w->wall_since_ns;
+  int seat = w->last_seat, entry = w->entry;
+  int64_t used = seat >= 0 && seat < TK_WATCH_SEATS ? w->used_ns[seat] : 0;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (seq != w->seq || seat < 0 || !(seq & 1) || !since) return 0; /* changing, or no call */
+  int64_t spent, idle = 0;
+  if (w->wall_clock) {
+    spent = now - since;
+  } else {
+    if (now - since < LOOK_AFTER_NS || now < m->next_ns) return 0;
+    m->next_ns = now + LOOK_EVERY_NS;
+    int64_t wait = 0, cpu = tk_cpu_tree_ns(pid, &wait);
+    if (cpu < 0) return 0; /* gone: its death is judged elsewhere */
+    spent = cpu > cpu_since ? cpu - cpu_since : 0;
+    idle = (now - wall_since) - spent - (wait > wait_since ? wait - wait_since : 0);
+  }
+  memset(f, 0, sizeof *f);
+  if (w->call_limit_ns && spent > w->call_limit_ns) {
+    f->game_limit = TK_LIMIT_CALL;
+    f->limit_ms = (int)(w->call_limit_ns / 1000000);
+  } else if (w->game_limit_ns && entry != TK_ENTRY_CREATE && entry != TK_ENTRY_DESTROY &&
+             used + spent > w->game_limit_ns) {
+    f->game_limit = TK_LIMIT_GAME;
+    f->limit_ms = (int)(w->game_limit_ns / 1000000);
+  } else if (w->idle_limit_ns && idle > w->idle_limit_ns) {
+    f->game_limit = TK_LIMIT_IDLE;
+    f->limit_ms = (int)(w->idle_limit_ns / 1000000);
+  } else {
+    return 0;
+  }
+  f->kind = TK_FAULT_TIMEOUT;
+  f->seat = seat;
+  f->entry = entry;
+  return 1;
+}
+
 int tk_watch_over(const tk_watch *w, int seat, int entry, tk_fault *f) {
   if (!w) return 0;
   int call = w->call_limit_ns && w->last_ns > w->call_limit_ns;
   int game = !call && w->game_limit_ns && seat >= 0 && seat < TK_WATCH_SEATS &&
              w->used_ns[seat] > w->game_limit_ns;
-  if (!call && !game) return 0;
+  int idle = !call && !game && w->idle_limit_ns && w->last_idle_ns > w->idle_limit_ns;
+  if (!call && !game && !idle) return 0;
   memset(f, 0, sizeof *f);
   f->kind = TK_FAULT_TIMEOUT;
   f->entry = entry;
   f->seat = seat;
-  f->game_limit = game;
-  f->limit_ms = (int)((game ? w->game_limit_ns : w->call_limit_ns) / 1000000);
+  f->game_limit = game ? TK_LIMIT_GAME : idle ? TK_LIMIT_IDLE : TK_LIMIT_CALL;
+  f->limit_ms = (int)((game ? w->game_limit_ns : idle ? w->idle_limit_ns : w->call_limit_ns) /
+                      1000000);
   return 1;
 }

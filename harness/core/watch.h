@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fault.h"
 
@@ -26,6 +27,15 @@ typedef struct tk_watch {
   volatile int64_t used_ns[TK_WATCH_SEATS]; /* each seat's call time in the unit (not create) */
   int64_t call_limit_ns;      /* per-call limit, 0 none (set by the parent before forking) */
   int64_t game_limit_ns;      /* per-game limit per agent, 0 none */
+  int64_t idle_limit_ns;      /* per call: time neither running nor waiting to run, 0 none */
+  int32_t wall_clock;         /* 1: limits in wall-clock time; 0: in CPU time (cpuclock.h) */
+  /* CPU time and run-queue wait of the worker and its descendants (cpuclock.h) with the wall
+   * clock: the last exact reading (taken by the worker at most every TK_WATCH_SAMPLE_NS of wall
+   * time, and after every call that lasted longer), and the reading the current call is
+   * charged from (the last one before it began); the parent reads the same clocks */
+  volatile int64_t cpu_ref_ns, wait_ref_ns, wall_ref_ns;
+  volatile int64_t cpu_since_ns, wait_since_ns, wall_since_ns;
+  volatile int64_t last_idle_ns; /* the last finished call's idle time (CPU clock) */
   volatile int32_t snap_len;  /* bytes of the last decision asked (the game's view struct) */
   volatile int32_t crash_signal; /* set by the worker's crash handler (memory limit set) */
   volatile int32_t crash_errno;  /* errno when it crashed (ENOMEM: a failed allocation) */
@@ -33,18 +43,35 @@ typedef struct tk_watch {
   uint8_t snap[TK_WATCH_SNAP];
 } tk_watch;
 
+/* A call shorter than this (wall clock) is charged its wall-clock time, which bounds its CPU
+ * time, without reading the CPU clock: the clock is read at most once per this much wall time
+ * and after every longer call, so that fast agents pay no system call per decision. */
+#define TK_WATCH_SAMPLE_NS 1000000
+
 /* A call of entry point `entry` (tk_entry) of agent `agent` (spec index) in `seat`. */
 void tk_watch_call(tk_watch *w, int seat, int agent, int entry);
-/* The call returned: its duration goes to last_ns and to the seat's used_ns. */
+/* The call returned: its duration (CPU time, or wall-clock time with wall_clock) goes to
+ * last_ns and to the seat's used_ns. */
 void tk_watch_leave(tk_watch *w);
 /* A new unit (or a new try of one): resets the per-game clocks and the decision. */
 void tk_watch_unit(tk_watch *w, uint64_t unit);
 /* Records the decision about to be asked (`len` bytes, at most TK_WATCH_SNAP). */
 void tk_watch_decision(tk_watch *w, const void *snap, size_t len);
-/* After tk_watch_leave: 1 if that call passed the per-call limit or the seat's calls in this
- * unit passed the per-game limit (filling `*fault` with a TK_FAULT_TIMEOUT for `seat` and
+/* After tk_watch_leave: 1 if that call passed the per-call limit or its idle limit, or the
+ * seat's calls in this unit passed the per-game limit (filling `*fault` with a TK_FAULT_TIMEOUT for `seat` and
  * `entry`), else 0. w may be NULL (no limits). */
 int tk_watch_over(const tk_watch *w, int seat, int entry, tk_fault *fault);
 int64_t tk_now_ns(void);
+
+/* The parent's look at the calls of one watched process (a worker, a seat host). */
+typedef struct tk_watch_meter {
+  int64_t next_ns;            /* no new reading of the CPU clock before this */
+} tk_watch_meter;
+
+/* Judges the call in progress in `w`, run by process `pid` (with its descendants), at `now`:
+ * 1 with *f a TK_FAULT_TIMEOUT (limit, limit_ms, seat, entry) when it passed its per-call,
+ * per-game or idle limit, else 0. With the CPU clock the process tree's CPU time is read at
+ * most every 10 ms per process, and only once the call has lasted 10 ms of wall time. */
+int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now, tk_fault *f);
 
 #endif

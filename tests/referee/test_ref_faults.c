@@ -316,6 +316,13 @@ static void test_sleep_and_begin(void) {
   json_t *sum = load_summary("sleep");
   TK_EQ(agent_int(sum, 0, "timeouts"), 2, "sleep timeouts");
   json_decref(sum);
+  json_t *sl[4];
+  int ns = load_games("sleep", sl, 4);
+  for (int i = 0; i < ns; i += 2) { /* asleep, it uses no CPU: caught by the idle limit */
+    CU_ASSERT_STRING_EQUAL(fault_field(sl[i], "limit"), "idle");
+    TK_EQ(fault_int(sl[i], "limit_ms"), 200, "idle limit_ms (time_limit_ms by default)");
+  }
+  free_lines(sl, ns);
 
   snprintf(agents, sizeof agents, "[%s]",
            bad_agent("{\"how\": \"hang\", \"entry\": \"begin_game\", \"walls_mod\": 2}"));
@@ -332,11 +339,54 @@ static void test_sleep_and_begin(void) {
   free_lines(lines, n);
 }
 
-/* The per-game limit: 40 ms per decision, 300 ms per game, no per-call limit. */
+/* The clock: limits are CPU time by default, so sleeping within idle_limit_ms is no fault
+ * however long it is against time_limit_ms, and computing past time_limit_ms is; with
+ * "clock": "wall" the same sleep is a per-call time-out, as a wall clock sees it. */
+static void test_clock(void) {
+  char agents[2048];
+  snprintf(agents, sizeof agents, "[%s]",
+           bad_agent("{\"how\": \"sleep\", \"sleep_ms\": 300, \"turn\": 2}"));
+  const char *cpu[] = {"run", spec("clock-cpu", 2, agents, ", \"time_limit_ms\": 100, "
+                                   "\"idle_limit_ms\": 5000"), "--quiet", NULL};
+  TK_EQ(taikai(cpu), 0, "exit status");
+  json_t *sum = load_summary("clock-cpu");
+  TK_EQ(agent_int(sum, 0, "faults"), 0, "a sleep of 300 ms within a 100 ms CPU limit");
+  json_decref(sum);
+  const char *wall[] = {"run", spec("clock-wall", 2, agents, ", \"time_limit_ms\": 100, "
+                                    "\"clock\": \"wall\""), "--quiet", NULL};
+  TK_EQ(taikai(wall), 0, "exit status");
+  json_t *lines[2];
+  int n = load_games("clock-wall", lines, 2);
+  TK_EQ(n, 2, "lines");
+  for (int i = 0; i < n; i++) {
+    CU_ASSERT_STRING_EQUAL(fault_field(lines[i], "limit"), "call");
+    TK_EQ(fault_int(lines[i], "limit_ms"), 100, "limit_ms");
+  }
+  free_lines(lines, n);
+  snprintf(agents, sizeof agents, "[%s]",
+           bad_agent("{\"how\": \"busy\", \"sleep_ms\": 300, \"turn\": 2}"));
+  const char *busy[] = {"run", spec("clock-busy", 2, agents, ", \"time_limit_ms\": 100"),
+                        "--quiet", NULL};
+  TK_EQ(taikai(busy), 0, "exit status");
+  n = load_games("clock-busy", lines, 2);
+  TK_EQ(n, 2, "lines");
+  for (int i = 0; i < n; i++) {
+    CU_ASSERT_STRING_EQUAL(fault_field(lines[i], "kind"), "timeout");
+    CU_ASSERT_STRING_EQUAL(fault_field(lines[i], "limit"), "call");
+  }
+  free_lines(lines, n);
+  /* "idle_limit_ms" belongs to the CPU clock */
+  const char *both[] = {"run", spec("clock-both", 2, agents, ", \"clock\": \"wall\", "
+                                    "\"idle_limit_ms\": 100"), "--quiet", NULL};
+  TK_EQ(taikai(both), 2, "idle_limit_ms with a wall clock");
+  if (!strstr(err_buf, "idle_limit_ms")) TK_FAILF("stderr: %s", err_buf);
+}
+
+/* The per-game limit: 40 ms of CPU per decision, 300 ms per game, no per-call limit. */
 static void test_game_limit(void) {
   char agents[2048];
   snprintf(agents, sizeof agents, "[%s]",
-           bad_agent("{\"how\": \"sleep\", \"sleep_ms\": 40, \"turn\": 0}"));
+           bad_agent("{\"how\": \"busy\", \"sleep_ms\": 40, \"turn\": 0}"));
   const char *args[] = {"run",
                         spec("game-limit", 2, agents,
                              ", \"time_limit_ms\": 0, \"game_time_limit_ms\": 300"),
@@ -786,6 +836,7 @@ int main(int argc, char **argv) {
   static CU_TestInfo timing[] = {{"hang_call_limit", test_hang_call_limit},
                                  {"sleep_and_begin", test_sleep_and_begin},
                                  {"game_limit", test_game_limit},
+                                 {"clock", test_clock},
                                  CU_TEST_INFO_NULL};
   static CU_TestInfo memory[] = {{"memory_leak", test_memory_leak}, CU_TEST_INFO_NULL};
   static CU_TestInfo policy[] = {{"skip", test_skip},

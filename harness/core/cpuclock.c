@@ -1,0 +1,119 @@
+/* harness/core/cpuclock.c — CPU time of a process tree (cpuclock.h). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpuclock.h"
+
+enum { MAX_PROCS = 64, MAX_DEPTH = 4 };
+
+static int64_t ts_ns(const struct timespec *t) {
+  return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* The whole file (small, from /proc) into buf; returns its length or -1. */
+static ssize_t slurp(const char *path, char *buf, size_t cap) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = 0, got;
+  while ((size_t)n < cap - 1 && (got = read(fd, buf + n, cap - 1 - (size_t)n)) > 0) n += got;
+  close(fd);
+  buf[n < 0 ? 0 : n] = '\0';
+  return n;
+}
+
+static int64_t proc_cpu(pid_t pid) {
+  struct timespec t;
+  clockid_t c;
+  if (pid == 0) {
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)) return -1;
+  } else if (clock_getcpuclockid(pid, &c) || clock_gettime(c, &t)) {
+    return -1;
+  }
+  return ts_ns(&t);
+}
+
+/* This process's own schedstat stays open (one pread a reading, not three system calls); it is
+ * reopened in a forked child, whose /proc/self is another file. */
+static ssize_t self_schedstat(char *buf, size_t cap) {
+  static int fd = -1;
+  static pid_t owner;
+  pid_t me = getpid();
+  if (fd >= 0 && owner != me) fd = -1; /* the parent's: never closed here (a forked worker
+                                          * closes what it inherited; the number may be
+                                          * another file by now) */
+  if (fd < 0) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)me);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return -1;
+    owner = me;
+  }
+  ssize_t n = pread(fd, buf, cap - 1, 0);
+  buf[n > 0 ? n : 0] = '\0';
+  return n;
+}
+
+static int64_t proc_wait(pid_t pid) {
+  char path[64], buf[128];
+  snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+  if ((pid ? slurp(path, buf, sizeof buf) : self_schedstat(buf, sizeof buf)) <= 0) return 0;
+  long long run = 0, wait = 0;
+  if (sscanf(buf, "%lld %lld", &run, &wait) != 2) return 0;
+  return (int64_t)wait;
+}
+
+/* Appends the children of every thread of `pid` to list[*n]. */
+static void children_of(pid_t pid, pid_t *list, int *n) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *d = opendir(path);
+  if (!d) return;
+  struct dirent *e;
+  while (*n < MAX_PROCS && (e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char cpath[300], buf[1024];
+    snprintf(cpath, sizeof cpath, "/proc/%d/task/%s/children", (int)pid, e->d_name);
+    if (slurp(cpath, buf, sizeof buf) <= 0) continue;
+    for (char *p = buf, *end; *n < MAX_PROCS; p = end) {
+      long v = strtol(p, &end, 10);
+      if (end == p) break;
+      if (v > 0) list[(*n)++] = (pid_t)v;
+    }
+  }
+  closedir(d);
+}
+
+/* 1 when this process has (or may have) a child; 0 when it has none. */
+static int has_children(void) {
+  siginfo_t si;
+  memset(&si, 0, sizeof si);
+  return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD);
+}
+
+int64_t tk_cpu_tree_ns(pid_t pid, int64_t *wait) {
+  int64_t cpu = proc_cpu(pid);
+  if (cpu < 0) return -1;
+  if (wait) *wait = proc_wait(pid);
+  if (pid == 0 && !has_children()) return cpu; /* the common case: one syscall more */
+  pid_t list[MAX_PROCS];
+  int n = 0, done = 0;
+  children_of(pid ? pid : getpid(), list, &n);
+  for (int depth = 1; depth < MAX_DEPTH && done < n; depth++) {
+    int end = n;
+    for (; done < end; done++) {
+      int64_t c = proc_cpu(list[done]);
+      if (c < 0) continue; /* ended since it was listed */
+      cpu += c;
+      if (wait) *wait += proc_wait(list[done]);
+      if (depth + 1 < MAX_DEPTH) children_of(list[done], list, &n);
+    }
+  }
+  return cpu;
+}
