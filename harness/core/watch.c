@@ -142,3 +142,24 @@ int tk_watch_over(const tk_watch *w, int seat, int entry, tk_fault *f) {
                       1000000);
   return 1;
 }
+
+void tk_span_start(tk_span *s, pid_t pid, int wall_clock) {
+  s->pid = pid;
+  s->wall_clock = wall_clock;
+  s->wall0 = tk_now_ns();
+  s->wait0 = 0;
+  s->cpu0 = wall_clock ? 0 : tk_cpu_tree_ns(pid, &s->wait0);
+  if (s->cpu0 < 0) s->cpu0 = 0;
+}
+
+int tk_span_over(const tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns) {
+  int64_t wall = tk_now_ns() - s->wall0;
+  if (s->wall_clock) return call_limit_ns && wall > call_limit_ns ? TK_LIMIT_CALL + 1 : 0;
+  int64_t wait = 0, cpu = tk_cpu_tree_ns(s->pid, &wait);
+  if (cpu < 0) return 0; /* ended: judged by its exit */
+  int64_t spent = cpu > s->cpu0 ? cpu - s->cpu0 : 0;
+  int64_t idle = wall - spent - (wait > s->wait0 ? wait - s->wait0 : 0);
+  if (call_limit_ns && spent > call_limit_ns) return TK_LIMIT_CALL + 1;
+  if (idle_limit_ns && idle > idle_limit_ns) return TK_LIMIT_IDLE + 1;
+  return 0;
+}

@@ -74,4 +74,16 @@ typedef struct tk_watch_meter {
  * most every 10 ms per process, and only once the call has lasted 10 ms of wall time. */
 int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now, tk_fault *f);
 
+/* A call of process `pid` timed from outside, without a watch record (the trial create before
+ * a run, a seat host's call): started with tk_span_start, judged with tk_span_over. */
+typedef struct tk_span {
+  pid_t pid;
+  int wall_clock;                 /* as tk_watch.wall_clock */
+  int64_t wall0, cpu0, wait0;     /* at the start */
+} tk_span;
+void tk_span_start(tk_span *s, pid_t pid, int wall_clock);
+/* TK_LIMIT_CALL + 1 when the call passed `call_limit_ns` (0: none) of its clock, TK_LIMIT_IDLE
+ * + 1 when it passed `idle_limit_ns` (0: none; CPU clock only) of idle time, else 0. */
+int tk_span_over(const tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns);
+
 #endif

@@ -327,18 +327,16 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
   close(fds[1]);
   static char msg[TK_ERROR_MSG_MAX + TK_AGENT_MAX_FILES * (TK_PATH_MAX + 34) + 2];
   size_t len = 0;
-  int64_t limit = (int64_t)r->spec.time_limit_ms * 1000000, start = tk_now_ns();
+  int64_t limit = (int64_t)r->spec.time_limit_ms * 1000000;
+  int64_t idle_limit = (int64_t)r->spec.idle_limit_ms * 1000000;
+  tk_span span;
+  tk_span_start(&span, pid, r->spec.wall_clock);
   int timed_out = 0;
   for (;;) {
-    int wait_ms = -1;
-    if (limit) {
-      int64_t left = limit - (tk_now_ns() - start);
-      if (left <= 0) {
-        timed_out = 1;
-        kill(pid, SIGKILL);
-        break;
-      }
-      wait_ms = (int)(left / 1000000) + 1;
+    int wait_ms = limit || idle_limit ? 10 : -1; /* the clocks are read every 10 ms */
+    if ((timed_out = tk_span_over(&span, limit, idle_limit))) {
+      kill(pid, SIGKILL);
+      break;
     }
     struct pollfd pfd = {fds[0], POLLIN, 0};
     int k = poll(&pfd, 1, wait_ms);
@@ -347,7 +345,7 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
     ssize_t got = read(fds[0], msg + len, sizeof msg - 1 - len);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;
-    if (!len && msg[0] == 'C') start = tk_now_ns(); /* destroy has its own limit */
+    if (!len && msg[0] == 'C') tk_span_start(&span, pid, r->spec.wall_clock); /* destroy's own */
     len += (size_t)got;
     if (len >= sizeof msg - 1) break;
   }
@@ -359,9 +357,14 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
   msg[len] = '\0';
   const char *entry = !len || msg[0] != 'C' ? "create" : p->desc->file ? "file or destroy"
                                                                      : "destroy";
+  if (timed_out == TK_LIMIT_IDLE + 1)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: %s was idle (neither running nor waiting to "
+                        "run) for over %d ms (trial before the run)", p->path, entry,
+                        r->spec.idle_limit_ms);
   if (timed_out)
-    return tk_error_set(err, TK_EINVAL, -1, "%s: %s did not return within %d ms (trial before "
-                        "the run)", p->path, entry, r->spec.time_limit_ms);
+    return tk_error_set(err, TK_EINVAL, -1, "%s: %s did not return within %d ms of %s time "
+                        "(trial before the run)", p->path, entry, r->spec.time_limit_ms,
+                        r->spec.wall_clock ? "wall-clock" : "CPU");
   if (WIFSIGNALED(status))
     return tk_error_set(err, TK_EINVAL, -1, "%s: %s crashed: killed by signal %d (%s) (trial "
                         "before the run)", p->path, entry, WTERMSIG(status),

@@ -170,26 +170,16 @@ static void gone(const tk_run *r, tk_seat_host *h, int entry, tk_fault *f) {
 /* Waits until the host's answer can be read, at most until the call's limits (per call, and
  * per game except for create), watching the memory limit where RLIMIT_AS is not used. Returns
  * 1 readable, 0 a limit passed (*f filled, the host killed), or TK_ESTATE on a stop signal. */
-static int await(const tk_run *r, tk_seat_host *h, int entry, int64_t t0, tk_fault *f,
-                 tk_error *err) {
+static int await(const tk_run *r, tk_seat_host *h, int entry, tk_fault *f, tk_error *err) {
   const tk_spec *sp = &r->spec;
   tk_watch *w = h->watch;
-  int64_t call_end = sp->time_limit_ms ? t0 + (int64_t)sp->time_limit_ms * 1000000 : 0;
-  int64_t game_end = 0;
-  if (sp->game_time_limit_ms && entry != TK_ENTRY_CREATE)
-    game_end = t0 + (int64_t)sp->game_time_limit_ms * 1000000 - w->used_ns[h->seat];
+  tk_watch_meter meter = {0};
   int rss = sp->memory_limit_mb > 0 && !tk_worker_rlimit_ok();
+  int timed = sp->time_limit_ms || sp->game_time_limit_ms || sp->idle_limit_ms;
   for (;;) {
-    int64_t now = tk_now_ns();
     memset(f, 0, sizeof *f);
-    if (call_end && now >= call_end) {
-      f->kind = TK_FAULT_TIMEOUT;
-      f->limit_ms = sp->time_limit_ms;
-    } else if (game_end && now >= game_end && (!call_end || game_end < call_end)) {
-      f->kind = TK_FAULT_TIMEOUT;
-      f->game_limit = 1;
-      f->limit_ms = sp->game_time_limit_ms;
-    } else if (rss && tk_proc_rss(h->pid) > ((int64_t)sp->memory_limit_mb << 20)) {
+    if (!tk_watch_judge(w, h->pid, &meter, tk_now_ns(), f) && rss &&
+        tk_proc_rss(h->pid) > ((int64_t)sp->memory_limit_mb << 20)) {
       f->kind = TK_FAULT_MEMORY;
       f->limit_mb = sp->memory_limit_mb;
     }
@@ -200,9 +190,7 @@ static int await(const tk_run *r, tk_seat_host *h, int entry, int64_t t0, tk_fau
       tk_seat_host_kill(h);
       return 0;
     }
-    int64_t end = call_end;
-    if (game_end && (!end || game_end < end)) end = game_end;
-    int ms = end ? (int)((end - now + 999999) / 1000000) : -1;
+    int ms = timed ? 10 : -1; /* the clocks are looked at every 10 ms */
     if (rss && (ms < 0 || ms > SLICE_MS)) ms = SLICE_MS;
     struct pollfd p = {.fd = h->rep_fd, .events = POLLIN};
     int k = poll(&p, 1, ms);
@@ -232,6 +220,8 @@ int tk_seat_host_start(tk_seat_host *h, const tk_run *r, int agent, int seat, tk
   w->seat = w->last_seat = w->agent = -1;
   w->call_limit_ns = (int64_t)r->spec.time_limit_ms * 1000000;
   w->game_limit_ns = (int64_t)r->spec.game_time_limit_ms * 1000000;
+  w->idle_limit_ns = (int64_t)r->spec.idle_limit_ms * 1000000;
+  w->wall_clock = r->spec.wall_clock;
   h->agent = agent;
   h->seat = seat;
   int req[2], rep[2];
@@ -257,8 +247,7 @@ int tk_seat_host_start(tk_seat_host *h, const tk_run *r, int agent, int seat, tk
   h->pid = pid;
   h->req_fd = req[1];
   h->rep_fd = rep[0];
-  int64_t t0 = tk_now_ns();
-  int rc = await(r, h, TK_ENTRY_CREATE, t0, f, err);
+  int rc = await(r, h, TK_ENTRY_CREATE, f, err);
   if (rc <= 0) return rc;
   int32_t got;
   char detail[DETAIL_LEN];
@@ -295,13 +284,12 @@ int tk_seat_host_call(tk_seat_host *h, const tk_run *r, int entry, const void *a
                 : entry == TK_ENTRY_ACT ? g->view_size
                                         : g->result_size;
   if (entry == TK_ENTRY_ACT) tk_watch_decision(h->watch, a, g->view_size);
-  int64_t t0 = tk_now_ns();
   if (tk_write_all(h->req_fd, &e, sizeof e) || tk_write_all(h->req_fd, a, alen) ||
       (entry == TK_ENTRY_ACT && tk_write_all(h->req_fd, b, g->legal_size))) {
     gone(r, h, entry, f);
     return 0;
   }
-  int rc = await(r, h, entry, t0, f, err);
+  int rc = await(r, h, entry, f, err);
   if (rc <= 0) return rc;
   int32_t got;
   if (tk_read_all(h->rep_fd, &got, sizeof got) ||
