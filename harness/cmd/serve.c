@@ -6,7 +6,7 @@
  * --logs, --records, the table), with this file's play hook in place of the worker pool.
  *
  * The clients' sockets live in this process, so units are played in order here. Each plugin
- * seat is played by a host process of its own (harness/net/seat_host.h), so a plugin that hangs,
+ * seat is played by a host process of its own (harness/core/seat_host.h), so a plugin that hangs,
  * crashes or runs out of memory is stopped and charged as in `taikai run`. A fault of a seat
  * (a client that disconnects, passes the time limit or sends a table that is no set of cards; a
  * plugin's crash, exit, time-out, error or illegal action under "forfeit") puts the fallback in

@@ -2,6 +2,7 @@
  * start; a fault found in a try puts the fallback in that seat and starts again, so a unit takes
  * at most nseats + 1 tries. Results depend only on the unit and on what the agents did. */
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,28 @@ int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f) {
   tk_error e;
   tk_error_clear(&e);
   memset(f, 0, sizeof *f);
+  if (a->isolated) { /* its host process is forked and creates it */
+    a->host.unmap = l->shared;
+    a->host.unmap_len = l->shared_len;
+    tk_watch_call(l->watch, seat, index, TK_ENTRY_CREATE);
+    int rc = tk_seat_host_start(&a->host, l->run, index, seat, f, &e);
+    leave(l);
+    if (rc == 1 && tk_watch_over(l->watch, seat, TK_ENTRY_CREATE, f)) {
+      tk_seat_host_kill(&a->host);
+      return 0;
+    }
+    if (rc < 0) {
+      memset(f, 0, sizeof *f);
+      f->kind = TK_FAULT_ERROR;
+      f->entry = TK_ENTRY_CREATE;
+      f->seat = seat;
+      snprintf(f->detail, sizeof f->detail, "its process could not be started: %.100s", e.msg);
+      return 0;
+    }
+    if (rc == 0) return 0;
+    a->inst = (tk_agent_instance *)&a->host; /* a marker: the instance lives in the host */
+    return 1;
+  }
   tk_watch_call(l->watch, seat, index, TK_ENTRY_CREATE);
   a->inst = a->desc->create(a->params, tk_game_seed(l->seed, UINT64_MAX, -1, index), &e);
   leave(l);
@@ -81,6 +104,51 @@ int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f) {
     return 0;
   }
   return 1;
+}
+
+void tk_loop_destroy_agents(tk_loop *l, int nagents) {
+  for (int i = 0; i < nagents; i++) {
+    tk_seat_agent *a = &l->agents[i];
+    if (!a->inst && !a->host.watch) continue;
+    tk_watch_call(l->watch, -1, i, TK_ENTRY_DESTROY);
+    if (a->isolated) tk_seat_host_stop(&a->host, l->run);
+    else a->desc->destroy(a->inst);
+    leave(l);
+    if (a->isolated) tk_seat_host_free(&a->host);
+    a->inst = NULL;
+  }
+}
+
+/* A call of an isolated agent's entry point in its host, inside the worker's watch (opened by
+ * the caller): 1 with *ret its return value (and, for an error, the agent's account in *msg);
+ * 0 when the call faulted (*f; the host is gone, so the next unit starts another); or a
+ * referee failure. */
+static int host_call(tk_loop *l, tk_seat_agent *a, int seat, int entry, const void *x,
+                     const void *y, void *action, int *ret, tk_fault *f, tk_error *msg,
+                     tk_error *err) {
+  a->host.seat = seat;
+  int rc = tk_seat_host_call(&a->host, l->run, entry, x, y, action, ret, f, err);
+  if (rc == 1) { /* an answer and nothing more: bytes beyond it were written by the agent */
+    struct pollfd p = {.fd = a->host.rep_fd, .events = POLLIN};
+    if (poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
+      memset(f, 0, sizeof *f);
+      f->kind = TK_FAULT_ERROR;
+      f->entry = entry;
+      snprintf(f->detail, sizeof f->detail, "wrote more than its answer on its pipe");
+      tk_seat_host_kill(&a->host);
+      rc = 0;
+    }
+  }
+  if (rc == 1 && *ret < 0) {
+    tk_error_clear(msg);
+    snprintf(msg->msg, sizeof msg->msg, "%s", a->host.last_error);
+  }
+  if (rc == 0) {
+    f->seat = seat;
+    a->inst = NULL;
+    tk_seat_host_free(&a->host);
+  }
+  return rc;
 }
 
 /* Per-seat bookkeeping of one try. */
@@ -148,14 +216,26 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
   int rc = g->start(l->state, &us, err);
   if (rc) return rc;
 
+  for (int s = 0; s < n; s++) { /* an isolated host's own clocks start again too */
+    tk_seat_agent *a = &l->agents[seating[s]];
+    if (!(fallback >> s & 1) && a->isolated && a->inst) tk_seat_host_unit(&a->host, unit);
+  }
   for (int s = 0; s < n; s++) {
     tk_seat_agent *a = &l->agents[seating[s]];
     if ((fallback >> s & 1) || !a->desc->begin_game) continue;
     fill_info(l, wall, s, a->index);
     tk_watch_call(w, s, a->index, TK_ENTRY_BEGIN);
-    int r2 = a->desc->begin_game(a->inst, l->info);
-    if (r2 < 0) last_error(a, &msg);
-    leave(l);
+    int r2;
+    if (a->isolated) {
+      int hc = host_call(l, a, s, TK_ENTRY_BEGIN, l->info, NULL, NULL, &r2, &t->fault, &msg,
+                         err);
+      leave(l);
+      if (hc <= 0) return hc;
+    } else {
+      r2 = a->desc->begin_game(a->inst, l->info);
+      if (r2 < 0) last_error(a, &msg);
+      leave(l);
+    }
     if (tk_watch_over(w, s, TK_ENTRY_BEGIN, &t->fault)) return 0;
     if (r2 < 0) {
       error_fault(&t->fault, s, TK_ENTRY_BEGIN, r2);
@@ -182,9 +262,21 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     memset(l->action, 0xff, g->action_size); /* an action the agent does not write is illegal */
     tk_watch_decision(w, l->view, g->view_size);
     tk_watch_call(w, s, a->index, TK_ENTRY_ACT);
-    int r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
-    if (r2 < 0) last_error(a, &msg);
-    leave(l);
+    int r2;
+    if (a->isolated) {
+      int hc = host_call(l, a, s, TK_ENTRY_ACT, l->agent_view, l->agent_legal, l->action, &r2,
+                         &t->fault, &msg, err);
+      leave(l);
+      if (hc < 0) return hc;
+      if (hc == 0) {
+        g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
+        return 0;
+      }
+    } else {
+      r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
+      if (r2 < 0) last_error(a, &msg);
+      leave(l);
+    }
     if (tk_watch_over(w, s, TK_ENTRY_ACT, &t->fault) || r2 < 0) {
       if (!t->fault.kind) {
         error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
@@ -230,8 +322,15 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     tk_seat_agent *a = &l->agents[seating[s]];
     if ((fallback >> s & 1) || !a->desc->end_game) continue;
     tk_watch_call(w, s, a->index, TK_ENTRY_END);
-    a->desc->end_game(a->inst, l->result);
-    leave(l);
+    if (a->isolated) {
+      int r2, hc = host_call(l, a, s, TK_ENTRY_END, l->result, NULL, NULL, &r2, &t->fault, &msg,
+                             err);
+      leave(l);
+      if (hc <= 0) return hc;
+    } else {
+      a->desc->end_game(a->inst, l->result);
+      leave(l);
+    }
     if (tk_watch_over(w, s, TK_ENTRY_END, &t->fault)) return 0;
   }
   return 0;
@@ -345,6 +444,12 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
                           g->name, s);
     }
     fault[s] = t.fault;
+    tk_seat_agent *fa = &l->agents[seating[s]];
+    if (fa->isolated && fa->inst) { /* a faulted host starts afresh, whatever it holds */
+      tk_seat_host_kill(&fa->host);
+      tk_seat_host_free(&fa->host);
+      fa->inst = NULL;
+    }
     illegal[s] = t.illegal[s]; /* the try it faulted in: its illegal actions count */
     memcpy(illegal_first[s], t.illegal_first[s], sizeof illegal_first[s]);
     fallback |= 1u << s; /* play the unit again from its start, the fallback in seat s */

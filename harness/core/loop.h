@@ -18,6 +18,7 @@
 #define TAIKAI_HARNESS_LOOP_H
 
 #include "game.h"
+#include "seat_host.h"
 #include "taikai/records.h"
 #include "watch.h"
 
@@ -25,17 +26,27 @@
  * TK_WORKER_EXIT_PIPE). */
 enum { TK_LOOP_EXIT_PIPE = 102 };
 
-/* One agent as a worker holds it. */
+/* One agent as a worker holds it: called in the worker's process, or (isolated) in a process
+ * of its own, a seat host (seat_host.h) forked by the worker when a unit first needs it. Either
+ * way every call goes through the loop's seat functions and the worker's watch, so the limits,
+ * faults and records are the same. */
 typedef struct tk_seat_agent {
   const tk_agent_descriptor *desc; /* borrowed from the loaded plugin */
-  tk_agent_instance *inst;         /* owned; created when a unit first needs it */
+  tk_agent_instance *inst;         /* owned; created when a unit first needs it (isolated: a
+                                    * non-NULL marker while its host runs) */
   int index;                       /* position in the spec's agents */
   const char *label;
   const char *params;              /* the JSON text create() gets */
+  int isolated;                    /* 1: called in its seat host */
+  tk_seat_host host;               /* isolated: its host process */
 } tk_seat_agent;
 
 typedef struct tk_loop {
   const tk_game *game;
+  const tk_run *run;         /* for isolated agents' hosts; may be NULL when none is isolated */
+  void *shared;              /* the worker's shared memory (the pool's watches), unmapped in a
+                              * seat host; NULL: none */
+  size_t shared_len;
   const void *rules;
   uint64_t seed;             /* tournament seed */
   int illegal_policy;        /* 0 forfeit, 1 substitute the fallback (spec.h) */
@@ -58,6 +69,10 @@ void tk_loop_free(tk_loop *l);
 /* Creates agent `index`'s instance if it has none (through the watch, as seat `seat`).
  * Returns 1 if there is one, else 0 with the fault in *f. */
 int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f);
+
+/* Ends every agent instance the loop holds (destroy, through the watch; an isolated agent's
+ * host is asked to destroy it and exit). */
+void tk_loop_destroy_agents(tk_loop *l, int nagents);
 
 /* Plays unit `unit` on `wall` with `seating` (nseats agent indices). The seats of `fallback`
  * are played by the fallback from the start: their agents faulted in an earlier try that the

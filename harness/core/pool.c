@@ -603,6 +603,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
     rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
     goto done;
   }
+  tk_worker_set_shared(watches, sizeof(tk_watch) * (size_t)jobs);
   void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
   int spawned = 0;
   for (int i = 0; i < jobs; i++) {

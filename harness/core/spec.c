@@ -115,10 +115,10 @@ static int parse_agents(json_t *arr, tk_spec *s, tk_error *err) {
     json_t *v;
     json_object_foreach(a, key, v) {
       if (strcmp(key, "plugin") && strcmp(key, "label") && strcmp(key, "params") &&
-          strcmp(key, "external")) {
+          strcmp(key, "external") && strcmp(key, "isolation")) {
         snprintf(field, sizeof field, "agents[%d].%s", i, key);
         return bad(err, path, field, v,
-                   "unknown field (expected plugin, label, params, external)");
+                   "unknown field (expected plugin, label, params, isolation, external)");
       }
     }
     v = json_object_get(a, "external");
@@ -163,6 +163,16 @@ static int parse_agents(json_t *arr, tk_spec *s, tk_error *err) {
     snprintf(field, sizeof field, "agents[%d].params", i);
     if (v && !json_is_object(v)) return bad(err, path, field, v, "expected an object");
     ag->params = v ? json_incref(v) : json_object();
+    v = json_object_get(a, "isolation");
+    snprintf(field, sizeof field, "agents[%d].isolation", i);
+    if (v) {
+      const char *iso = json_string_value(v);
+      if (!iso || (strcmp(iso, "worker") && strcmp(iso, "process")))
+        return bad(err, path, field, v, "expected \"worker\" (the plugin called in the worker's "
+                   "process, the default) or \"process\" (in a process of its own)");
+      if (ag->external) return bad(err, path, field, v, "an external agent has no isolation");
+      ag->isolated = !strcmp(iso, "process");
+    }
   }
   return 0;
 }
@@ -379,6 +389,8 @@ json_t *tk_spec_to_json(const tk_spec *s) {
       json_object_set_new(a, "plugin", json_string(s->agents[i].plugin));
       json_object_set_new(a, "label", json_string(s->agents[i].label));
       json_object_set(a, "params", s->agents[i].params);
+      json_object_set_new(a, "isolation", json_string(s->agents[i].isolated ? "process"
+                                                                              : "worker"));
     }
     json_array_append_new(arr, a);
   }

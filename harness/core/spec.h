@@ -44,6 +44,8 @@ typedef struct tk_spec_agent {
   json_t *params;          /* owned: the spec's params object ({} if absent) */
   int external;            /* 1: {"external": true}: a client of `taikai serve` plays it (no
                               plugin; `plugin` is NULL); `taikai run` refuses such a spec */
+  int isolated;            /* "isolation": 0 "worker" (default: the plugin is called in the
+                              worker's process), 1 "process" (in a process of its own) */
 } tk_spec_agent;
 
 typedef struct tk_spec {

@@ -220,6 +220,14 @@ static void out_add(outbuf *o, const void *p, size_t n) {
   o->used += n;
 }
 
+static void *shared_map;
+static size_t shared_len;
+
+void tk_worker_set_shared(void *base, size_t len) {
+  shared_map = base;
+  shared_len = len;
+}
+
 void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
   int n = r->spec.nagents;
   const tk_game *g = r->game;
@@ -233,7 +241,11 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
     agents[i].index = i;
     agents[i].label = r->spec.agents[i].label;
     agents[i].params = r->params_text[i];
+    agents[i].isolated = r->spec.agents[i].isolated;
   }
+  loop.run = r;
+  loop.shared = shared_map;
+  loop.shared_len = shared_len;
   loop.rules = r->rules;
   loop.seed = r->spec.seed;
   loop.illegal_policy = (int)r->spec.illegal_policy;
@@ -267,12 +279,7 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
     }
     out_flush(&o);
   }
-  for (int i = 0; i < n; i++)
-    if (agents[i].inst) {
-      tk_watch_call(watch, -1, i, TK_ENTRY_DESTROY);
-      agents[i].desc->destroy(agents[i].inst);
-      tk_watch_leave(watch);
-    }
+  tk_loop_destroy_agents(&loop, n);
   tk_loop_free(&loop);
   free(agents);
   free(rec);

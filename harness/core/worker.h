@@ -50,6 +50,10 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep);
  * and writes their lines; destroys its agents and exits on a count of 0. Never returns. */
 void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch);
 
+/* The shared memory every worker inherits (the pool's watches): a worker's isolated agents'
+ * hosts unmap it, so an agent's code never sees a watch record. Set before forking. */
+void tk_worker_set_shared(void *base, size_t len);
+
 /* The files an agent's instance names through its descriptor's optional `file` entry. */
 typedef struct tk_trial_files {
   int n;

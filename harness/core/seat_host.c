@@ -1,4 +1,4 @@
-/* harness/net/seat_host.c — a plugin seat of `taikai serve` in a process of its own (see
+/* harness/core/seat_host.c — a plugin seat of `taikai serve` in a process of its own (see
  * seat_host.h). The confinement and the watch are the pool's workers' (harness/core/worker.h,
  * watch.h); the faults read from a host's death follow the pool's rules (harness/core/pool.c). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
@@ -25,6 +25,17 @@ static void host_reply(int fd, int32_t rc, const void *more, size_t len) {
     _exit(TK_WORKER_EXIT_PIPE);
 }
 
+static void host_reply_more(int fd, const void *more, size_t len) {
+  if (tk_write_all(fd, more, len)) _exit(TK_WORKER_EXIT_PIPE);
+}
+
+/* The agent's own account of its failed call (its optional last_error), within the call. */
+static void last_error(const tk_agent_descriptor *d, tk_agent_instance *inst, tk_error *msg) {
+  tk_error_clear(msg);
+  if (d->last_error) d->last_error(inst, msg);
+  msg->msg[TK_FAULT_MESSAGE_MAX - 1] = '\0';
+}
+
 /* The host: creates the agent, then answers calls until destroy or the end of its pipe. */
 static void host_main(const tk_run *r, int agent, int seat, int req_fd, int rep_fd,
                       tk_watch *w) {
@@ -35,7 +46,7 @@ static void host_main(const tk_run *r, int agent, int seat, int req_fd, int rep_
   if (g->result_size > a_size) a_size = g->result_size;
   void *a = malloc(a_size), *legal = malloc(g->legal_size), *action = malloc(g->action_size);
   if (!a || !legal || !action) _exit(TK_WORKER_EXIT_NOMEM);
-  tk_error e;
+  tk_error e, msg;
   tk_error_clear(&e);
   tk_watch_call(w, seat, agent, TK_ENTRY_CREATE);
   tk_agent_instance *inst =
@@ -54,8 +65,10 @@ static void host_main(const tk_run *r, int agent, int seat, int req_fd, int rep_
       if (tk_read_all(req_fd, a, g->info_size)) break;
       tk_watch_call(w, seat, agent, TK_ENTRY_BEGIN);
       rc = d->begin_game ? d->begin_game(inst, a) : 0;
+      if (rc < 0) last_error(d, inst, &msg);
       tk_watch_leave(w);
       host_reply(rep_fd, rc, NULL, 0);
+      if (rc < 0) host_reply_more(rep_fd, msg.msg, TK_FAULT_MESSAGE_MAX);
     } else if (entry == TK_ENTRY_ACT) {
       if (tk_read_all(req_fd, a, g->view_size) || tk_read_all(req_fd, legal, g->legal_size))
         break;
@@ -63,8 +76,10 @@ static void host_main(const tk_run *r, int agent, int seat, int req_fd, int rep_
       tk_watch_decision(w, a, g->view_size);
       tk_watch_call(w, seat, agent, TK_ENTRY_ACT);
       rc = d->act(inst, a, legal, action);
+      if (rc < 0) last_error(d, inst, &msg);
       tk_watch_leave(w);
       host_reply(rep_fd, rc, action, g->action_size);
+      if (rc < 0) host_reply_more(rep_fd, msg.msg, TK_FAULT_MESSAGE_MAX);
     } else if (entry == TK_ENTRY_END) {
       if (tk_read_all(req_fd, a, g->result_size)) break;
       tk_watch_call(w, seat, agent, TK_ENTRY_END);
@@ -190,7 +205,19 @@ static int await(const tk_run *r, tk_seat_host *h, int entry, tk_fault *f, tk_er
       tk_seat_host_kill(h);
       return 0;
     }
-    int ms = timed ? 10 : -1; /* the clocks are looked at every 10 ms */
+    int st;
+    if (waitpid(h->pid, &st, WNOHANG) == h->pid) { /* dead, its pipe held open by a child */
+      f->seat = h->seat;
+      f->entry = entry;
+      describe_decision(r, w, entry, f->decision, sizeof f->decision);
+      death_fault(r, h, st, f);
+      kill(-h->pid, SIGKILL);
+      close(h->req_fd);
+      close(h->rep_fd);
+      h->pid = 0;
+      return 0;
+    }
+    int ms = timed ? 10 : SLICE_MS; /* the clocks, and the host's life, every 10-20 ms */
     if (rss && (ms < 0 || ms > SLICE_MS)) ms = SLICE_MS;
     struct pollfd p = {.fd = h->rep_fd, .events = POLLIN};
     int k = poll(&p, 1, ms);
@@ -239,6 +266,7 @@ int tk_seat_host_start(tk_seat_host *h, const tk_run *r, int agent, int seat, tk
   if (pid == 0) {
     int keep[2] = {req[0], rep[1]};
     tk_worker_guard(r, w, keep, 2); /* closes every other descriptor: sockets, files, lock */
+    if (h->unmap) munmap(h->unmap, h->unmap_len); /* the worker's watches: not the agent's */
     host_main(r, agent, seat, keep[0], keep[1], w);
   }
   setpgid(pid, pid); /* also here, so that a kill of the group never misses */
@@ -292,11 +320,15 @@ int tk_seat_host_call(tk_seat_host *h, const tk_run *r, int entry, const void *a
   int rc = await(r, h, entry, f, err);
   if (rc <= 0) return rc;
   int32_t got;
+  h->last_error[0] = '\0';
   if (tk_read_all(h->rep_fd, &got, sizeof got) ||
-      (entry == TK_ENTRY_ACT && tk_read_all(h->rep_fd, action, g->action_size))) {
+      (entry == TK_ENTRY_ACT && tk_read_all(h->rep_fd, action, g->action_size)) ||
+      (got < 0 && (entry == TK_ENTRY_ACT || entry == TK_ENTRY_BEGIN) &&
+       tk_read_all(h->rep_fd, h->last_error, sizeof h->last_error))) {
     gone(r, h, entry, f);
     return 0;
   }
+  h->last_error[sizeof h->last_error - 1] = '\0';
   if (tk_watch_over(h->watch, h->seat, entry, f)) {
     describe_decision(r, h->watch, entry, f->decision, sizeof f->decision);
     tk_seat_host_kill(h);

@@ -1,4 +1,4 @@
-/* harness/net/seat_host.h — one plugin seat of `taikai serve` played in a process of its own.
+/* harness/core/seat_host.h — one plugin seat of `taikai serve` played in a process of its own.
  *
  * The server holds its clients' sockets, so it plays its units in its own process; a plugin
  * called there could hang the server or take it down. Each plugin seat therefore gets a host:
@@ -16,8 +16,9 @@
  * Protocol on the pipes (both ends are this program, so structs cross as bytes): the server
  * writes an int32 entry (tk_entry) and the entry's structs (begin_game: the info; act: the view
  * and the legal actions; end_game: the result; destroy: nothing, then the host exits); the host
- * answers an int32 (the entry's return value; 0 for end_game) and, for act, the action. Create
- * is made once at the start, answered the same way. */
+ * answers an int32 (the entry's return value; 0 for end_game), for act the action, and after a
+ * begin_game or act that returned an error the agent's last_error (TK_FAULT_MESSAGE_MAX bytes,
+ * NUL-terminated). Create is made once at the start, answered the same way. */
 #ifndef TAIKAI_HARNESS_SEAT_HOST_H
 #define TAIKAI_HARNESS_SEAT_HOST_H
 
@@ -33,6 +34,11 @@ typedef struct tk_seat_host {
   int agent;      /* spec index */
   int seat;
   tk_watch *watch; /* shared with the host (mmap) */
+  void *unmap;    /* set by the caller before start: shared memory the host must not see (a
+                   * worker's watches), unmapped in the host; NULL: none */
+  size_t unmap_len;
+  char last_error[TK_FAULT_MESSAGE_MAX]; /* the agent's last_error after a call that returned
+                                          * an error ("" if it gave none) */
 } tk_seat_host;
 
 /* Forks the host of agent `agent` in seat `seat` and creates the agent there (within the
