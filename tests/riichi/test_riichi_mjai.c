@@ -413,8 +413,9 @@ static void bad_command(void) {
 
 /* Heavy calling: tests/riichi/mjai_check_bot.py (it checks every event it receives and calls
  * itself) against riichi_caller (fixtures/caller.c: every chi, pon and kan it can), 30 walls with
- * --logs: no fault, and every event the bot received equals the game's mjai log as its seat
- * sees it, up to its last decision in each hand (mjai_check_bot.py --compare). */
+ * --logs: no fault, every event the bot received equals the game's mjai log as its seat sees it,
+ * up to its last decision in each hand (mjai_check_bot.py --compare), and the same bytes with
+ * -j 2 and -j 1. */
 static void heavy_calling(void) {
   if (!have_python) return;
   char dump[1200], text[4096];
@@ -456,6 +457,20 @@ static void heavy_calling(void) {
   printf("\n  ");
   fflush(stdout);
   TK_EQ(system(text), 0, "the streams the bot received against the logs (mjai_check_bot.py --compare)");
+  /* the same games with -j 1 (bots play other games, in other seats, in another order) */
+  snprintf(text, sizeof text, "rm -rf '%s1' && mkdir -p '%s1'", dump, dump);
+  TK_EQ(system(text), 0, text);
+  snprintf(text, sizeof text,
+           "{\"game\": \"riichi\", \"seed\": 11, \"walls\": 30, \"format\": \"duplicate\","
+           " \"agents\": [{\"plugin\": \"%s\", \"label\": \"caller\"},"
+           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\":"
+           " \"python3 %s --dump %s1\"}}], \"rules\": {\"length\": \"east\"}}\n",
+           TK_CALLER, TK_CHECK_BOT, dump);
+  write_file(W("calls1.json"), text);
+  if (run("calls1.json", "calls1", "1")) return;
+  char path1[1200];
+  games_path(path1, sizeof path1, "calls1");
+  TK_EQ(same_bytes(path, path1), 1, "games.jsonl of -j 2 and -j 1");
 }
 
 int main(void) {
