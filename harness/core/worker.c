@@ -19,6 +19,7 @@
 #endif
 
 #include "loop.h"
+#include "taikai/proc.h"
 #include "worker.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -150,7 +151,12 @@ static void keep_only(int *keep, int nkeep) {
   }
 }
 
+/* SIGINT and SIGTERM in a worker: nothing (the referee stops its workers itself). A handler, not
+ * SIG_IGN: exec resets a handler to the default, so a program an agent runs can be stopped. */
+static void stop_signal_ignored(int sig) { (void)sig; }
+
 void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep) {
+  tk_proc_child_defaults();
   setpgid(0, 0);
   keep_only(keep, nkeep);
 #ifdef TK_ASAN
@@ -162,9 +168,13 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(TK_WORKER_EXIT_PIPE); /* the referee died meanwhile */
 #endif
-  signal(SIGINT, SIG_IGN);
-  signal(SIGTERM, SIG_IGN);
-  signal(SIGPIPE, SIG_DFL);
+  struct sigaction stop;
+  memset(&stop, 0, sizeof stop);
+  stop.sa_handler = stop_signal_ignored;
+  stop.sa_flags = SA_RESTART;
+  sigemptyset(&stop.sa_mask);
+  sigaction(SIGINT, &stop, NULL);
+  sigaction(SIGTERM, &stop, NULL);
   int nul = open("/dev/null", O_RDONLY);
   if (nul >= 0) {
     dup2(nul, 0);

@@ -36,14 +36,16 @@ enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = TK_LOOP_EXIT_PIPE };
 int tk_write_all(int fd, const void *p, size_t n);
 int tk_read_all(int fd, void *p, size_t n);
 
-/* In a freshly forked child that will run agent code: leads a process group of its own (the
- * parent kills the group, so a process an agent forks cannot outlive its worker), keeps only
- * the descriptors `keep[0..nkeep-1]` (moved to 3, 4, ...: written back into keep) besides 0-2,
- * dies with the referee (Linux PR_SET_PDEATHSIG), ignores SIGINT/SIGTERM (the referee stops
- * its workers itself), reads /dev/null and writes its stdout to stderr (so an agent's prints
- * never mix with the referee's output), and applies the spec's memory limit (RLIMIT_AS, with a
- * handler that records in `watch`, which may be NULL, the signal, errno and address space of a
- * crash). */
+/* In a freshly forked child that will run agent code: starts from default signals and an empty
+ * mask (tk_proc_child_defaults), leads a process group of its own (the parent kills the group,
+ * so a process an agent forks cannot outlive its worker), keeps only the descriptors
+ * `keep[0..nkeep-1]` (moved to 3, 4, ...: written back into keep) besides 0-2, dies with the
+ * referee (Linux PR_SET_PDEATHSIG), does nothing on SIGINT/SIGTERM (the referee stops its
+ * workers itself; a handler that does nothing, which exec resets, so a program an agent runs
+ * starts with every signal at its default), reads /dev/null and writes its stdout to stderr (so
+ * an agent's prints never mix with the referee's output), and applies the spec's memory limit
+ * (RLIMIT_AS, with a handler that records in `watch`, which may be NULL, the signal, errno and
+ * address space of a crash). */
 void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep);
 
 /* The worker process: creates agents when a unit first needs them, plays the units it is sent

@@ -9,22 +9,31 @@
  * when that is a regular file, and those files: the referee hashes them with the run. A fault's
  * reason, with the line the bot sent, is kept for `last_error` (the fault's message).
  *
- * One program runs per seat the instance plays (an instance plays one seat of each game as a
- * duplicate's candidate, three as its baseline), started at the seat's first begin_game and
- * kept across games; it is started again at the next begin_game after a fault. At each decision
- * it receives one line, a JSON array of the mjai events since its previous decision
- * (stream.h), and answers one line holding one mjai action object, as the bot runners of
- * mjai-compatible bots do; a "reach" answer gets the line [{"type":"reach","actor":S}] back and
- * must then be answered with the declaring "dahai". At the end of a game it receives end_kyoku
- * and end_game and answers one line (its content is ignored).
+ * Programs are started when a game needs one: at begin_game, a program not playing in the current
+ * game takes the seat, or a new one is started. So an instance runs as many programs as seats it
+ * plays in one game (one as a duplicate's candidate, three as its baseline), each kept across
+ * games (an mjai bot resets on start_game). At each decision a program receives one line, a
+ * JSON array of the mjai events since its previous decision (stream.h), and answers one line
+ * holding one mjai action object, as the bot runners of mjai-compatible bots do; a "reach"
+ * answer gets the line [{"type":"reach","actor":S}] back and must then be answered with the
+ * declaring "dahai". At the end of a game it receives end_kyoku and end_game and answers one
+ * line (its content is ignored).
+ *
+ * Each program runs under a keeper, a process forked from the worker that owns the program's
+ * whole process tree: it starts the program with default signals and an empty mask, is its
+ * subreaper (so a daemon the program leaves behind, `setsid` or not, becomes the keeper's
+ * child), and when the program exits, when it gets SIGTERM, or when the worker dies
+ * (PR_SET_PDEATHSIG), kills every process of the tree, reaps them, and exits. The program's
+ * stdin and stdout are two sockets, so a program that closes its stdout is seen at once.
  *
  * Every answer is checked against the legal actions. An answer that is not a JSON object of a
  * known type is TK_EPARSE, a well-formed but illegal one TK_EILLEGAL, the program exiting or
  * closing its output TK_EIO: each a fault of the seat (the referee replays the game with its
- * fallback there), printed on stderr with the line the program sent, and the program is killed
- * (started again at the next begin_game). A program that hangs is stopped by the referee's
- * per-call limit: the worker is killed, and the program with it (it is in the worker's process
- * group, and asked to get SIGKILL when its parent dies). */
+ * fallback there), printed on stderr with the line the program sent, and the program's tree is
+ * killed at once (a program is started again at the next begin_game). A program that hangs is
+ * stopped by the referee's per-call limit: the worker is killed, and the keeper then kills the
+ * tree. At the end (destroy) the programs' stdins are closed; each gets STOP_WAIT_MS to exit,
+ * then its tree is killed. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +46,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -44,14 +54,20 @@
 #include "stream.h"
 #include "taikai/agent.h"
 #include "taikai/mahjong.h"
+#include "taikai/proc.h"
 #include "taikai/riichi.h"
 
-enum { MAX_WORDS = 64, MAX_LINE = 1 << 20 };
+enum {
+  MAX_WORDS = 64,
+  MAX_LINE = 1 << 20,
+  STOP_WAIT_MS = 1000, /* destroy: how long a program has to exit once its stdin is closed */
+  KILL_WAIT_MS = 1000  /* how long a keeper has to kill its tree before it is killed itself */
+};
 
 typedef struct bot {
-  pid_t pid;          /* 0: not running */
-  int fd;             /* our end of the socket pair: the program's stdin and stdout */
-  int faulted;        /* start it again at the next begin_game */
+  pid_t pid;          /* the keeper of the program (0: none running) */
+  int to, from;       /* our ends of the sockets: the program's stdin, its stdout */
+  int seat;           /* the seat it plays in the current game */
   int playing;        /* begin_game was called and end_game not yet */
   tk_mjai_stream st;
   char in[4096];      /* bytes read past the last line */
@@ -61,7 +77,7 @@ typedef struct bot {
 typedef struct agent {
   char *words;        /* the command's words, NUL-separated */
   char *argv[MAX_WORDS + 1];
-  bot seat[4];
+  bot bots[4];        /* at most one per seat of a game */
   tk_mjai_buf buf;
   char *line;         /* the last answer line */
   char error[TK_ERROR_MSG_MAX]; /* the last fault, with the line the bot sent (last_error) */
@@ -133,48 +149,156 @@ static void add_file(agent *a, const char *role, const char *path) {
   a->nfiles++;
 }
 
-static void stop(bot *b) {
-  if (b->pid > 0) {
-    kill(b->pid, SIGKILL);
-    waitpid(b->pid, NULL, 0);
+/* ------------------------------------------------------------------ the keeper */
+
+static volatile sig_atomic_t keeper_stop;
+static void keeper_on_term(int sig) { (void)sig; keeper_stop = 1; }
+static void keeper_on_child(int sig) { (void)sig; }
+
+/* Kills every process of the keeper's tree: as its subreaper, each descendant becomes its
+ * child when its own parent dies, so killing its children and reaping until none is left ends
+ * them all, daemons included. */
+static void keeper_kill_tree(void) {
+  for (;;) {
+    tk_proc_signal_children(getpid(), SIGKILL);
+    if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
   }
-  if (b->fd >= 0) close(b->fd);
-  b->pid = 0;
-  b->fd = -1;
-  b->nin = 0;
 }
 
-static int start(agent *a, bot *b) {
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) return TK_EIO;
-  pid_t parent = getpid();
-  fflush(NULL);
+/* The keeper (a child of the worker): runs the program on the sockets `in` (its stdin) and `out`
+ * (its stdout), waits for it to exit or for SIGTERM, kills its tree and exits. */
+static void keeper(agent *a, pid_t worker, int in, int out) {
+  tk_proc_child_defaults();
+  setpgid(0, 0); /* out of the worker's group: the worker's kill leaves the keeper to clean up */
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != worker) _exit(127);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  if (dup2(in, 0) < 0 || dup2(out, 1) < 0) _exit(127);
+  /* the program holds none of the worker's descriptors (its result pipe among them) */
+  long maxfd = sysconf(_SC_OPEN_MAX);
+  if (maxfd < 0 || maxfd > 4096) maxfd = 4096;
+  for (int fd = 3; fd < maxfd; fd++) close(fd);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = keeper_on_term;
+  sigaction(SIGTERM, &sa, NULL);
+  sa.sa_handler = keeper_on_child;
+  sigaction(SIGCHLD, &sa, NULL);
+  sigset_t block, none;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &block, &none);
+  pid_t keeper_pid = getpid();
   pid_t pid = fork();
-  if (pid < 0) {
-    close(sv[0]);
-    close(sv[1]);
-    return TK_EIO;
-  }
   if (pid == 0) {
-    /* dies with the worker even if the worker is killed outside its process group */
+    tk_proc_child_defaults();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);
-    dup2(sv[1], 0);
-    dup2(sv[1], 1);
-    /* the bot holds none of the worker's descriptors (its result pipe among them) */
-    long maxfd = sysconf(_SC_OPEN_MAX);
-    if (maxfd < 0 || maxfd > 4096) maxfd = 4096;
-    for (int fd = 3; fd < maxfd; fd++) close(fd);
-    signal(SIGPIPE, SIG_DFL);
+    if (getppid() != keeper_pid) _exit(127);
     execvp(a->argv[0], a->argv);
     fprintf(stderr, "riichi_mjai: cannot run %s: %s\n", a->argv[0], strerror(errno));
     _exit(127);
   }
-  close(sv[1]);
+  /* the keeper holds neither socket: the program's end of its output is the only one */
+  int nul = open("/dev/null", O_RDWR);
+  dup2(nul, 0);
+  dup2(nul, 1);
+  if (nul > 2) close(nul);
+  int code = 127;
+  while (pid > 0 && !keeper_stop) {
+    int st;
+    pid_t got;
+    while ((got = waitpid(-1, &st, WNOHANG)) > 0)
+      if (got == pid) break;
+    if (got == pid) {
+      code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+      break;
+    }
+    if (!keeper_stop) sigsuspend(&none);
+  }
+  keeper_kill_tree();
+  _exit(code);
+}
+
+/* ------------------------------------------------------------------ the bridge's side */
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reaps the keepers of bots[0..n-1] that end within `ms` (pid set to 0); a keeper still running
+ * after it keeps its pid. */
+static void reap_within(bot **bots, int n, int ms) {
+  int64_t deadline = now_ms() + ms;
+  for (;;) {
+    int left = 0;
+    for (int i = 0; i < n; i++) {
+      if (bots[i]->pid <= 0) continue;
+      pid_t got = waitpid(bots[i]->pid, NULL, WNOHANG);
+      if (got == bots[i]->pid || (got < 0 && errno == ECHILD)) bots[i]->pid = 0;
+      else left++;
+    }
+    if (!left || now_ms() >= deadline) return;
+    struct timespec ts = {0, 2000000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+/* Stops the programs of bots[0..n-1]: closes their stdins and gives them `grace_ms` to exit (0:
+ * none), then has each keeper kill its tree (SIGTERM), and kills a keeper that does not end
+ * within KILL_WAIT_MS (with its process group). Whatever happens, no bot is running after it. */
+static void stop_bots(bot **bots, int n, int grace_ms) {
+  for (int i = 0; i < n; i++) {
+    bot *b = bots[i];
+    if (b->to >= 0) close(b->to);
+    if (b->from >= 0) close(b->from);
+    b->to = b->from = -1;
+    b->nin = 0;
+    b->playing = 0;
+  }
+  if (grace_ms) reap_within(bots, n, grace_ms);
+  for (int i = 0; i < n; i++)
+    if (bots[i]->pid > 0) kill(bots[i]->pid, SIGTERM);
+  reap_within(bots, n, KILL_WAIT_MS);
+  for (int i = 0; i < n; i++) {
+    bot *b = bots[i];
+    if (b->pid <= 0) continue;
+    kill(-b->pid, SIGKILL);
+    kill(b->pid, SIGKILL);
+    while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    b->pid = 0;
+  }
+}
+
+static void stop(bot *b) { stop_bots(&b, 1, 0); }
+
+static int start(agent *a, bot *b) {
+  int in[2], out[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in)) return TK_EIO;
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out)) {
+    close(in[0]);
+    close(in[1]);
+    return TK_EIO;
+  }
+  pid_t worker = getpid();
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+    return TK_EIO;
+  }
+  if (pid == 0) keeper(a, worker, in[1], out[1]);
+  setpgid(pid, pid); /* also here, so that a kill of the group never misses */
+  close(in[1]);
+  close(out[1]);
   b->pid = pid;
-  b->fd = sv[0];
+  b->to = in[0];
+  b->from = out[0];
   b->nin = 0;
-  b->faulted = 0;
   return 0;
 }
 
@@ -193,7 +317,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
     tk_error_set(err, TK_ENOMEM, -1, "riichi_mjai: out of memory");
     return NULL;
   }
-  for (int s = 0; s < 4; s++) a->seat[s].fd = -1;
+  for (int i = 0; i < 4; i++) a->bots[i].to = a->bots[i].from = -1;
   int argc = cmd ? split(a, cmd) : 0;
   char prog[4096] = "";
   json_t *files = json_object_get(p, "files");
@@ -253,11 +377,19 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 static void destroy(tk_agent_instance *self) {
   agent *a = self;
   if (!a) return;
-  for (int s = 0; s < 4; s++) stop(&a->seat[s]);
+  bot *all[4] = {&a->bots[0], &a->bots[1], &a->bots[2], &a->bots[3]};
+  stop_bots(all, 4, STOP_WAIT_MS);
   tk_mjai_buf_free(&a->buf);
   free(a->line);
   free(a->words);
   free(a);
+}
+
+/* The bot playing seat `s` in the current game, or NULL. */
+static bot *seated(agent *a, int s) {
+  for (int i = 0; i < 4; i++)
+    if (a->bots[i].playing && a->bots[i].seat == s) return &a->bots[i];
+  return NULL;
 }
 
 static int begin_game(tk_agent_instance *self, const void *info_) {
@@ -265,16 +397,27 @@ static int begin_game(tk_agent_instance *self, const void *info_) {
   const tk_riichi_info *info = info_;
   int s = info->head.seat;
   if (s < 0 || s > 3) return TK_EINVAL;
-  bot *b = &a->seat[s];
-  if (b->faulted || b->pid <= 0) {
-    stop(b);
-    int rc = start(a, b);
-    if (rc) {
-      snprintf(a->error, sizeof a->error, "cannot start %.200s: %s", a->argv[0], strerror(errno));
-      return rc;
+  /* begin_game comes in seat order: one for a seat at or below a seat still playing starts
+   * another game (the referee gave up the last one after a fault): its bots are free again */
+  for (int i = 0; i < 4; i++)
+    if (a->bots[i].playing && a->bots[i].seat >= s)
+      for (int k = 0; k < 4; k++) a->bots[k].playing = 0;
+  bot *b = NULL; /* a running program not playing in this game, else a new one */
+  for (int i = 0; i < 4 && !b; i++)
+    if (a->bots[i].pid > 0 && !a->bots[i].playing) b = &a->bots[i];
+  for (int i = 0; i < 4 && !b; i++)
+    if (a->bots[i].pid <= 0) {
+      b = &a->bots[i];
+      int rc = start(a, b);
+      if (rc) {
+        snprintf(a->error, sizeof a->error, "cannot start %.200s: %s", a->argv[0],
+                 strerror(errno));
+        return rc;
+      }
     }
-  }
+  if (!b) return TK_ESTATE; /* five seats: cannot happen */
   tk_mjai_stream_begin(&b->st, s, info->length, info->red_fives);
+  b->seat = s;
   b->playing = 1;
   return 0;
 }
@@ -284,7 +427,7 @@ static int exchange(agent *a, bot *b) {
   tk_mjai_buf_printf(&a->buf, "\n");
   if (a->buf.oom) return TK_ENOMEM;
   for (size_t off = 0; off < a->buf.n;) {
-    ssize_t w = send(b->fd, a->buf.s + off, a->buf.n - off, MSG_NOSIGNAL);
+    ssize_t w = send(b->to, a->buf.s + off, a->buf.n - off, MSG_NOSIGNAL);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) return TK_EIO;
     off += (size_t)w;
@@ -313,7 +456,7 @@ static int exchange(agent *a, bot *b) {
       if (n >= 2 && a->line[n - 2] == '\r') a->line[n - 2] = '\0';
       return 0;
     }
-    ssize_t r = read(b->fd, b->in, sizeof b->in);
+    ssize_t r = read(b->from, b->in, sizeof b->in);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return TK_EIO;
     b->nin = (size_t)r;
@@ -416,9 +559,7 @@ static int fault(agent *a, bot *b, int s, int rc, const char *what) {
            a->line && strlen(a->line) > 900 ? "..." : "");
   free(a->line);
   a->line = NULL;
-  stop(b);
-  b->faulted = 1;
-  b->playing = 0;
+  if (b) stop(b);
   return rc;
 }
 
@@ -428,10 +569,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   const tk_riichi_legal *l = legal;
   int s = v->seat;
   if (s > 3) return TK_EINVAL;
-  bot *b = &a->seat[s];
+  bot *b = seated(a, s);
   free(a->line);
   a->line = NULL;
-  if (b->pid <= 0 || !b->playing) return fault(a, b, s, TK_ESTATE, "no bot is running");
+  if (!b || b->pid <= 0) return fault(a, b, s, TK_ESTATE, "no bot is running");
   tk_mjai_buf_clear(&a->buf);
   tk_mjai_buf_printf(&a->buf, "[");
   tk_mjai_buf inner = {0};
@@ -481,8 +622,8 @@ static void end_game(tk_agent_instance *self, const void *result) {
   const tk_riichi_result *r = result;
   /* called once per seat the instance played, in seat order: the lowest still playing */
   for (int s = 0; s < 4; s++) {
-    bot *b = &a->seat[s];
-    if (!b->playing) continue;
+    bot *b = seated(a, s);
+    if (!b) continue;
     b->playing = 0;
     if (b->pid <= 0) return;
     tk_mjai_buf_clear(&a->buf);
@@ -513,7 +654,7 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "riichi_mjai",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .game = "riichi",
     .types_version = TK_RIICHI_TYPES_VERSION,
     .description = "riichi: an external program speaking mjai JSON lines over stdin/stdout "

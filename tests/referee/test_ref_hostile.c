@@ -5,7 +5,8 @@
  * agents that write into or close descriptors (workers hold only their two pipes, so the run's
  * files are out of reach, and a closed pipe is that agent's fault); agents that fork (the child
  * dies with its worker and holds neither the run's lock nor its files after taikai exits, and
- * a crash after a fork is a crash, not a time-out). */
+ * a crash after a fork is a crash, not a time-out; a program an agent runs starts with no signal
+ * ignored or blocked). */
 #include <signal.h>
 #include <sys/file.h>
 
@@ -220,6 +221,28 @@ static void test_forks(void) {
   CU_ASSERT(all_dead(pids, n));
 }
 
+/* A program an agent runs (fork and exec) starts with default signals: the worker ignores SIGINT
+ * and SIGTERM through a handler, which exec resets, not through SIG_IGN, which it keeps. */
+static void test_exec_signals(void) {
+  const char *agents = "[{\"plugin\": \"" FX "/misbehave.so\", \"label\": \"bad\", \"params\": "
+                       "{\"how\": \"exec_signals\", \"turn\": 1, \"counter\": \""
+                       WORK "/exec-signals.txt\"}}]";
+  unlink(WORK "/exec-signals.txt");
+  const char *a[] = {"run", spec("exec-signals", "solo", 2, agents, ""), "-j", "1", "--quiet",
+                     NULL};
+  TK_EQ(taikai(a), 0, "exec_signals");
+  FILE *f = fopen(WORK "/exec-signals.txt", "r");
+  char name[40], set[40];
+  int n = 0;
+  while (f && fscanf(f, "%39s %39s", name, set) == 2) { /* "SigBlk: HEX", "SigIgn: HEX" */
+    n++;
+    if (strspn(set, "0") != strlen(set))
+      TK_FAILF("a program an agent ran started with %s %s (expected no signal)", name, set);
+  }
+  if (f) fclose(f);
+  TK_EQ(n, 4, "lines of the programs run (two a game)");
+}
+
 int main(void) {
   if (e2e_begin(WORK)) return 1;
   CU_TestInfo tests[] = {
@@ -227,6 +250,7 @@ int main(void) {
       {"scribble", test_scribble},
       {"descriptors", test_descriptors},
       {"forks", test_forks},
+      {"a program an agent runs starts with default signals", test_exec_signals},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("hostile plugins", tests);

@@ -34,9 +34,11 @@ Options:
   --tag WORD              no effect (lets a test find its own bot processes)
   --misbehave KIND        at its Nth decision (--after N, default 5; counted per process):
                           garbage (a line that is not JSON), illegal (a dahai of a tile it does
-                          not hold), sleep (sleeps 60 s), exit (exits)
+                          not hold), sleep (sleeps 60 s), exit (exits), close (closes its
+                          stdout, then sleeps 60 s)
 """
 import json
+import os
 import sys
 import time
 
@@ -314,6 +316,9 @@ class Bot:
                 time.sleep(60)
             if self.misbehave == "exit":
                 sys.exit(3)
+            if self.misbehave == "close":
+                os.close(1)
+                time.sleep(60)
         return json.dumps(a)
 
 

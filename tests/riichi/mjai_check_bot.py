@@ -93,6 +93,7 @@ class Bot:
             need(e.get("kyoku_first") in (0, 4), "start_game: kyoku_first 0 or 4")
             need(isinstance(e.get("aka_flag"), bool), "start_game: aka_flag")
             self.id = e["id"]
+            self.decisions = 0  # its choices depend on the game's events only, not on earlier games
             return
         if t == "start_kyoku":
             return self.start_hand(e)

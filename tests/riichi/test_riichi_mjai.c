@@ -10,17 +10,23 @@
  *   - `--discard efficient --riichi --wins all` (least-shanten discards, riichi at tenpai) wins
  *     often: its tsumo, ron and reach answers are all accepted (wins, baseline deal-ins and
  *     riichi > 0, no fault), any -j;
- *   - a bot that answers garbage, an illegal discard, exits or sleeps past time_limit_ms: a
- *     fault of its seat (kind "error", or "timeout"), the line it sent named on stderr and in
- *     the fault's "message" in games.jsonl (none for a time-out: the worker is killed), every
- *     unit still played and written;
+ *   - a bot that answers garbage, an illegal discard, exits, closes its stdout or sleeps past
+ *     time_limit_ms: a fault of its seat (kind "error", at once, or "timeout"), the line it sent
+ *     named on stderr and in the fault's "message" in games.jsonl (none for a time-out: the
+ *     worker is killed), every unit still played and written;
+ *   - processes (tests/riichi/mjai_proc_bot.sh): a duplicate at -j 2 starts one bot per worker
+ *     as the candidate, three as the baseline, each with no signal ignored or blocked, and no
+ *     bot nor the setsid daemon each starts is left when taikai run returns;
  *   - spec.json records the bot's program (found through PATH) and its script with their
  *     SHA-256; a resume after the script changed is refused naming the agent, the file and
  *     both hashes, and goes on once the script is restored; bad "files" are refused.
  * Skips (passing, with a message) when python3 is not on PATH. */
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "referee/e2e_util.h"
 #include "taikai/sha256.h"
@@ -219,6 +225,11 @@ static void exits(void) {
   misbehave("exit", "error", "the bot exited or closed its output; the bot sent: (nothing)", "",
             "the bot exited or closed its output; the bot sent: (nothing)");
 }
+static void closes_stdout(void) {
+  /* the bot closes its stdout and lives on: charged at once (before, a time-out after 5 s) */
+  misbehave("close", "error", "the bot exited or closed its output", " \"time_limit_ms\": 5000,",
+            "the bot exited or closed its output; the bot sent: (nothing)");
+}
 static void sleeps(void) {
   misbehave("sleep", "timeout", NULL, " \"time_limit_ms\": 3000,", NULL);
   /* the bot sleeps 60 s: one still running now outlived its killed worker */
@@ -226,6 +237,87 @@ static void sleeps(void) {
   snprintf(cmd, sizeof cmd, "pgrep -f 'mjai_bot[.]py --misbehave sleep --after 3 --tag t%ld$' > /dev/null",
            (long)getpid());
   if (have_python && system(cmd) == 0) TK_FAILF("a bot outlived the worker killed for its time-out");
+}
+
+/* A duplicate of 2 walls at -j 2 with tests/riichi/mjai_proc_bot.sh as the bot (agent `bot_at`
+ * of two, the other riichi_tsumogiri), each bot starting a setsid daemon; the bots' records in
+ * the folder `dir`. Returns the number of bots started, or -1. */
+static int proc_run(const char *name, int bot_at, const char *dir) {
+  char text[8192], cmd[2000];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", W(dir), W(dir));
+  TK_EQ(system(cmd), 0, cmd);
+  snprintf(cmd, sizeof cmd, "{\"plugin\": \"riichi_mjai\", \"label\": \"bot\", \"params\": "
+           "{\"command\": \"%s %s --daemon --wins none\"}}", TK_PROC_BOT, W(dir));
+  const char *base = "{\"plugin\": \"riichi_tsumogiri\", \"label\": \"base\"}";
+  snprintf(text, sizeof text,
+           "{\"game\": \"riichi\", \"seed\": 5, \"walls\": 2, \"format\": \"duplicate\","
+           " \"agents\": [%s, %s], \"rules\": {\"length\": \"east\"}}\n",
+           bot_at ? base : cmd, bot_at ? cmd : base);
+  char specn[64], out[64];
+  snprintf(specn, sizeof specn, "%s.json", name);
+  snprintf(out, sizeof out, "out-%s", name);
+  write_file(W(specn), text);
+  if (run(specn, out, "2")) return -1;
+  /* every bot started with default signals and an empty mask */
+  char path[1400], line[256];
+  snprintf(path, sizeof path, "%s/bots", W(dir));
+  FILE *f = fopen(path, "r");
+  int bots = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    long pid;
+    char ign[40], blk[40];
+    bots++;
+    if (sscanf(line, "%ld %39s %39s", &pid, ign, blk) != 3) {
+      TK_FAILF("%s: a line that is not \"PID SIGIGN SIGBLK\": %s", path, line);
+      continue;
+    }
+    if (strspn(ign, "0") != strlen(ign) || strspn(blk, "0") != strlen(blk))
+      TK_FAILF("%s: bot %ld started with signals ignored (SigIgn %s) or blocked (SigBlk %s)",
+               name, pid, ign, blk);
+  }
+  if (f) fclose(f);
+  /* no daemon of a bot outlived the run */
+  int daemons = 0;
+  DIR *d = opendir(W(dir));
+  struct dirent *e;
+  while (d && (e = readdir(d))) { /* daemon-PID, PID a bot's: holds the daemon's pid */
+    if (strncmp(e->d_name, "daemon-", 7)) continue;
+    snprintf(path, sizeof path, "%s/%s", W(dir), e->d_name);
+    char pidtext[64] = "";
+    slurp(path, pidtext, sizeof pidtext);
+    long pid = atol(pidtext);
+    if (pid <= 0) continue; /* killed before it wrote its pid */
+    daemons++;
+    snprintf(path, sizeof path, "/proc/%ld", pid);
+    if (access(path, F_OK) == 0) {
+      TK_FAILF("%s: daemon %ld of a bot (%s) is still running after the run", name, pid,
+               e->d_name);
+      kill((pid_t)pid, SIGKILL);
+    }
+  }
+  if (d) closedir(d);
+  TK_EQ(daemons > 0, 1, "daemons whose pids were written");
+  return bots;
+}
+
+/* The bot processes a run starts: as many as seats played at the same time by one instance
+ * (1 per worker as a duplicate's candidate, 3 as its baseline), each with default signals,
+ * and none of them, nor a daemon one started, left after the run. */
+static void processes(void) {
+  if (!have_python) return;
+  int cand = proc_run("proc-cand", 1, "proc-cand");
+  printf("\n  bots started: %d as the candidate, ", cand);
+  TK_EQ(cand >= 1 && cand <= 2, 1, "bots started for the candidate at -j 2 (at most 1 a worker)");
+  int base = proc_run("proc-base", 0, "proc-base");
+  printf("%d as the baseline (-j 2)\n", base);
+  TK_EQ(base >= 3 && base <= 6, 1, "bots started for the baseline at -j 2 (at most 3 a worker)");
+  /* the bot's seats are riichi_tsumogiri's games byte for byte, the bot moving between seats */
+  spec("proc-pure.json", "", "riichi_tsumogiri", 2, "");
+  if (run("proc-pure.json", "proc-pure", "1")) return;
+  char a[1200], b[1200];
+  games_path(a, sizeof a, "out-proc-cand");
+  games_path(b, sizeof b, "proc-pure");
+  TK_EQ(same_bytes(a, b), 1, "the bot's games are riichi_tsumogiri's, byte for byte");
 }
 
 /* agents[1].files of `dir`'s spec.json: the sha256 of the file with `role` ("" if none), its path
@@ -321,8 +413,9 @@ static void bad_command(void) {
 
 /* Heavy calling: tests/riichi/mjai_check_bot.py (it checks every event it receives and calls
  * itself) against riichi_caller (fixtures/caller.c: every chi, pon and kan it can), 30 walls with
- * --logs: no fault, and every event the bot received equals the game's mjai log as its seat
- * sees it, up to its last decision in each hand (mjai_check_bot.py --compare). */
+ * --logs: no fault, every event the bot received equals the game's mjai log as its seat sees it,
+ * up to its last decision in each hand (mjai_check_bot.py --compare), and the same bytes with
+ * -j 2 and -j 1. */
 static void heavy_calling(void) {
   if (!have_python) return;
   char dump[1200], text[4096];
@@ -364,6 +457,20 @@ static void heavy_calling(void) {
   printf("\n  ");
   fflush(stdout);
   TK_EQ(system(text), 0, "the streams the bot received against the logs (mjai_check_bot.py --compare)");
+  /* the same games with -j 1 (bots play other games, in other seats, in another order) */
+  snprintf(text, sizeof text, "rm -rf '%s1' && mkdir -p '%s1'", dump, dump);
+  TK_EQ(system(text), 0, text);
+  snprintf(text, sizeof text,
+           "{\"game\": \"riichi\", \"seed\": 11, \"walls\": 30, \"format\": \"duplicate\","
+           " \"agents\": [{\"plugin\": \"%s\", \"label\": \"caller\"},"
+           " {\"plugin\": \"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\":"
+           " \"python3 %s --dump %s1\"}}], \"rules\": {\"length\": \"east\"}}\n",
+           TK_CALLER, TK_CHECK_BOT, dump);
+  write_file(W("calls1.json"), text);
+  if (run("calls1.json", "calls1", "1")) return;
+  char path1[1200];
+  games_path(path1, sizeof path1, "calls1");
+  TK_EQ(same_bytes(path, path1), 1, "games.jsonl of -j 2 and -j 1");
 }
 
 int main(void) {
@@ -380,7 +487,9 @@ int main(void) {
       {"garbage answer: a fault of the seat, its line on stderr", garbage},
       {"illegal discard: a fault of the seat", illegal},
       {"the bot exits: a fault of the seat", exits},
+      {"the bot closes its stdout: a fault of the seat at once", closes_stdout},
       {"the bot sleeps past time_limit_ms: a timeout of the seat", sleeps},
+      {"bots started per seat played at once, default signals, no process left", processes},
       {"heavy calling: every stream the bot received equals the log, no fault", heavy_calling},
       {"a command that does not exist is refused", bad_command},
       {"the bot's program and script in spec.json; a changed script refuses the resume", identity},
