@@ -20,9 +20,24 @@ enum { DETAIL_LEN = 130, SLICE_MS = 20 };
 
 /* ------------------------------------------------------------------ the host process */
 
+/* Writes the parts as one write where they fit in a buffer (one system call a message: a pipe
+ * round trip costs a few of them). Returns 0 or -1. */
+static int write_parts(int fd, const void *a, size_t alen, const void *b, size_t blen,
+                       const void *c, size_t clen) {
+  static char buf[1 << 16];
+  if (alen + blen + clen > sizeof buf)
+    return tk_write_all(fd, a, alen) || (blen && tk_write_all(fd, b, blen)) ||
+                   (clen && tk_write_all(fd, c, clen))
+               ? -1
+               : 0;
+  memcpy(buf, a, alen);
+  if (blen) memcpy(buf + alen, b, blen);
+  if (clen) memcpy(buf + alen + blen, c, clen);
+  return tk_write_all(fd, buf, alen + blen + clen);
+}
+
 static void host_reply(int fd, int32_t rc, const void *more, size_t len) {
-  if (tk_write_all(fd, &rc, sizeof rc) || (len && tk_write_all(fd, more, len)))
-    _exit(TK_WORKER_EXIT_PIPE);
+  if (write_parts(fd, &rc, sizeof rc, more, len, NULL, 0)) _exit(TK_WORKER_EXIT_PIPE);
 }
 
 static void host_reply_more(int fd, const void *more, size_t len) {
@@ -191,7 +206,21 @@ static int await(const tk_run *r, tk_seat_host *h, int entry, tk_fault *f, tk_er
   tk_watch_meter meter = {0};
   int rss = sp->memory_limit_mb > 0 && !tk_worker_rlimit_ok();
   int timed = sp->time_limit_ms || sp->game_time_limit_ms || sp->idle_limit_ms;
-  for (;;) {
+  for (int looked = 0;; looked = 1) {
+    /* the answer first: the common case costs one poll; limits and death between polls */
+    int ms = !looked ? 0 : timed ? 10 : SLICE_MS; /* the clocks, the host's life: 10-20 ms */
+    if (rss && ms > SLICE_MS) ms = SLICE_MS;
+    struct pollfd p = {.fd = h->rep_fd, .events = POLLIN};
+    int k = poll(&p, 1, ms);
+    if (k > 0) return 1;
+    if (k < 0 && errno != EINTR)
+      return tk_error_set(err, TK_EIO, -1, "poll on a plugin seat's pipe: %s", strerror(errno));
+    if (tk_run_stop_signal) {
+      tk_seat_host_kill(h);
+      return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
+                          (int)tk_run_stop_signal);
+    }
+    if (!looked) continue;
     memset(f, 0, sizeof *f);
     if (!tk_watch_judge(w, h->pid, &meter, tk_now_ns(), f) && rss &&
         tk_proc_rss(h->pid) > ((int64_t)sp->memory_limit_mb << 20)) {
@@ -216,18 +245,6 @@ static int await(const tk_run *r, tk_seat_host *h, int entry, tk_fault *f, tk_er
       close(h->rep_fd);
       h->pid = 0;
       return 0;
-    }
-    int ms = timed ? 10 : SLICE_MS; /* the clocks, and the host's life, every 10-20 ms */
-    if (rss && (ms < 0 || ms > SLICE_MS)) ms = SLICE_MS;
-    struct pollfd p = {.fd = h->rep_fd, .events = POLLIN};
-    int k = poll(&p, 1, ms);
-    if (k > 0) return 1;
-    if (k < 0 && errno != EINTR)
-      return tk_error_set(err, TK_EIO, -1, "poll on a plugin seat's pipe: %s", strerror(errno));
-    if (tk_run_stop_signal) {
-      tk_seat_host_kill(h);
-      return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
-                          (int)tk_run_stop_signal);
     }
   }
 }
@@ -312,8 +329,7 @@ int tk_seat_host_call(tk_seat_host *h, const tk_run *r, int entry, const void *a
                 : entry == TK_ENTRY_ACT ? g->view_size
                                         : g->result_size;
   if (entry == TK_ENTRY_ACT) tk_watch_decision(h->watch, a, g->view_size);
-  if (tk_write_all(h->req_fd, &e, sizeof e) || tk_write_all(h->req_fd, a, alen) ||
-      (entry == TK_ENTRY_ACT && tk_write_all(h->req_fd, b, g->legal_size))) {
+  if (write_parts(h->req_fd, &e, sizeof e, a, alen, b, entry == TK_ENTRY_ACT ? g->legal_size : 0)) {
     gone(r, h, entry, f);
     return 0;
   }
