@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "lobby.h"
 #include "loop.h"
 #include "output.h"
 #include "runargs.h"
@@ -38,16 +39,16 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai serve SPEC [--port P] [--host H] [--games N | --walls N] [--seed S]\n"
           "                         [--out DIR] [--resume] [--logs[=gz|run|run,gz]] [--records]\n"
-          "                         [--quiet] [--no-html]\n"
+          "                         [--quiet] [--no-html] [--handshake-ms MS]\n"
           "\n"
           "A UECda server (protocol 20070, as the contest's reference server speaks it; see\n"
           "docs/uecda.md). SPEC is a daifugo tournament with format \"seated\": agents[i] is\n"
           "player id i. Agents written {\"external\": true, \"label\": ...} are clients: the k-th\n"
-          "connection takes the k-th external seat and is told its player id. The other seats\n"
-          "are plugins, each played in a process of its own. The games are the spec's blocks,\n"
-          "dealt as `taikai run` deals them, and the outputs are those of `taikai run`:\n"
-          "spec.json, games.jsonl, summary.json, report.md and report.html in the output\n"
-          "folder.\n"
+          "connection to send a good profile takes the k-th external seat and is told its\n"
+          "player id. The other seats are plugins, each played in a process of its own. The\n"
+          "games are the spec's blocks, dealt as `taikai run` deals them, and the outputs are\n"
+          "those of `taikai run`: spec.json, games.jsonl, summary.json, report.md and\n"
+          "report.html in the output folder.\n"
           "\n"
           "  --port P    TCP port (default 42485; 0: any free port)\n"
           "  --host H    address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)\n"
@@ -67,6 +68,12 @@ static void usage(FILE *f) {
           "              records DIR); a client's decisions are not recorded\n"
           "  --quiet     no progress on stderr\n"
           "  --no-html   no report.html\n"
+          "  --handshake-ms MS\n"
+          "              a connection's limit for sending its profile table, counted from its\n"
+          "              accept (default 5000). Connections are accepted and read side by side,\n"
+          "              so a silent or slow one never delays another's handshake; one without\n"
+          "              a whole 20070 profile in time is closed, naming its address, and takes\n"
+          "              no seat\n"
           "\n"
           "Once listening, it prints \"taikai serve: listening on HOST:PORT\" on stderr (the port\n"
           "bound, also with --port 0). A client that disconnects, sends no whole table within the\n"
@@ -109,6 +116,7 @@ typedef struct serve {
   const char *host;        /* --host, --port */
   uint64_t port;
   uint64_t games;          /* --games, 0: none */
+  uint64_t handshake_ms;   /* --handshake-ms: a connection's limit for its profile */
   int listen_fd;
   int accepted;            /* every external seat has its client */
   seat seats[TK_DAIFUGO_PLAYERS];
@@ -540,59 +548,26 @@ static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_unit_log *lg
 
 /* ------------------------------------------------------------------ connections */
 
-/* Accepts a client for each external seat, in seat order: reads its profile (protocol 20070
- * and a name), answers its player id. A connection whose profile is wrong or late is closed and
- * the seat waits for the next one. */
+/* Seats a client in each external seat: the k-th connection to send a good profile (protocol
+ * 20070 and a name) takes the k-th external seat, in player-id order, and is told its player
+ * id. The handshakes run side by side, each within --handshake-ms (harness/net/lobby.h). */
 static int accept_clients(serve *sv, tk_error *err) {
   const tk_run *r = sv->r;
-  for (int p = 0; p < 5; p++) {
-    seat *st = &sv->seats[p];
-    while (st->external && st->fd < 0) {
-      struct sockaddr_storage ss;
-      socklen_t sl = sizeof ss;
-      int fd = accept(sv->listen_fd, (struct sockaddr *)&ss, &sl);
-      if (fd < 0) {
-        if (errno == EINTR && tk_run_stop_signal)
-          return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d while waiting for "
-                              "clients", (int)tk_run_stop_signal);
-        if (errno == EINTR || errno == ECONNABORTED) continue;
-        return tk_error_set(err, TK_EIO, -1, "accept: %s", strerror(errno));
-      }
-      tk_uecda_nodelay(fd);
-      char host[64] = "?";
-      if (ss.ss_family == AF_INET)
-        inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof host);
-      tk_uecda_table t;
-      size_t got = 0;
-      int limit = r->spec.time_limit_ms;
-      if (tk_uecda_recv_table(fd, &t, limit, &got) || t.c[0][0] != TK_UECDA_PROTOCOL) {
-        if (got == TK_UECDA_TABLE_BYTES)
-          fprintf(stderr, "taikai serve: a client from %s sent protocol %ld, not 20070: closed\n",
-                  host, (long)t.c[0][0]);
-        else
-          fprintf(stderr, "taikai serve: a client from %s sent %zu of the 480 bytes of its "
-                  "profile table%s: closed\n", host, got,
-                  errno == ETIMEDOUT ? " within the time limit" : "");
-        close(fd);
-        continue;
-      }
-      for (int i = 0; i < TK_UECDA_NAME_MAX; i++) {
-        int32_t c = t.c[1][i];
-        if (!c) break;
-        st->name[i] = c > 32 && c < 127 ? (char)c : '?';
-      }
-      if (tk_uecda_send_int(fd, p)) {
-        fprintf(stderr, "taikai serve: a client from %s closed before its player id: %s\n", host,
-                strerror(errno));
-        close(fd);
-        memset(st->name, 0, sizeof st->name);
-        continue;
-      }
-      st->fd = fd;
-      if (!sv->quiet)
-        fprintf(stderr, "taikai serve: player %d (agent '%s'): client \"%s\" from %s\n", p,
-                r->spec.agents[p].label, st->name, host);
-    }
+  int32_t ids[TK_DAIFUGO_PLAYERS];
+  int n = 0;
+  for (int p = 0; p < 5; p++)
+    if (sv->seats[p].external && sv->seats[p].fd < 0) ids[n++] = p;
+  tk_lobby_guest guests[TK_DAIFUGO_PLAYERS];
+  int rc = tk_lobby_fill(sv->listen_fd, n, ids, (int)sv->handshake_ms, stderr, "taikai serve",
+                         guests, err);
+  if (rc) return rc;
+  for (int k = 0; k < n; k++) {
+    seat *st = &sv->seats[ids[k]];
+    st->fd = guests[k].fd;
+    memcpy(st->name, guests[k].name, sizeof st->name);
+    if (!sv->quiet)
+      fprintf(stderr, "taikai serve: player %d (agent '%s'): client \"%s\" from %s\n", (int)ids[k],
+              r->spec.agents[ids[k]].label, st->name, guests[k].addr);
   }
   sv->accepted = 1;
   return 0;
@@ -651,7 +626,7 @@ static int listen_on(const char *host, uint64_t port, int *fd_out, int *bound, t
   int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
   int one = 1;
   if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, 8)) {
+  if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) || listen(fd, SOMAXCONN)) {
     int e = errno;
     if (fd >= 0) close(fd);
     freeaddrinfo(res);
@@ -754,6 +729,7 @@ int tk_cmd_serve(int argc, char **argv) {
   }
   sv->host = "127.0.0.1";
   sv->port = TK_UECDA_PORT;
+  sv->handshake_ms = TK_LOBBY_HANDSHAKE_MS;
   sv->listen_fd = -1;
   int status = 2;
   for (int i = 1; i < argc; i++) {
@@ -775,6 +751,13 @@ int tk_cmd_serve(int argc, char **argv) {
         goto done;
       }
       sv->host = v;
+      i++;
+    } else if (!strcmp(arg, "--handshake-ms")) {
+      if (parse_u64(v, 3600000, &sv->handshake_ms) || !sv->handshake_ms) {
+        fprintf(stderr, "taikai serve: --handshake-ms expects milliseconds from 1 to 3600000, "
+                "got '%s'\n", v ? v : "(nothing)");
+        goto done;
+      }
       i++;
     } else if (!strcmp(arg, "--games")) {
       if (parse_u64(v, 1000000000, &sv->games) || !sv->games) {

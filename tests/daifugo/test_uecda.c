@@ -548,16 +548,18 @@ static void test_fault_abort(void) {
 }
 
 /* A connection that fails before its profile is no seat's fault: the seat waits for the next
- * connection. */
+ * connection; one that says nothing is closed when --handshake-ms passes. */
 static void test_profile(void) {
   char spec[2048];
   snprintf(spec, sizeof spec, SPEC_FAULTS, 1000, "forfeit");
   write_file(W("profile.json"), spec);
   int port;
-  pid_t server = serve_start(W("profile.json"), W("profile"), NULL, &port);
+  const char *args[] = {"serve", W("profile.json"), "--port", "0", "--out", W("profile"),
+                        "--quiet", "--handshake-ms", "500", NULL};
+  pid_t server = serve_start_args(args, &port);
   if (!port) return;
   bad_client(port, AT_PROFILE, 1, DO_HALF, 0);    /* 200 bytes, then closed */
-  bad_client(port, AT_PROFILE, 1, DO_STALL, 3000); /* nothing within the limit */
+  bad_client(port, AT_PROFILE, 1, DO_STALL, 3000); /* nothing within the handshake limit */
   int fd = connect_to(port);                      /* another protocol */
   tk_uecda_table t;
   memset(&t, 0, sizeof t);
@@ -572,9 +574,200 @@ static void test_profile(void) {
   if (!strstr(err_buf, "sent 200 of the 480 bytes of its profile table"))
     TK_FAILF("no notice of the half profile: %s", err_buf);
   if (!strstr(err_buf, "sent protocol 20060, not 20070")) TK_FAILF("no notice: %s", err_buf);
+  if (!strstr(err_buf, "sent 0 of the 480 bytes of its profile table within the handshake limit "
+                       "(500 ms): closed"))
+    TK_FAILF("no notice of the silent connection: %s", err_buf);
   char text[1 << 15];
   slurp(W("profile/games.jsonl"), text, sizeof text);
   if (strstr(text, "fault")) TK_FAILF("a fault recorded: %s", text);
+}
+
+/* ------------------------------------------------------------------ silent connections */
+
+/* Five external seats, two blocks of 10 games; a client's limit per message is 10 s, so a
+ * server that gives each silent connection that limit in turn holds 50 of them for 500 s. */
+static const char *SPEC_SILENT =
+    "{\"game\": \"daifugo\", \"seed\": 3, \"walls\": 2, \"format\": \"seated\",\n"
+    " \"rules\": {\"block_games\": 10}, \"time_limit_ms\": 10000,\n"
+    " \"illegal_policy\": \"substitute\",\n"
+    " \"agents\": [{\"external\": true, \"label\": \"e0\"}, {\"external\": true, \"label\": \"e1\"},\n"
+    "   {\"external\": true, \"label\": \"e2\"}, {\"external\": true, \"label\": \"e3\"},\n"
+    "   {\"external\": true, \"label\": \"e4\"}]}\n";
+
+enum { SILENT_N = 50, SAFETY_MS = 60000 };
+
+/* A loopback connection to `port` that says nothing: a non-blocking connect, left in progress
+ * if it is (the server's backlog decides when it completes). */
+static int silent_open(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || (connect(fd, (struct sockaddr *)&a, sizeof a) && errno != EINPROGRESS)) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* The local "127.0.0.1:PORT" of a connection, as the server names its peer. */
+static void local_addr(int fd, char *out, size_t cap) {
+  struct sockaddr_in a;
+  socklen_t al = sizeof a;
+  memset(&a, 0, sizeof a);
+  getsockname(fd, (struct sockaddr *)&a, &al);
+  snprintf(out, cap, "127.0.0.1:%u", (unsigned)ntohs(a.sin_port));
+}
+
+/* Waits (at most `safety_ms`, a safety bound only) until the server has closed each of the n
+ * connections (EOF or a reset), counting the bytes each received in got[] (a player id would be
+ * 4). Returns how many were closed. */
+static int wait_closed(const int *fd, int n, int safety_ms, size_t *got) {
+  int closed = 0, done[128] = {0};
+  int64_t end = now_ms() + safety_ms;
+  for (int i = 0; i < n; i++) got[i] = 0;
+  while (closed < n && now_ms() < end) {
+    struct pollfd p[128];
+    for (int i = 0; i < n; i++) p[i] = (struct pollfd){.fd = done[i] ? -1 : fd[i], .events = POLLIN};
+    if (poll(p, (nfds_t)n, 100) <= 0) continue;
+    for (int i = 0; i < n; i++) {
+      if (done[i] || !p[i].revents) continue;
+      char buf[64];
+      ssize_t r = recv(fd[i], buf, sizeof buf, MSG_DONTWAIT);
+      if (r > 0) got[i] += (size_t)r;
+      else if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+        done[i] = 1;
+        closed++;
+      }
+    }
+  }
+  return closed;
+}
+
+/* A child's exit status, or -1000 (the child killed) when it has not ended within safety_ms. */
+static int wait_within(pid_t pid, int safety_ms) {
+  int64_t end = now_ms() + safety_ms;
+  for (;;) {
+    int st = 0;
+    pid_t w = waitpid(pid, &st, WNOHANG);
+    if (w == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+    if (w < 0 && errno != EINTR) return -1001;
+    if (now_ms() >= end) {
+      kill(pid, SIGKILL);
+      waitpid(pid, NULL, 0);
+      return -1000;
+    }
+    sleep_ms(10);
+  }
+}
+
+/* Five Python clients play the run's 20 games on `port`: each must end within the safety
+ * bound with its games, and together they hold the five player ids. */
+static void five_clients(int port, const char *tag) {
+  pid_t c[5];
+  char log[5][64];
+  for (int i = 0; i < 5; i++) {
+    snprintf(log[i], sizeof log[i], "%s-client-%d.txt", tag, i);
+    char name[16];
+    snprintf(name, sizeof name, "py%d", i);
+    c[i] = python_client(port, name, 20, W(log[i]));
+  }
+  int ids = 0;
+  for (int i = 0; i < 5; i++) {
+    int st = wait_within(c[i], 2 * SAFETY_MS);
+    char text[4096];
+    slurp(W(log[i]), text, sizeof text);
+    int me = -1, games = 0;
+    const char *p = strstr(text, "player ");
+    if (st || !p || sscanf(p, "player %d: %d games", &me, &games) != 2 || games != 20 ||
+        me < 0 || me > 4)
+      TK_FAILF("%s: python client %d: exit %d%s: %s", tag, i, st,
+               st == -1000 ? " (killed: no end within the safety bound)" : "", text);
+    else
+      ids |= 1 << me;
+  }
+  TK_EQ(ids, 0x1f, "the five player ids, one to each real client");
+}
+
+/* 50 connections that say nothing, then 45 more and 5 that send half a profile beside five
+ * real clients: the silent ones are closed, each named by its address, and take no seat; the
+ * real clients take the five seats and play the run, whose outputs are the bytes of the same
+ * run without the silent connections. */
+static void test_silent_connections(void) {
+  if (!have_python()) {
+    printf("\n  SKIPPED: python3 is not installed: the silent-connection test needs it\n");
+    return;
+  }
+  write_file(W("silent.json"), SPEC_SILENT);
+  int port;
+  pid_t server = serve_start(W("silent.json"), W("silent-base"), NULL, &port);
+  if (!port) return;
+  five_clients(port, "silent-base");
+  TK_EQ(taikai_wait(server), 0, err_buf);
+
+  server = serve_start(W("silent.json"), W("silent-run"), NULL, &port);
+  if (!port) return;
+  /* first alone: each is closed once its handshake limit passes, not one after the other */
+  int fd[2 * SILENT_N];
+  char addr[2 * SILENT_N][32];
+  size_t got[2 * SILENT_N];
+  for (int i = 0; i < SILENT_N; i++) {
+    fd[i] = silent_open(port);
+    CU_ASSERT_FATAL(fd[i] >= 0);
+  }
+  int closed = wait_closed(fd, SILENT_N, SAFETY_MS, got);
+  for (int i = 0; i < SILENT_N; i++) local_addr(fd[i], addr[i], sizeof addr[i]);
+  if (closed < SILENT_N) {
+    TK_FAILF("only %d of %d silent connections were closed within the safety bound (%d s)",
+             closed, SILENT_N, SAFETY_MS / 1000);
+    kill(server, SIGKILL);
+    taikai_wait(server);
+    for (int i = 0; i < SILENT_N; i++) close(fd[i]);
+    return;
+  }
+  /* then beside the real clients, 5 of them sending 200 of their profile's 480 bytes */
+  for (int i = SILENT_N; i < 2 * SILENT_N; i++) {
+    if (i < 2 * SILENT_N - 5) {
+      fd[i] = silent_open(port);
+    } else {
+      fd[i] = connect_to(port);
+      uint8_t half[TK_UECDA_TABLE_BYTES] = {0, 0, 0x4e, 0x66}; /* 20070 */
+      if (fd[i] >= 0) tk_uecda_send(fd[i], half, 200);
+    }
+    CU_ASSERT_FATAL(fd[i] >= 0);
+    local_addr(fd[i], addr[i], sizeof addr[i]);
+  }
+  five_clients(port, "silent-run");
+  int st = wait_within(server, SAFETY_MS);
+  slurp(W("stderr.txt"), err_buf, sizeof err_buf);
+  TK_EQ(st, 0, err_buf);
+  closed = wait_closed(fd + SILENT_N, SILENT_N, SAFETY_MS, got + SILENT_N);
+  TK_EQ(closed, SILENT_N, "the second 50 connections closed");
+  for (int i = 0; i < 2 * SILENT_N; i++) {
+    if (got[i]) TK_FAILF("connection %d (%s) received %zu bytes (a player id?)", i, addr[i], got[i]);
+    char needle[160];
+    if (i < SILENT_N)
+      snprintf(needle, sizeof needle, "a client from %.31s sent 0 of the 480 bytes of its profile "
+               "table within the handshake limit", addr[i]);
+    else
+      snprintf(needle, sizeof needle, "a client from %.31s ", addr[i]);
+    if (!strstr(err_buf, needle)) TK_FAILF("the server did not say '%s': %s", needle, err_buf);
+    close(fd[i]);
+  }
+  if (!strstr(err_buf, "sent 200 of the 480 bytes of its profile table"))
+    TK_FAILF("no half profile noted: %s", err_buf);
+  if (!same_bytes(W("silent-base/games.jsonl"), W("silent-run/games.jsonl")))
+    TK_FAILF("games.jsonl differs from the run without silent connections");
+  if (!same_bytes(W("silent-base/summary.json"), W("silent-run/summary.json")))
+    TK_FAILF("summary.json differs from the run without silent connections");
+  json_t *lines[4];
+  int n = load_lines(W("silent-run/games.jsonl"), lines, 4);
+  TK_EQ(n, 2, "two blocks");
+  for (int i = 0; i < n; i++) {
+    char *text = json_dumps(lines[i], 0);
+    if (!text || strstr(text, "fault")) TK_FAILF("unit %d has a fault: %s", i, text);
+    free(text);
+  }
+  free_lines(lines, n);
 }
 
 /* Bad command lines and specs are refused before listening. */
@@ -620,6 +813,10 @@ static void test_refusals(void) {
   const char *port[] = {"serve", W("run-ext.json"), "--port", "70000", NULL};
   TK_EQ(taikai(port), 2, "--port out of range");
   if (!strstr(err_buf, "--port expects a port from 0 to 65535, got '70000'")) TK_FAILF("%s", err_buf);
+  const char *hs[] = {"serve", W("run-ext.json"), "--handshake-ms", "0", NULL};
+  TK_EQ(taikai(hs), 2, "--handshake-ms 0");
+  if (!strstr(err_buf, "--handshake-ms expects milliseconds from 1 to 3600000, got '0'"))
+    TK_FAILF("%s", err_buf);
 }
 
 /* ------------------------------------------------------------------ taikai client */
@@ -693,6 +890,7 @@ int main(void) {
       {"refusals before listening", test_refusals},
       {"profiles: bad connections are not seats", test_profile},
       {"five Python clients, 200 games", test_python_clients},
+      {"silent connections hold no seat and no handshake", test_silent_connections},
       {"a capture parsed by the message sequence", test_capture},
       {"faults at every point (forfeit)", test_faults},
       {"faults under the abort policy", test_fault_abort},
