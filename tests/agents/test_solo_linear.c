@@ -108,6 +108,14 @@ static void test_bad_weights(void) {
   w.shape[0] = w.count = 400;
   CU_ASSERT_EQUAL(tk_weights_save(W("shape.tkw"), &w, &e), 0);
   w.shape[0] = w.count = 496;
+  /* values that are not finite: format 1 stores any f64 */
+  double keep7 = w.values[7], keep3 = w.values[3];
+  w.values[7] = NAN;
+  CU_ASSERT_EQUAL(tk_weights_save(W("nan.tkw"), &w, &e), 0);
+  w.values[7] = keep7;
+  w.values[3] = -INFINITY;
+  CU_ASSERT_EQUAL(tk_weights_save(W("inf.tkw"), &w, &e), 0);
+  w.values[3] = keep3;
   tk_weights_free(&w);
   /* cut short, a byte flipped, not a weights file at all */
   static char buf[1 << 16];
@@ -129,6 +137,54 @@ static void test_bad_weights(void) {
   expect_refused("flipped", W("flipped.tkw"), "field 'crc32'");
   expect_refused("text", W("text.tkw"), "not a taikai weights file");
   expect_refused("missing", W("nowhere.tkw"), "No such file");
+  expect_refused("nan", W("nan.tkw"), "field 'values[7]': nan (a weight must be finite)");
+  expect_refused("inf", W("inf.tkw"), "field 'values[3]': -inf (a weight must be finite)");
+  /* not a regular file: refused at once, never read (nor waited on: a FIFO with no writer) */
+  unlink(W("fifo.tkw"));
+  CU_ASSERT_EQUAL_FATAL(mkfifo(W("fifo.tkw"), 0600), 0);
+  expect_refused("fifo", W("fifo.tkw"), "is a FIFO");
+  expect_refused("zero", "/dev/zero", "is a character device");
+  expect_refused("urandom", "/dev/urandom", "is a character device");
+}
+
+/* Every loader of the weights library (the plugins' and trainers' one way in) refuses values
+ * that are not finite with the file and the index, and a path that is not a regular file with
+ * TK_EINVAL at once. */
+static void test_loaders_refuse(void) {
+  const uint32_t shape[1] = {496}, dense[1] = {1000};
+  const char *bad[] = {"/dev/zero", "/dev/urandom", W("fifo.tkw")};
+  for (int i = 0; i < 3; i++) {
+    tk_weights w;
+    tk_weights_sparse s;
+    static double d[1000];
+    size_t nnz;
+    tk_error e;
+    tk_error_clear(&e);
+    TK_EQ(tk_weights_load(bad[i], "solo_linear", 1, 1, shape, &w, &e), TK_EINVAL, bad[i]);
+    if (!strstr(e.msg, bad[i])) TK_FAILF("%s: '%s'", bad[i], e.msg);
+    tk_error_clear(&e);
+    TK_EQ(tk_weights_sparse_load(bad[i], "solo_linear", 1, 1, dense, &s, &e), TK_EINVAL, bad[i]);
+    tk_error_clear(&e);
+    TK_EQ(tk_weights_sparse_load_dense(bad[i], "solo_linear", 1, 1, dense, d, &nnz, &e),
+          TK_EINVAL, bad[i]);
+  }
+  /* format-1 rows (index, value) with a value not finite: the sparse loaders */
+  tk_weights r = {.model = "rows", .feature_version = 1, .ndims = 2, .shape = {2, 2}, .count = 4};
+  double v[4] = {1, 0.5, 4, INFINITY};
+  r.values = v;
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_save(W("rows_inf.tkw"), &r, &e), 0);
+  tk_weights_sparse s;
+  static double d[1000];
+  size_t nnz;
+  tk_error_clear(&e);
+  TK_EQ(tk_weights_sparse_load(W("rows_inf.tkw"), "rows", 1, 1, dense, &s, &e), TK_EPARSE, "rows");
+  if (!strstr(e.msg, "rows_inf.tkw") || !strstr(e.msg, "must be finite")) TK_FAILF("'%s'", e.msg);
+  tk_weights_sparse_free(&s);
+  tk_error_clear(&e);
+  TK_EQ(tk_weights_sparse_load_dense(W("rows_inf.tkw"), "rows", 1, 1, dense, d, &nnz, &e),
+        TK_EPARSE, "rows dense");
 }
 
 /* TK_WEIGHTS_ANY takes a dimension's size from the file (sparse files: their row count), still
@@ -453,6 +509,7 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"train_and_play", test_train_and_play},
       {"bad_weights", test_bad_weights},
+      {"loaders_refuse", test_loaders_refuse},
       {"any_dimension", test_any_dimension},
       {"sparse_layout", test_sparse_layout},
       {"sparse_round_trip", test_sparse_round_trip},
