@@ -9,7 +9,9 @@
 #include <zlib.h>
 
 #include "e2e_util.h"
+#include "taikai/records.h"
 #include "taikai/rng.h"
+#include "taikai/solo.h"
 #include "taikai/weights.h"
 
 #define WORK TK_WORK_DIR
@@ -145,6 +147,87 @@ static void test_bad_weights(void) {
   expect_refused("fifo", W("fifo.tkw"), "is a FIFO");
   expect_refused("zero", "/dev/zero", "is a character device");
   expect_refused("urandom", "/dev/urandom", "is a character device");
+}
+
+/* Writes a solo records file of one unit with one decision of agent 0 ("greedy"), seat `seat`:
+ * the view and legal list of a real hand, then `spoil` applied to them. */
+static const char *write_solo_records(const char *name, uint32_t seat,
+                                      void (*spoil)(tk_solo_view *, tk_solo_legal *)) {
+  tk_solo_view v;
+  tk_solo_legal l;
+  memset(&v, 0, sizeof v);
+  memset(&l, 0, sizeof l);
+  for (int k = 0; k < 14; k++) v.hand[k] = 1;
+  for (int k = 0; k < TK_KINDS; k++) v.unseen[k] = (uint8_t)(4 - v.hand[k]);
+  v.drawn = 0;
+  v.turn = 1;
+  v.draws = 18;
+  v.dora_indicator = TK_TILE_NONE;
+  for (int k = 0; k < 14; k++) {
+    l.mask |= 1ull << k;
+    l.kinds[l.n++] = (uint8_t)k;
+  }
+  tk_solo_action a = {.discard = 0};
+  if (spoil) spoil(&v, &l);
+  const char *path = W(name);
+  FILE *f = fopen(path, "wb");
+  tk_records_header h;
+  memset(&h, 0, sizeof h);
+  h.types_version = TK_SOLO_TYPES_VERSION;
+  h.view_size = sizeof v;
+  h.legal_size = sizeof l;
+  h.action_size = sizeof a;
+  h.nseats = 1;
+  h.nagents = 1;
+  snprintf(h.game, sizeof h.game, "solo");
+  h.agent[0] = "greedy";
+  CU_ASSERT_EQUAL_FATAL(tk_records_write_header(f, &h), 0);
+  tk_records_builder b;
+  tk_records_builder_init(&b, sizeof v, sizeof l, sizeof a);
+  for (uint64_t unit = 0; unit < 4; unit++) { /* walls 0..3: training and held-out sets */
+    tk_records_builder_reset(&b);
+    CU_ASSERT_EQUAL(tk_records_builder_add(&b, seat, 0, &v, &l, &a), 0);
+    int32_t agent[1] = {0}, kind[1] = {0};
+    int64_t field[1][TK_RECORDS_MAX_FIELDS] = {{0}};
+    CU_ASSERT_EQUAL(tk_records_builder_pack(&b, unit, unit, 1, 0, agent, kind,
+                                            (const int64_t(*)[TK_RECORDS_MAX_FIELDS])field), 0);
+    fwrite(b.packed, 1, b.packed_len, f);
+  }
+  tk_records_builder_free(&b);
+  fclose(f);
+  return path;
+}
+
+static void five_copies(tk_solo_view *v, tk_solo_legal *l) { v->hand[0] = 5; }
+static void kind_out_of_range(tk_solo_view *v, tk_solo_legal *l) { l->kinds[3] = 200; }
+static void n_out_of_range(tk_solo_view *v, tk_solo_legal *l) { l->n = 250; }
+
+/* The trainer refuses a decision whose fields are out of range (the reader's: seat; the game's:
+ * hand counts, legal list) with the file, the unit, the decision and the field's value. */
+static void test_trainer_refuses(void) {
+  struct {
+    const char *name;
+    uint32_t seat;
+    void (*spoil)(tk_solo_view *, tk_solo_legal *);
+    int status;
+    const char *want;
+  } cases[] = {
+      {"ok.tkr", 0, NULL, 0, NULL},
+      {"seat.tkr", 100000000, NULL, 2, "decision 0: seat 100000000 out of range"},
+      {"five.tkr", 0, five_copies, 1, "view.hand[0] 5"},
+      {"kind.tkr", 0, kind_out_of_range, 1, "legal.kinds[3] 200 is not a kind held"},
+      {"n.tkr", 0, n_out_of_range, 1, "legal.n 250 out of range"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *path = write_solo_records(cases[i].name, cases[i].seat, cases[i].spoil);
+    const char *t[] = {path, "--teacher", "greedy", "--epochs", "1", "--holdout", "2", "--out",
+                       W("refused.tkw"), NULL};
+    int rc = train(t);
+    if (cases[i].status == 0 ? rc != 0 : rc == 0)
+      TK_FAILF("%s: solo_linear_train exited %d: %s", cases[i].name, rc, out_buf);
+    if (cases[i].want && (!strstr(out_buf, cases[i].want) || !strstr(out_buf, path)))
+      TK_FAILF("%s: expected '%s' and the file in: %s", cases[i].name, cases[i].want, out_buf);
+  }
 }
 
 /* Every loader of the weights library (the plugins' and trainers' one way in) refuses values
@@ -510,6 +593,7 @@ int main(void) {
       {"train_and_play", test_train_and_play},
       {"bad_weights", test_bad_weights},
       {"loaders_refuse", test_loaders_refuse},
+      {"trainer_refuses", test_trainer_refuses},
       {"any_dimension", test_any_dimension},
       {"sparse_layout", test_sparse_layout},
       {"sparse_round_trip", test_sparse_round_trip},
