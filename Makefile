@@ -16,7 +16,7 @@ MPI_PACKAGES := openmpi-bin libopenmpi-dev
 BUILD_FUZZ ?= build-fuzz
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 FUZZ_SECONDS ?= 30
-FUZZERS    := spec tiles hand weights
+FUZZERS    := spec tiles hand weights records
 
 .PHONY: all deps deps-test deps-fuzz deps-mpi build run test test-asan test-mpi fuzz bench \
         clean install package sdk
@@ -84,7 +84,7 @@ deps-fuzz:
 
 fuzz: deps deps-fuzz
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DTAIKAI_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS)
-	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_spec fuzz_tiles fuzz_hand fuzz_weights
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_spec fuzz_tiles fuzz_hand fuzz_weights fuzz_records
 	@for f in $(FUZZERS); do \
 	  mkdir -p $(BUILD_FUZZ)/fuzz-work/$$f $(BUILD_FUZZ)/fuzz-artifacts && \
 	  echo "fuzz_$$f: $(FUZZ_SECONDS) s on tests/fuzz/corpus/$$f" && \

@@ -290,6 +290,12 @@ int tk_daifugo_apply(tk_daifugo_block *b, int player, const tk_daifugo_move *m, 
   return 0;
 }
 
+int tk_daifugo_legal_find(const tk_daifugo_legal *l, const tk_daifugo_move *m) {
+  for (int i = 0; i < l->n && i < TK_DAIFUGO_MAX_LEGAL; i++)
+    if (tk__df_same(&l->a[i], m)) return i;
+  return -1;
+}
+
 tk_daifugo_move tk_daifugo_fallback(const tk_daifugo_legal *l) {
   if (l->decision == TK_DAIFUGO_DECIDE_EXCHANGE) {
     uint64_t all = 0;

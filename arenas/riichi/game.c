@@ -748,14 +748,18 @@ static int same_action(const tk_riichi_action *a, const tk_riichi_action *b) {
   }
 }
 
+int tk_riichi_legal_find(const tk_riichi_legal *l, const tk_riichi_action *a) {
+  for (int i = 0; i < l->n && i < TK_RIICHI_MAX_LEGAL; i++)
+    if (same_action(a, &l->a[i])) return i;
+  return -1;
+}
+
 int tk_riichi_apply(tk_riichi_game *g, int seat, const tk_riichi_action *a,
                     const tk_riichi_sink *sink, tk_error *err) {
   tk_riichi_legal l;
   int n = tk_riichi_legal_of(g, seat, &l);
   if (!n) return tk_error_set(err, TK_ESTATE, -1, "riichi: seat %d has no decision now", seat);
-  int found = -1;
-  for (int i = 0; i < n && found < 0; i++)
-    if (same_action(a, &l.a[i])) found = i;
+  int found = tk_riichi_legal_find(&l, a);
   if (found < 0)
     return tk_error_set(err, TK_EILLEGAL, -1, "riichi: seat %d: action %d (tile %s) is not legal now",
                         seat, a->type, a->tile < 0x80 ? tk_tile_str(a->tile) : "none");

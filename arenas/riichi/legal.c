@@ -155,7 +155,7 @@ int tk_riichi_to_act(const tk_riichi_game *g) {
 }
 
 int tk_riichi_legal_of(const tk_riichi_game *g, int seat, tk_riichi_legal *out) {
-  out->n = 0;
+  memset(out, 0, sizeof *out); /* reserved bytes and entries past n: records.tkr keeps them */
   if (seat < 0 || seat > 3) return 0;
   if (g->phase == TK_RIICHI_PHASE_SELF && seat == g->turn) return tk__self_legal(g, out);
   if (g->phase == TK_RIICHI_PHASE_REACT && (g->react_pending >> seat & 1)) {

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "fault.h"
+#include "taikai/records.h"
+
+/* records.tkr's readers refuse a fault_kind they do not know. */
+TK_STATIC_ASSERT((int)TK_FAULT_KINDS == (int)TK_RECORDS_FAULT_KINDS, "records.h: TK_RECORDS_FAULT_KINDS");
 
 static const char *const KIND[TK_FAULT_KINDS] = {"none",   "crash",   "exit", "timeout",
                                                  "memory", "illegal", "error"};

@@ -138,6 +138,9 @@ typedef struct tk_game {
   /* Writes the fallback action for `legal` (always legal): what replaces an illegal action
    * under illegal_policy "substitute", and what a faulted seat plays in the replay. */
   void (*fallback)(const void *state, int seat, const void *legal, void *action);
+  /* Rewrites an action that apply accepted into its entry of `legal`, so that records.tkr keeps
+   * the engine's bytes and never an agent's padding (NULL: apply reads every byte of it). */
+  void (*canonical)(const void *legal, void *action);
   /* The result struct passed to every agent's end_game. */
   void (*result)(const void *state, void *result);
   /* The unit's per-seat result fields (rec->seat[s].f) and extra members (may be NULL). */

@@ -288,6 +288,7 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     tk_error ae;
     tk_error_clear(&ae);
     if (!g->apply(l->state, s, l->action, &ae)) {
+      if (l->records && g->canonical) g->canonical(l->legal, l->action);
       if (l->records && tk_records_builder_add(&l->rb, (uint32_t)s, (uint32_t)a->index, l->view,
                                                l->legal, l->action))
         return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");

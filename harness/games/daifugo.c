@@ -166,6 +166,12 @@ static void fallback(const void *state, int seat, const void *legal_, void *acti
   *(tk_daifugo_move *)action = tk_daifugo_fallback(legal_);
 }
 
+static void canonical(const void *legal_, void *action) {
+  const tk_daifugo_legal *l = legal_;
+  int i = tk_daifugo_legal_find(l, action);
+  if (i >= 0) *(tk_daifugo_move *)action = l->a[i];
+}
+
 static void result(const void *state, void *out) {
   memcpy(out, &((const tk_daifugo_block *)state)->totals, sizeof(tk_daifugo_totals));
 }
@@ -256,6 +262,7 @@ const tk_game tk_game_daifugo = {
     .action_size = sizeof(tk_daifugo_move),
     .result_size = sizeof(tk_daifugo_totals),
     TK_GAME_FUNCTIONS,
+    .canonical = canonical,
     .logs = 1,
     .nfields = F_COUNT,
     .fields_def = fields_def,

@@ -271,6 +271,12 @@ static void fallback(const void *st, int seat, const void *legal_, void *action)
   else memset(action, 0xff, sizeof(tk_riichi_action)); /* refused by apply: a referee failure */
 }
 
+static void canonical(const void *legal_, void *action) {
+  const tk_riichi_legal *l = legal_;
+  int i = tk_riichi_legal_find(l, action);
+  if (i >= 0) *(tk_riichi_action *)action = l->a[i];
+}
+
 static void result(const void *st, void *out) { tk_riichi_result_of(&((const state *)st)->g, out); }
 
 static void fields(const void *st, tk_unit_rec *rec) {
@@ -361,6 +367,7 @@ const tk_game tk_game_riichi = {
     .action_size = sizeof(tk_riichi_action),
     .result_size = sizeof(tk_riichi_result),
     TK_GAME_FUNCTIONS,
+    .canonical = canonical,
     .warm_up = tk_shanten_init,
     .logs = 1,
     .nfields = F_COUNT,

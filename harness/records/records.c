@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "taikai/file.h"
 #include "taikai/records.h"
 
 static const char MAGIC[8] = {'T', 'K', 'R', 'E', 'C', 'O', 'R', 'D'};
@@ -153,9 +154,76 @@ struct tk_records {
   size_t packed_cap, raw_cap;
 };
 
+/* A corrupt file: the file, where (a byte offset, or the unit and its offset) and what, with the
+ * field and its value. */
 static int fail(tk_error *err, const tk_records *r, uint64_t off, const char *what) {
   return tk_error_set(err, TK_EPARSE, -1, "%s: %s at byte offset %llu", r->path, what,
                       (unsigned long long)off);
+}
+
+/* The header's fields, each with the range a reader accepts. */
+typedef struct head_field {
+  const char *name;
+  uint32_t *at, lo, hi;
+} head_field;
+
+/* Parses the fixed header `head` into r->h; returns the names' length in *names, or TK_EPARSE
+ * naming the first field out of range and its value. */
+static int parse_head(tk_records *r, const uint8_t *head, uint32_t *names, tk_error *err) {
+  tk_records_header *h = &r->h;
+  uint32_t *v[9] = {&h->format,    &h->abi_version, &h->types_version,
+                    &h->view_size, &h->legal_size,  &h->action_size,
+                    &h->nseats,    &h->nfields,     &h->nagents};
+  for (int i = 0; i < 9; i++) *v[i] = get32(head + 8 + 4 * i);
+  *names = get32(head + 76);
+  if (h->format != TK_RECORDS_FORMAT)
+    return tk_error_set(err, TK_EPARSE, -1, "%s: records format %u, this reader reads format %u",
+                        r->path, h->format, TK_RECORDS_FORMAT);
+  const head_field f[] = {
+      {"view_size", &h->view_size, 1, TK_RECORDS_MAX_STRUCT},
+      {"legal_size", &h->legal_size, 1, TK_RECORDS_MAX_STRUCT},
+      {"action_size", &h->action_size, 1, TK_RECORDS_MAX_STRUCT},
+      {"nseats", &h->nseats, 1, TK_RECORDS_MAX_SEATS},
+      {"nfields", &h->nfields, 0, TK_RECORDS_MAX_FIELDS},
+      {"nagents", &h->nagents, 1, TK_RECORDS_MAX_AGENTS},
+      {"names_len", names, 0, TK_RECORDS_MAX_NAMES},
+  };
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (*f[i].at < f[i].lo || *f[i].at > f[i].hi)
+      return tk_error_set(err, TK_EPARSE, -1, "%s: header: %s %u out of range (%u..%u)", r->path,
+                          f[i].name, *f[i].at, f[i].lo, f[i].hi);
+  const uint8_t *game = head + 44;
+  if (!memchr(game, '\0', sizeof h->game) || !game[0])
+    return tk_error_set(err, TK_EPARSE, -1, "%s: header: the game name is %s", r->path,
+                        game[0] ? "not NUL-terminated in its 32 bytes" : "empty");
+  memcpy(h->game, game, sizeof h->game);
+  return 0;
+}
+
+/* Points the header's field names and agent labels into r->names (`len` bytes): exactly
+ * nfields + nagents non-empty NUL-terminated names filling the block. */
+static int parse_names(tk_records *r, uint32_t len, tk_error *err) {
+  tk_records_header *h = &r->h;
+  const char *p = r->names, *end = r->names + len;
+  for (uint32_t i = 0; i < h->nfields + h->nagents; i++) {
+    const char *what = i < h->nfields ? "field name" : "agent label";
+    uint32_t k = i < h->nfields ? i : i - h->nfields;
+    const char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+    if (!nul)
+      return tk_error_set(err, TK_EPARSE, -1, "%s: header: names_len %u holds fewer than the "
+                          "%u field names and %u agent labels (%s %u missing)", r->path, len,
+                          h->nfields, h->nagents, what, k);
+    if (nul == p)
+      return tk_error_set(err, TK_EPARSE, -1, "%s: header: %s %u is empty", r->path, what, k);
+    if (i < h->nfields) h->field[k] = p;
+    else h->agent[k] = p;
+    p = nul + 1;
+  }
+  if (p != end)
+    return tk_error_set(err, TK_EPARSE, -1, "%s: header: names_len %u, but the %u names end "
+                        "after %llu bytes", r->path, len, h->nfields + h->nagents,
+                        (unsigned long long)(p - r->names));
+  return 0;
 }
 
 int tk_records_open(const char *path, tk_records **out, tk_error *err) {
@@ -165,49 +233,25 @@ int tk_records_open(const char *path, tk_records **out, tk_error *err) {
     free(r);
     return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   }
-  r->f = fopen(path, "rb");
-  if (!r->f) {
-    int rc = tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(errno));
+  int fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, err);
+  if (fd < 0 || !(r->f = fdopen(fd, "rb"))) {
+    int rc = fd < 0 ? fd : tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(errno));
+    if (fd >= 0) close(fd);
     tk_records_close(r);
     return rc;
   }
   uint8_t head[HEAD_FIXED];
+  uint32_t names = 0;
   int rc = 0;
   if (fread(head, 1, sizeof head, r->f) != sizeof head) rc = fail(err, r, 0, "truncated header");
   else if (memcmp(head, MAGIC, 8)) rc = fail(err, r, 0, "not a taikai records file (no TKRECORD)");
-  if (!rc) {
-    tk_records_header *h = &r->h;
-    uint32_t *v[9] = {&h->format,      &h->abi_version, &h->types_version,
-                      &h->view_size,   &h->legal_size,  &h->action_size,
-                      &h->nseats,      &h->nfields,     &h->nagents};
-    for (int i = 0; i < 9; i++) *v[i] = get32(head + 8 + 4 * i);
-    memcpy(h->game, head + 44, 31);
-    h->game[31] = '\0';
-    uint32_t names = get32(head + 76);
-    if (h->format != TK_RECORDS_FORMAT)
-      rc = tk_error_set(err, TK_EPARSE, -1, "%s: records format %u, this reader reads format %u",
-                        path, h->format, TK_RECORDS_FORMAT);
-    else if (h->nseats == 0 || h->nseats > TK_RECORDS_MAX_SEATS ||
-             h->nfields > TK_RECORDS_MAX_FIELDS || h->nagents > TK_RECORDS_MAX_AGENTS ||
-             names > (1u << 20) || h->view_size > (1u << 20) || h->legal_size > (1u << 20) ||
-             h->action_size > (1u << 20))
-      rc = fail(err, r, 8, "header out of range");
-    else if (!(r->names = malloc((size_t)names + 1)))
-      rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
-    else if (fread(r->names, 1, names, r->f) != names)
-      rc = fail(err, r, HEAD_FIXED, "truncated header names");
-    if (!rc) {
-      r->names[names] = '\0';
-      const char *p = r->names, *end = r->names + names;
-      for (uint32_t i = 0; i < h->nfields + h->nagents && !rc; i++) {
-        if (p >= end) rc = fail(err, r, HEAD_FIXED, "header names cut short");
-        else if (i < h->nfields) h->field[i] = p;
-        else h->agent[i - h->nfields] = p;
-        p += strlen(p) + 1;
-      }
-      r->offset = HEAD_FIXED + names;
-    }
-  }
+  else if ((rc = parse_head(r, head, &names, err))) {
+  } else if (!(r->names = malloc((size_t)names + 1)))
+    rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  else if (fread(r->names, 1, names, r->f) != names)
+    rc = fail(err, r, HEAD_FIXED, "truncated header names");
+  else if (!(rc = parse_names(r, names, err)))
+    r->offset = HEAD_FIXED + names;
   if (rc) {
     tk_records_close(r);
     return rc;
@@ -246,6 +290,11 @@ int tk_records_open_game(const char *path, const char *game, uint32_t types_vers
   return rc;
 }
 
+/* A unit that contradicts the header: the file, the unit's index and offset, and what. */
+#define UNIT_FAIL(fmt, ...)                                                                   \
+  tk_error_set(err, TK_EPARSE, -1, "%s: unit %llu (byte offset %llu): " fmt, r->path,         \
+               (unsigned long long)u->unit, (unsigned long long)r->offset, __VA_ARGS__)
+
 int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err) {
   uint8_t head[UNIT_HEAD];
   size_t got = fread(head, 1, sizeof head, r->f);
@@ -253,8 +302,13 @@ int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err) {
   if (got != sizeof head) return fail(err, r, r->offset, "truncated unit header");
   if (memcmp(head, UNIT_MAGIC, 4)) return fail(err, r, r->offset, "no UNIT block");
   uint32_t packed = get32(head + 4), raw_len = get32(head + 8), crc = get32(head + 12);
-  if (raw_len > RAW_MAX || raw_len < RAW_HEAD || packed > RAW_MAX)
-    return fail(err, r, r->offset, "unit length out of range");
+  if (raw_len > RAW_MAX || raw_len < RAW_HEAD || packed > RAW_MAX) {
+    const char *which = packed > RAW_MAX ? "packed_len" : "raw_len";
+    return tk_error_set(err, TK_EPARSE, -1, "%s: unit block at byte offset %llu: %s %u out of "
+                        "range (raw_len %u..%u, packed_len at most %u)", r->path,
+                        (unsigned long long)r->offset, which,
+                        packed > RAW_MAX ? packed : raw_len, RAW_HEAD, RAW_MAX, RAW_MAX);
+  }
   if (reserve(&r->packed, &r->packed_cap, packed) || reserve(&r->raw, &r->raw_cap, raw_len))
     return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   if (fread(r->packed, 1, packed, r->f) != packed)
@@ -271,17 +325,34 @@ int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err) {
   u->ndecisions = get32(r->raw + 20);
   size_t seat = SEAT_FIXED + 8 * (size_t)h->nfields;
   size_t dec = 8 + (size_t)h->view_size + h->legal_size + h->action_size;
-  if (u->nseats != h->nseats ||
-      (uint64_t)RAW_HEAD + u->nseats * seat + (uint64_t)u->ndecisions * dec != raw_len)
-    return fail(err, r, r->offset, "unit size disagrees with the header");
+  if (u->nseats != h->nseats)
+    return UNIT_FAIL("nseats %u, the header says %u", u->nseats, h->nseats);
+  if ((uint64_t)RAW_HEAD + u->nseats * seat + (uint64_t)u->ndecisions * dec != raw_len)
+    return UNIT_FAIL("ndecisions %u of %zu bytes and %u seats do not fill raw_len %u",
+                     u->ndecisions, dec, u->nseats, raw_len);
   const uint8_t *p = r->raw + RAW_HEAD;
   for (uint32_t s = 0; s < u->nseats; s++) {
     u->agent[s] = (int32_t)get32(p);
     u->fault_kind[s] = (int32_t)get32(p + 4);
+    if (u->agent[s] < 0 || (uint32_t)u->agent[s] >= h->nagents)
+      return UNIT_FAIL("seat %u: agent %d out of range (the header has %u agents)", s,
+                       u->agent[s], h->nagents);
+    if (u->fault_kind[s] < 0 || u->fault_kind[s] >= TK_RECORDS_FAULT_KINDS)
+      return UNIT_FAIL("seat %u: fault_kind %d out of range (0..%d)", s, u->fault_kind[s],
+                       TK_RECORDS_FAULT_KINDS - 1);
     p += SEAT_FIXED;
     for (uint32_t i = 0; i < h->nfields; i++, p += 8) u->field[s][i] = (int64_t)get64(p);
   }
   u->decisions = p;
+  for (uint32_t i = 0; i < u->ndecisions; i++, p += dec) {
+    uint32_t ds = get32(p), da = get32(p + 4);
+    if (ds >= u->nseats)
+      return UNIT_FAIL("decision %u: seat %u out of range (the unit has %u seats)", i, ds,
+                       u->nseats);
+    if (da >= h->nagents)
+      return UNIT_FAIL("decision %u: agent %u out of range (the header has %u agents)", i, da,
+                       h->nagents);
+  }
   r->offset += UNIT_HEAD + packed;
   return 1;
 }

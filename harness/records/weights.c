@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include "taikai/file.h"
 #include "taikai/weights.h"
 
 static const char MAGIC[8] = {'T', 'K', 'W', 'E', 'I', 'G', 'H', 'T'};
@@ -31,19 +33,29 @@ void tk_weights_free(tk_weights *w) {
   w->values = NULL;
 }
 
-/* Reads the whole of `path` into *buf (owned) and *len. Returns 0 or TK_EIO / TK_EPARSE /
- * TK_ENOMEM naming the file. */
+enum { WEIGHTS_MAX_BYTES = 1u << 31 }; /* 2 GiB */
+
+/* Reads the whole of `path` into *buf (owned) and *len: a regular file of at most 2 GiB
+ * (tk_file_open: a FIFO, /dev/zero or /dev/urandom is refused at once). Returns 0 or
+ * TK_ENOTFOUND / TK_EINVAL / TK_EIO / TK_EPARSE / TK_ENOMEM naming the file. */
 static int read_all(const char *path, uint8_t **out, size_t *out_len, tk_error *err) {
   *out = NULL;
   *out_len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return tk_error_set(err, TK_EIO, -1, "weights %s: %s", path, strerror(errno));
+  tk_error fe;
+  tk_error_clear(&fe);
+  int fd = tk_file_open(path, WEIGHTS_MAX_BYTES, NULL, &fe);
+  if (fd < 0) return tk_error_set(err, fd, -1, "weights %s", fe.msg);
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return tk_error_set(err, TK_EIO, -1, "weights %s: %s", path, strerror(errno));
+  }
   uint8_t *buf = NULL;
   size_t len = 0, cap = 0;
   for (;;) {
     if (len == cap) {
       cap = cap ? 2 * cap : 1 << 16;
-      if (cap > ((size_t)1 << 31)) {
+      if (cap > (size_t)WEIGHTS_MAX_BYTES + (1 << 16)) { /* the file grew while read */
         fclose(f);
         free(buf);
         return tk_error_set(err, TK_EPARSE, -1, "weights %s: larger than 2 GiB", path);
@@ -153,6 +165,9 @@ static int load_dense(const char *path, const uint8_t *buf, size_t len, const ch
     uint64_t bits = (uint64_t)get32(buf + body + 8 * i) |
                     (uint64_t)get32(buf + body + 8 * i + 4) << 32;
     memcpy(&w->values[i], &bits, sizeof bits);
+    if (!isfinite(w->values[i]))
+      return tk_error_set(err, TK_EPARSE, -1, "weights %s: field 'values[%zu]': %g (a weight "
+                          "must be finite)", path, i, w->values[i]);
   }
   return 0;
 }

@@ -300,6 +300,9 @@ TK_API int tk_daifugo_apply(tk_daifugo_block *b, int player, const tk_daifugo_mo
  * lowest single (in the current order, the joker last) on a new table; the lowest card (normal
  * order, the joker last) in the exchange. `l` must hold at least one action. */
 TK_API tk_daifugo_move tk_daifugo_fallback(const tk_daifugo_legal *l);
+/* The index of the entry of `l` that names the same move as `m` (the same kind, cards and
+ * joker cell, as tk_daifugo_apply matches them), or -1 if none does. */
+TK_API int tk_daifugo_legal_find(const tk_daifugo_legal *l, const tk_daifugo_move *m);
 /* Fills the begin_game info of `player` for the game now in play (or about to start its
  * exchange): head (abi_version, struct_size, seed = `agent_seed`, wall = the global game number,
  * seat = the player id, nseats 5), the rules, the block and game index. */

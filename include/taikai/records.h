@@ -40,7 +40,16 @@ extern "C" {
 #endif
 
 #define TK_RECORDS_FORMAT 1u
-enum { TK_RECORDS_MAX_SEATS = 8, TK_RECORDS_MAX_FIELDS = 16, TK_RECORDS_MAX_AGENTS = 256 };
+/* What a reader accepts; a file beyond any of these is refused as corrupt. */
+enum {
+  TK_RECORDS_MAX_SEATS = 8,
+  TK_RECORDS_MAX_FIELDS = 16,
+  TK_RECORDS_MAX_AGENTS = 256,
+  TK_RECORDS_MAX_STRUCT = 1 << 20, /* view, legal and action sizes */
+  TK_RECORDS_MAX_NAMES = 1 << 20,  /* the header's names block */
+  TK_RECORDS_FAULT_KINDS = 7,      /* fault_kind 0..6: none, crash, exit, timeout, memory,
+                                    * illegal, error (the referee's tk_fault_kind) */
+};
 
 typedef struct tk_records_header {
   uint32_t format, abi_version, types_version;
@@ -69,8 +78,9 @@ typedef struct tk_records_decision {
 
 typedef struct tk_records tk_records;
 
-/* Opens a records file. Returns 0 with an owned reader in *out, or TK_EIO / TK_EPARSE with the
- * file and what is wrong in `err`. */
+/* Opens a records file (a regular file: tk_file_open refuses a FIFO or a device) and checks its
+ * header. Returns 0 with an owned reader in *out, or TK_ENOTFOUND / TK_EINVAL / TK_EIO /
+ * TK_EPARSE with the file and what is wrong (the header field and its value) in `err`. */
 TK_DATA_API int tk_records_open(const char *path, tk_records **out, tk_error *err);
 /* The file's header (borrowed). */
 TK_DATA_API const tk_records_header *tk_records_header_of(const tk_records *r);
@@ -85,7 +95,10 @@ TK_DATA_API int tk_records_open_game(const char *path, const char *game, uint32_
                                 size_t view_size, size_t legal_size, size_t action_size,
                                 tk_records **out, tk_error *err);
 /* Reads the next unit. Returns 1 with *u filled, 0 at the end of the file, or TK_EPARSE for a
- * truncated or corrupt file, naming the file and the byte offset of the unit. */
+ * truncated or corrupt file, naming the file, the unit's byte offset, and the field and value
+ * out of range. A unit returned has been checked whole: its seats' agents < nagents and
+ * fault kinds < TK_RECORDS_FAULT_KINDS, and every decision's seat < nseats and agent < nagents
+ * (the view, legal and action bytes are the game's to check). */
 TK_DATA_API int tk_records_next(tk_records *r, tk_records_unit *u, tk_error *err);
 /* Decision i (< u->ndecisions) of the unit last read. */
 TK_DATA_API void tk_records_decision_at(const tk_records *r, const tk_records_unit *u, uint32_t i,

@@ -409,7 +409,8 @@ static inline int tk_riichi_tiles_left(const tk_riichi_game *g) {
  * the giver that has not answered), or -1 when none is (DEAL or OVER). */
 TK_API int tk_riichi_to_act(const tk_riichi_game *g);
 
-/* The legal actions of `seat` now (n = 0 if it has no decision). In a reaction phase, PASS is
+/* The legal actions of `seat` now (n = 0 if it has no decision); every byte of `out` is
+ * written (the reserved bytes and the entries past n are zero). In a reaction phase, PASS is
  * always among them. Returns n. */
 TK_API int tk_riichi_legal_of(const tk_riichi_game *g, int seat, tk_riichi_legal *out);
 
@@ -418,6 +419,9 @@ TK_API int tk_riichi_legal_of(const tk_riichi_game *g, int seat, tk_riichi_legal
  * and, with illegal_policy "substitute", in place of an illegal action. Returns the index of
  * that action in `l`, or -1 if `l` holds none of them (never for a legal set of the engine). */
 TK_API int tk_riichi_fallback(const tk_riichi_legal *l);
+/* The index of the entry of `l` that names the same action as `a` (as tk_riichi_apply matches
+ * them: the bytes it ignores, such as reserved ones, may differ), or -1 if none does. */
+TK_API int tk_riichi_legal_find(const tk_riichi_legal *l, const tk_riichi_action *a);
 
 /* The view of `seat` (meaningful in SELF and REACT phases). */
 TK_API void tk_riichi_view_of(const tk_riichi_game *g, int seat, tk_riichi_view *out);

@@ -66,7 +66,9 @@ typedef struct tk_weights {
 
 /* Loads `path`, checking it against the expected model name, feature version and shape
  * (ndims entries, each a size or TK_WEIGHTS_ANY). Returns 0 with `w` filled (free with
- * tk_weights_free), or TK_EIO / TK_EPARSE / TK_EABI naming the file and the field. */
+ * tk_weights_free), or TK_EIO / TK_EPARSE / TK_EABI naming the file and the field: a value
+ * that is not finite is TK_EPARSE naming its index; a path that is not a regular file (a FIFO,
+ * /dev/zero) is TK_EINVAL at once, a missing one TK_ENOTFOUND (tk_file_open). */
 TK_DATA_API int tk_weights_load(const char *path, const char *model, uint32_t feature_version,
                            uint32_t ndims, const uint32_t *shape, tk_weights *w, tk_error *err);
 /* Writes `w` to `path` (through a temporary file renamed over it). Returns 0 or TK_EIO. */
@@ -104,7 +106,7 @@ TK_DATA_API int tk_weights_sparse_save_dense(const char *path, const tk_weights 
  * shape, so theirs is taken to be this one and their indices are checked against it). Returns 0
  * with `s` filled (free with tk_weights_sparse_free; values are the stored float32 widened, or
  * the rows' f64), or TK_EIO / TK_EPARSE / TK_EABI / TK_ENOMEM naming the file, the field and
- * the value. */
+ * the value (a value not finite: TK_EPARSE), or tk_weights_load's TK_EINVAL / TK_ENOTFOUND. */
 TK_DATA_API int tk_weights_sparse_load(const char *path, const char *model,
                                        uint32_t feature_version, uint32_t ndims,
                                        const uint32_t *shape, tk_weights_sparse *s,

@@ -50,6 +50,12 @@ int dmcl_each_play(const char *prog, const char *path, const char *const *teache
       if (v.decision != TK_DAIFUGO_DECIDE_PLAY) continue;
       memcpy(&l, d.legal, sizeof l);
       memcpy(&act, d.action, sizeof act);
+      if (l.n > TK_DAIFUGO_MAX_LEGAL) { /* the reader checks the record, not the game's bytes */
+        fprintf(stderr, "%s: %s: unit %llu: decision %u: legal.n %u out of range (0..%d)\n", prog,
+                path, (unsigned long long)u.unit, i, l.n, TK_DAIFUGO_MAX_LEGAL);
+        status = 1;
+        break;
+      }
       int first = 0, teacher = 0, why = dmcl_training_position(&v, &l, &act, &first, &teacher);
       if (why == DMCL_NOT_LEGAL) {
         fprintf(stderr, "%s: %s: unit %llu: the teacher's move is not among the legal ones "

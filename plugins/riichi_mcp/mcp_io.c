@@ -2,7 +2,10 @@
 #include "mcp_io.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "taikai/file.h"
 
 static void put32(uint8_t *p, uint32_t v) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -49,8 +52,12 @@ int mcx_open(mcx_reader *r, const char *path, tk_error *err) {
   memset(r, 0, sizeof *r);
   r->path = path;
   r->prev_hand = UINT64_MAX;
-  r->f = fopen(path, "rb");
-  if (!r->f) return tk_error_set(err, TK_EIO, -1, "%s: cannot open", path);
+  int fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, err); /* a FIFO or a device: refused */
+  if (fd < 0) return fd;
+  if (!(r->f = fdopen(fd, "rb"))) {
+    close(fd);
+    return tk_error_set(err, TK_EIO, -1, "%s: cannot open", path);
+  }
   uint8_t b[MCX_HEADER_BYTES];
   if (fread(b, 1, sizeof b, r->f) != sizeof b) {
     mcx_close(r);

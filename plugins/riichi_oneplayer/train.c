@@ -397,6 +397,58 @@ static int is_teacher(const char *name, int seat) {
   return (name && listed(teacher_list, name)) || (seat >= 0 && listed(teacher_list, digit));
 }
 
+/* A tile field of a record: a kind below TK_KINDS (with the red flag), or TK_TILE_NONE where
+ * `none` allows it. */
+static int tile_ok(uint8_t t, int none) {
+  return (none && t == TK_TILE_NONE) || (t & ~TK_TILE_RED) < TK_KINDS;
+}
+
+/* Checks the fields of a recorded decision that the features and filters index with (counts,
+ * tiles, action types, list lengths). Returns NULL, or `why` holding the field and its value. */
+static const char *decision_error(const dec *x, char *why, size_t cap) {
+  const tk_riichi_view *v = &x->v;
+#define BAD(...) return (snprintf(why, cap, __VA_ARGS__), why)
+  if (v->seat > 3) BAD("view.seat %u out of range (0..3)", v->seat);
+  if (v->phase != TK_RIICHI_PHASE_SELF && v->phase != TK_RIICHI_PHASE_REACT)
+    BAD("view.phase %u is not a decision's", v->phase);
+  if (v->nhand > 14) BAD("view.nhand %u out of range (0..14)", v->nhand);
+  for (int i = 0; i < v->nhand; i++)
+    if (!tile_ok(v->tiles[i], 0)) BAD("view.tiles[%d] %u is not a tile", i, v->tiles[i]);
+  for (int k = 0; k < TK_KINDS; k++)
+    if (v->hand[k] > 4 || v->seen[k] > 4)
+      BAD("view.hand[%d] %u, view.seen[%d] %u (at most 4)", k, v->hand[k], k, v->seen[k]);
+  if (v->ndora > 5) BAD("view.ndora %u out of range (0..5)", v->ndora);
+  for (int i = 0; i < v->ndora; i++)
+    if (!tile_ok(v->dora[i], 0)) BAD("view.dora[%d] %u is not a tile", i, v->dora[i]);
+  if (!tile_ok(v->drawn, 1)) BAD("view.drawn %u is not a tile", v->drawn);
+  if (!tile_ok(v->last_tile, 1)) BAD("view.last_tile %u is not a tile", v->last_tile);
+  for (int s = 0; s < 4; s++) {
+    if (v->nmelds[s] > 4) BAD("view.nmelds[%d] %u out of range (0..4)", s, v->nmelds[s]);
+    if (v->nriver[s] > TK_RIICHI_MAX_RIVER)
+      BAD("view.nriver[%d] %u out of range (0..%d)", s, v->nriver[s], TK_RIICHI_MAX_RIVER);
+    for (int m = 0; m < v->nmelds[s]; m++)
+      for (int t = 0; t < 4; t++)
+        if (!tile_ok(v->melds[s][m].tiles[t], t == 3))
+          BAD("view.melds[%d][%d].tiles[%d] %u is not a tile", s, m, t, v->melds[s][m].tiles[t]);
+    for (int i = 0; i < v->nriver[s]; i++)
+      if (!tile_ok(v->river[s][i].tile, 0))
+        BAD("view.river[%d][%d].tile %u is not a tile", s, i, v->river[s][i].tile);
+  }
+  if (x->l.n > TK_RIICHI_MAX_LEGAL)
+    BAD("legal.n %u out of range (0..%d)", x->l.n, TK_RIICHI_MAX_LEGAL);
+  for (int i = 0; i <= x->l.n; i++) {
+    const tk_riichi_action *a = i < x->l.n ? &x->l.a[i] : &x->a;
+    const char *what = i < x->l.n ? "legal.a" : "action";
+    int at = i < x->l.n ? i : 0;
+    if (a->type >= TK_RIICHI_ACT_COUNT) BAD("%s[%d].type %u out of range", what, at, a->type);
+    if (!tile_ok(a->tile, 1) || !tile_ok(a->consumed[0], 1) || !tile_ok(a->consumed[1], 1))
+      BAD("%s[%d]: tile %u, consumed %u %u: not tiles", what, at, a->tile, a->consumed[0],
+          a->consumed[1]);
+  }
+#undef BAD
+  return NULL;
+}
+
 static int read_records(const char *in, long holdout, decs *g, pool *p, set *train, set *held,
                         counts *k) {
   tk_error err;
@@ -432,8 +484,15 @@ static int read_records(const char *in, long holdout, decs *g, pool *p, set *tra
       memcpy(&x.v, d.view, sizeof x.v);
       memcpy(&x.l, d.legal, sizeof x.l);
       memcpy(&x.a, d.action, sizeof x.a);
-      x.seat = (uint8_t)(d.seat & 3);
-      x.teacher = d.agent < h->nagents && who[d.agent];
+      x.seat = (uint8_t)d.seat; /* < nseats (4): the reader checks it */
+      x.teacher = who[d.agent];
+      char why[160];
+      if (decision_error(&x, why, sizeof why)) {
+        fprintf(stderr, "riichi_oneplayer_train: %s: unit %llu: decision %u: %s\n", in,
+                (unsigned long long)u.unit, i, why);
+        tk_records_close(r);
+        return 2;
+      }
       if (push_dec(g, &x)) {
         fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
         tk_records_close(r);

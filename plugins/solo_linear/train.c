@@ -43,6 +43,36 @@ static void example_of(const tk_solo_view *v, const tk_solo_legal *l, int teache
   }
 }
 
+/* Checks the recorded decision's fields that the features index with: a 14-tile hand of at most
+ * four copies a kind, unseen counts that leave room for it, and legal kinds held. Returns NULL or
+ * what is wrong, written into `why` (the field and its value). */
+static const char *decision_error(const tk_solo_view *v, const tk_solo_legal *l, char *why,
+                                  size_t cap) {
+  int held = 0;
+  for (int k = 0; k < TK_KINDS; k++) {
+    if (v->hand[k] > 4 || v->unseen[k] > 4 - v->hand[k]) {
+      snprintf(why, cap, "view.hand[%d] %u, view.unseen[%d] %u (at most 4 in all)", k,
+               v->hand[k], k, v->unseen[k]);
+      return why;
+    }
+    held += v->hand[k];
+  }
+  if (held != 14) {
+    snprintf(why, cap, "view.hand holds %d tiles, not 14", held);
+    return why;
+  }
+  if (l->n < 1 || l->n > 14) {
+    snprintf(why, cap, "legal.n %u out of range (1..14)", l->n);
+    return why;
+  }
+  for (int i = 0; i < l->n; i++)
+    if (l->kinds[i] >= TK_KINDS || !v->hand[l->kinds[i]]) {
+      snprintf(why, cap, "legal.kinds[%d] %u is not a kind held", i, l->kinds[i]);
+      return why;
+    }
+  return NULL;
+}
+
 /* The candidate the weights rank first (ties: the lowest kind, the first in legal order), as
  * sl_best plays. */
 static int best_of(const double *w, const example *e) {
@@ -149,6 +179,13 @@ int main(int argc, char **argv) {
       memcpy(&v, d.view, sizeof v);
       memcpy(&l, d.legal, sizeof l);
       memcpy(&act, d.action, sizeof act);
+      char why[128];
+      if (decision_error(&v, &l, why, sizeof why)) {
+        fprintf(stderr, "solo_linear_train: %s: unit %llu: decision %u: %s\n", in,
+                (unsigned long long)u.unit, i, why);
+        tk_records_close(r);
+        return 1;
+      }
       example e;
       example_of(&v, &l, act.discard, &e);
       if (e.teacher == 0xff) {

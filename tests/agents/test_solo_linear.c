@@ -9,7 +9,9 @@
 #include <zlib.h>
 
 #include "e2e_util.h"
+#include "taikai/records.h"
 #include "taikai/rng.h"
+#include "taikai/solo.h"
 #include "taikai/weights.h"
 
 #define WORK TK_WORK_DIR
@@ -108,6 +110,14 @@ static void test_bad_weights(void) {
   w.shape[0] = w.count = 400;
   CU_ASSERT_EQUAL(tk_weights_save(W("shape.tkw"), &w, &e), 0);
   w.shape[0] = w.count = 496;
+  /* values that are not finite: format 1 stores any f64 */
+  double keep7 = w.values[7], keep3 = w.values[3];
+  w.values[7] = NAN;
+  CU_ASSERT_EQUAL(tk_weights_save(W("nan.tkw"), &w, &e), 0);
+  w.values[7] = keep7;
+  w.values[3] = -INFINITY;
+  CU_ASSERT_EQUAL(tk_weights_save(W("inf.tkw"), &w, &e), 0);
+  w.values[3] = keep3;
   tk_weights_free(&w);
   /* cut short, a byte flipped, not a weights file at all */
   static char buf[1 << 16];
@@ -129,6 +139,135 @@ static void test_bad_weights(void) {
   expect_refused("flipped", W("flipped.tkw"), "field 'crc32'");
   expect_refused("text", W("text.tkw"), "not a taikai weights file");
   expect_refused("missing", W("nowhere.tkw"), "No such file");
+  expect_refused("nan", W("nan.tkw"), "field 'values[7]': nan (a weight must be finite)");
+  expect_refused("inf", W("inf.tkw"), "field 'values[3]': -inf (a weight must be finite)");
+  /* not a regular file: refused at once, never read (nor waited on: a FIFO with no writer) */
+  unlink(W("fifo.tkw"));
+  CU_ASSERT_EQUAL_FATAL(mkfifo(W("fifo.tkw"), 0600), 0);
+  expect_refused("fifo", W("fifo.tkw"), "is a FIFO");
+  expect_refused("zero", "/dev/zero", "is a character device");
+  expect_refused("urandom", "/dev/urandom", "is a character device");
+}
+
+/* Writes a solo records file of one unit with one decision of agent 0 ("greedy"), seat `seat`:
+ * the view and legal list of a real hand, then `spoil` applied to them. */
+static const char *write_solo_records(const char *name, uint32_t seat,
+                                      void (*spoil)(tk_solo_view *, tk_solo_legal *)) {
+  tk_solo_view v;
+  tk_solo_legal l;
+  memset(&v, 0, sizeof v);
+  memset(&l, 0, sizeof l);
+  for (int k = 0; k < 14; k++) v.hand[k] = 1;
+  for (int k = 0; k < TK_KINDS; k++) v.unseen[k] = (uint8_t)(4 - v.hand[k]);
+  v.drawn = 0;
+  v.turn = 1;
+  v.draws = 18;
+  v.dora_indicator = TK_TILE_NONE;
+  for (int k = 0; k < 14; k++) {
+    l.mask |= 1ull << k;
+    l.kinds[l.n++] = (uint8_t)k;
+  }
+  tk_solo_action a = {.discard = 0};
+  if (spoil) spoil(&v, &l);
+  const char *path = W(name);
+  FILE *f = fopen(path, "wb");
+  tk_records_header h;
+  memset(&h, 0, sizeof h);
+  h.types_version = TK_SOLO_TYPES_VERSION;
+  h.view_size = sizeof v;
+  h.legal_size = sizeof l;
+  h.action_size = sizeof a;
+  h.nseats = 1;
+  h.nagents = 1;
+  snprintf(h.game, sizeof h.game, "solo");
+  h.agent[0] = "greedy";
+  CU_ASSERT_EQUAL_FATAL(tk_records_write_header(f, &h), 0);
+  tk_records_builder b;
+  tk_records_builder_init(&b, sizeof v, sizeof l, sizeof a);
+  for (uint64_t unit = 0; unit < 4; unit++) { /* walls 0..3: training and held-out sets */
+    tk_records_builder_reset(&b);
+    CU_ASSERT_EQUAL(tk_records_builder_add(&b, seat, 0, &v, &l, &a), 0);
+    int32_t agent[1] = {0}, kind[1] = {0};
+    int64_t field[1][TK_RECORDS_MAX_FIELDS] = {{0}};
+    CU_ASSERT_EQUAL(tk_records_builder_pack(&b, unit, unit, 1, 0, agent, kind,
+                                            (const int64_t(*)[TK_RECORDS_MAX_FIELDS])field), 0);
+    fwrite(b.packed, 1, b.packed_len, f);
+  }
+  tk_records_builder_free(&b);
+  fclose(f);
+  return path;
+}
+
+static void five_copies(tk_solo_view *v, tk_solo_legal *l) { v->hand[0] = 5; }
+static void kind_out_of_range(tk_solo_view *v, tk_solo_legal *l) { l->kinds[3] = 200; }
+static void n_out_of_range(tk_solo_view *v, tk_solo_legal *l) { l->n = 250; }
+
+/* The trainer refuses a decision whose fields are out of range (the reader's: seat; the game's:
+ * hand counts, legal list) with the file, the unit, the decision and the field's value. */
+static void test_trainer_refuses(void) {
+  struct {
+    const char *name;
+    uint32_t seat;
+    void (*spoil)(tk_solo_view *, tk_solo_legal *);
+    int status;
+    const char *want;
+  } cases[] = {
+      {"ok.tkr", 0, NULL, 0, NULL},
+      {"seat.tkr", 100000000, NULL, 2, "decision 0: seat 100000000 out of range"},
+      {"five.tkr", 0, five_copies, 1, "view.hand[0] 5"},
+      {"kind.tkr", 0, kind_out_of_range, 1, "legal.kinds[3] 200 is not a kind held"},
+      {"n.tkr", 0, n_out_of_range, 1, "legal.n 250 out of range"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *path = write_solo_records(cases[i].name, cases[i].seat, cases[i].spoil);
+    const char *t[] = {path, "--teacher", "greedy", "--epochs", "1", "--holdout", "2", "--out",
+                       W("refused.tkw"), NULL};
+    int rc = train(t);
+    if (cases[i].status == 0 ? rc != 0 : rc == 0)
+      TK_FAILF("%s: solo_linear_train exited %d: %s", cases[i].name, rc, out_buf);
+    if (cases[i].want && (!strstr(out_buf, cases[i].want) || !strstr(out_buf, path)))
+      TK_FAILF("%s: expected '%s' and the file in: %s", cases[i].name, cases[i].want, out_buf);
+  }
+}
+
+/* Every loader of the weights library (the plugins' and trainers' one way in) refuses values
+ * that are not finite with the file and the index, and a path that is not a regular file with
+ * TK_EINVAL at once. */
+static void test_loaders_refuse(void) {
+  const uint32_t shape[1] = {496}, dense[1] = {1000};
+  const char *bad[] = {"/dev/zero", "/dev/urandom", W("fifo.tkw")};
+  for (int i = 0; i < 3; i++) {
+    tk_weights w;
+    tk_weights_sparse s;
+    static double d[1000];
+    size_t nnz;
+    tk_error e;
+    tk_error_clear(&e);
+    TK_EQ(tk_weights_load(bad[i], "solo_linear", 1, 1, shape, &w, &e), TK_EINVAL, bad[i]);
+    if (!strstr(e.msg, bad[i])) TK_FAILF("%s: '%s'", bad[i], e.msg);
+    tk_error_clear(&e);
+    TK_EQ(tk_weights_sparse_load(bad[i], "solo_linear", 1, 1, dense, &s, &e), TK_EINVAL, bad[i]);
+    tk_error_clear(&e);
+    TK_EQ(tk_weights_sparse_load_dense(bad[i], "solo_linear", 1, 1, dense, d, &nnz, &e),
+          TK_EINVAL, bad[i]);
+  }
+  /* format-1 rows (index, value) with a value not finite: the sparse loaders */
+  tk_weights r = {.model = "rows", .feature_version = 1, .ndims = 2, .shape = {2, 2}, .count = 4};
+  double v[4] = {1, 0.5, 4, INFINITY};
+  r.values = v;
+  tk_error e;
+  tk_error_clear(&e);
+  CU_ASSERT_EQUAL_FATAL(tk_weights_save(W("rows_inf.tkw"), &r, &e), 0);
+  tk_weights_sparse s;
+  static double d[1000];
+  size_t nnz;
+  tk_error_clear(&e);
+  TK_EQ(tk_weights_sparse_load(W("rows_inf.tkw"), "rows", 1, 1, dense, &s, &e), TK_EPARSE, "rows");
+  if (!strstr(e.msg, "rows_inf.tkw") || !strstr(e.msg, "must be finite")) TK_FAILF("'%s'", e.msg);
+  tk_weights_sparse_free(&s);
+  tk_error_clear(&e);
+  TK_EQ(tk_weights_sparse_load_dense(W("rows_inf.tkw"), "rows", 1, 1, dense, d, &nnz, &e),
+        TK_EPARSE, "rows dense");
 }
 
 /* TK_WEIGHTS_ANY takes a dimension's size from the file (sparse files: their row count), still
@@ -453,6 +592,8 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"train_and_play", test_train_and_play},
       {"bad_weights", test_bad_weights},
+      {"loaders_refuse", test_loaders_refuse},
+      {"trainer_refuses", test_trainer_refuses},
       {"any_dimension", test_any_dimension},
       {"sparse_layout", test_sparse_layout},
       {"sparse_round_trip", test_sparse_round_trip},

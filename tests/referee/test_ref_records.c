@@ -61,7 +61,7 @@ static void test_solo_round_trip(void) {
   tk_error_clear(&e);
   CU_ASSERT_EQUAL(tk_records_open_game(WORK "/solo/none.tkr", "solo", TK_SOLO_TYPES_VERSION,
                                        sizeof(tk_solo_view), sizeof(tk_solo_legal),
-                                       sizeof(tk_solo_action), &g, &e), TK_EIO);
+                                       sizeof(tk_solo_action), &g, &e), TK_ENOTFOUND);
   CU_ASSERT_PTR_NULL(g);
   CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "none.tkr"));
   const tk_records_header *h = tk_records_header_of(r);

@@ -169,6 +169,74 @@ static void make_records(const char *path, int games, expect *x) {
   fclose(f);
 }
 
+/* Writes a records file of one unit holding the first decision of game 0, as dealt, with `spoil`
+ * applied to it. */
+static const char *write_spoiled(const char *name, void (*spoil)(tk_riichi_view *,
+                                                                  tk_riichi_legal *)) {
+  const char *path = W(name);
+  FILE *f = fopen(path, "wb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  tk_records_header h;
+  memset(&h, 0, sizeof h);
+  h.types_version = TK_RIICHI_TYPES_VERSION;
+  h.view_size = sizeof(tk_riichi_view);
+  h.legal_size = sizeof(tk_riichi_legal);
+  h.action_size = sizeof(tk_riichi_action);
+  h.nseats = 4;
+  h.nagents = 1;
+  snprintf(h.game, sizeof h.game, "riichi");
+  h.agent[0] = "star";
+  CU_ASSERT_EQUAL_FATAL(tk_records_write_header(f, &h), 0);
+  tk_riichi_game g;
+  tk_riichi_init(&g, NULL, 5, 0, NULL, NULL);
+  tk_riichi_deal(&g, NULL, NULL, NULL);
+  int s = tk_riichi_to_act(&g);
+  static tk_riichi_view v;
+  static tk_riichi_legal l;
+  tk_riichi_view_of(&g, s, &v);
+  tk_riichi_legal_of(&g, s, &l);
+  tk_riichi_action a = l.a[0];
+  spoil(&v, &l);
+  tk_records_builder b;
+  tk_records_builder_init(&b, sizeof v, sizeof l, sizeof a);
+  CU_ASSERT_EQUAL_FATAL(tk_records_builder_add(&b, (uint32_t)s, 0, &v, &l, &a), 0);
+  int32_t agent[4] = {0}, fault[4] = {0};
+  static int64_t field[TK_RECORDS_MAX_SEATS][TK_RECORDS_MAX_FIELDS];
+  CU_ASSERT_EQUAL_FATAL(tk_records_builder_pack(&b, 0, 0, 4, 0, agent, fault, field), 0);
+  fwrite(b.packed, 1, b.packed_len, f);
+  tk_records_builder_free(&b);
+  fclose(f);
+  return path;
+}
+
+static void tile_63(tk_riichi_view *v, tk_riichi_legal *l) { l->a[0].tile = 0x3f; }
+static void five_copies(tk_riichi_view *v, tk_riichi_legal *l) { v->hand[3] = 5; }
+static void river_long(tk_riichi_view *v, tk_riichi_legal *l) { v->nriver[2] = 200; }
+static void melds_many(tk_riichi_view *v, tk_riichi_legal *l) { v->nmelds[1] = 9; }
+static void type_bad(tk_riichi_view *v, tk_riichi_legal *l) { l->a[1].type = 77; }
+
+/* A recorded decision whose fields the features would index out of range is refused with the
+ * file, the unit, the decision and the field's value (exit 2). */
+static void test_malformed_records(void) {
+  struct {
+    const char *name, *want;
+    void (*spoil)(tk_riichi_view *, tk_riichi_legal *);
+  } cases[] = {
+      {"tile63.tkr", "decision 0: legal.a[0]: tile 63", tile_63},
+      {"five.tkr", "decision 0: view.hand[3] 5", five_copies},
+      {"river.tkr", "decision 0: view.nriver[2] 200 out of range", river_long},
+      {"melds.tkr", "decision 0: view.nmelds[1] 9 out of range", melds_many},
+      {"type.tkr", "decision 0: legal.a[1].type 77 out of range", type_bad},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *path = write_spoiled(cases[i].name, cases[i].spoil);
+    const char *t[] = {path, "--teacher", "star", "--out", W("malformed.tkw"), NULL};
+    TK_EQ(train(t), 2, cases[i].name);
+    if (!strstr(out_buf, cases[i].want) || !strstr(out_buf, path))
+      TK_FAILF("%s: expected '%s' and the file in: %s", cases[i].name, cases[i].want, out_buf);
+  }
+}
+
 /* The percentage after `label` in the trainer's output (the final table), or -1. */
 static double table_pct(const char *label) {
   const char *t = strstr(out_buf, "paper 000 table 4");
@@ -481,6 +549,7 @@ int main(void) {
       {"default_weights", test_default_weights},
       {"train", test_train},
       {"train_refusals", test_train_refusals},
+      {"malformed_records", test_malformed_records},
       {"plugin_run", test_plugin_run},
       CU_TEST_INFO_NULL,
   };
