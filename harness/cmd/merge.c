@@ -343,15 +343,13 @@ static int play(void *ctx, const tk_run *r, uint64_t first, uint64_t count, tk_s
     char path[TK_PATH_MAX], rpath[TK_PATH_MAX];
     snprintf(path, sizeof path, "%s/games.jsonl", p->dir);
     snprintf(rpath, sizeof rpath, "%s/records.tkr", p->dir);
-    FILE *f = fopen(path, "r"), *raw = NULL;
+    FILE *f = NULL, *raw = NULL;
     tk_records *rd = NULL;
-    if (!f) rc = tk_error_set(err, TK_EIO, -1, "%s: %s", path, strerror(errno));
-    if (!rc && m->records) {
-      if (!(rc = tk_records_open(rpath, &rd, err)) && !(raw = fopen(rpath, "rb")))
-        rc = tk_error_set(err, TK_EIO, -1, "%s: %s", rpath, strerror(errno));
-      if (!rc && fseek(raw, (long)tk_records_offset(rd), SEEK_SET))
-        rc = tk_error_set(err, TK_EIO, -1, "%s: %s", rpath, strerror(errno));
-    }
+    rc = tk_file_fopen(path, "r", TK_FILE_ANY_SIZE, &f, err);
+    if (!rc && m->records && !(rc = tk_records_open(rpath, &rd, err)))
+      rc = tk_file_fopen(rpath, "rb", TK_FILE_ANY_SIZE, &raw, err);
+    if (!rc && m->records && fseek(raw, (long)tk_records_offset(rd), SEEK_SET))
+      rc = tk_error_set(err, TK_EIO, -1, "%s: %s", rpath, strerror(errno));
     for (uint64_t u = 0; u < p->take && !rc; u++) {
       if (tk_run_stop_signal) {
         rc = tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d", (int)tk_run_stop_signal);
