@@ -118,14 +118,17 @@ static void test_file(void) {
   tk_sha256_hex(d, want);
   TK_EQ(tk_sha256_file(path, hex, &e), 0, e.msg);
   expect_hex(hex, want, "file of 200000 a");
-  /* a missing file and a folder: TK_EIO naming the path, an empty hex */
+  /* a missing file, a folder, a device: refused naming the path, an empty hex */
   snprintf(path, sizeof path, "%s/missing", dir);
-  TK_EQ(tk_sha256_file(path, hex, &e), TK_EIO, "missing file");
+  TK_EQ(tk_sha256_file(path, hex, &e), TK_ENOTFOUND, "missing file");
   CU_ASSERT_STRING_EQUAL(hex, "");
   if (!strstr(e.msg, path) || !strstr(e.msg, "No such file")) TK_FAILF("message: %s", e.msg);
   tk_error_clear(&e);
-  TK_EQ(tk_sha256_file(dir, hex, &e), TK_EIO, "folder");
-  if (!strstr(e.msg, dir)) TK_FAILF("message: %s", e.msg);
+  TK_EQ(tk_sha256_file(dir, hex, &e), TK_EINVAL, "folder");
+  if (!strstr(e.msg, dir) || !strstr(e.msg, "is a folder")) TK_FAILF("message: %s", e.msg);
+  tk_error_clear(&e);
+  TK_EQ(tk_sha256_file("/dev/zero", hex, &e), TK_EINVAL, "/dev/zero");
+  if (!strstr(e.msg, "/dev/zero: is a character device")) TK_FAILF("message: %s", e.msg);
   snprintf(path, sizeof path, "%s/abc", dir);
   unlink(path);
   rmdir(dir);

@@ -162,6 +162,7 @@ int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_rii
     }
     if (!(g->react_pending >> v->seat & 1)) goto bad;
   }
+  memcpy(g->plays, v->plays, sizeof g->plays); /* the hand's plays so far, as the seat saw them */
   return 0;
 bad:
 #undef SEE

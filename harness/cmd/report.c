@@ -674,15 +674,7 @@ static int check_chain(const char *summary_path) {
   if (tk_file_check(games, TK_FILE_ANY_SIZE, NULL) == TK_ENOTFOUND &&
       tk_file_check(gz, TK_FILE_ANY_SIZE, NULL) == TK_ENOTFOUND)
     return 0; /* a summary alone: nothing to check it against */
-  tk_error e;
-  tk_error_clear(&e);
-  uint64_t units;
-  int rc = tk_chain_verify_dir(dir, &units, &e);
-  if (rc == TK_ENOTFOUND) {
-    fprintf(stderr, "taikai report: note: %s\n", e.msg);
-    return 0;
-  }
-  return rc ? fail("%s%s%s", e.msg, "", "") : 0;
+  return tk_chain_vouch(dir, "taikai report");
 }
 
 /* The run's report.html (at `html_path`, or in the summary's folder, which holds the run's

@@ -218,16 +218,7 @@ int tk_cmd_rescore(int argc, char **argv) {
     return 2;
   }
   /* the lines must be what the run wrote (games.chain); a folder without a chain is noted */
-  tk_error ce;
-  tk_error_clear(&ce);
-  uint64_t chained;
-  int crc = tk_chain_verify_dir(run, &chained, &ce);
-  if (crc == TK_ENOTFOUND) {
-    fprintf(stderr, "taikai rescore: note: %s\n", ce.msg);
-  } else if (crc) {
-    fprintf(stderr, "taikai rescore: %s\n", ce.msg);
-    return 2;
-  }
+  if (tk_chain_vouch(run, "taikai rescore")) return 2;
   tk_stats_init();
   char path[4096];
   snprintf(path, sizeof path, "%s/spec.json", run);

@@ -195,3 +195,16 @@ int tk_chain_verify_dir(const char *dir, uint64_t *units, tk_error *err) {
   *units = n;
   return rc;
 }
+
+int tk_chain_vouch(const char *dir, const char *cmd) {
+  tk_error e;
+  tk_error_clear(&e);
+  uint64_t units;
+  int rc = tk_chain_verify_dir(dir, &units, &e);
+  if (rc == TK_ENOTFOUND) {
+    fprintf(stderr, "%s: note: %s\n", cmd, e.msg);
+    return 0;
+  }
+  if (rc) fprintf(stderr, "%s: %s\n", cmd, e.msg);
+  return rc ? 2 : 0;
+}

@@ -69,4 +69,10 @@ void tk_chain_close(tk_chain_check *c);
  * differs from the chain's; TK_EIO. */
 int tk_chain_verify_dir(const char *dir, uint64_t *units, tk_error *err);
 
+/* For a command that reads a run folder's lines (`cmd`: "taikai report"): tk_chain_verify_dir
+ * with its outcome printed. Returns 0 when the lines follow the chain, or when the folder has
+ * no chain (a note on stderr: a folder written before chains were kept); 2 when a line does not
+ * follow it (the reason on stderr). */
+int tk_chain_vouch(const char *dir, const char *cmd);
+
 #endif

@@ -1,7 +1,7 @@
 /* taikai/sha256.h — SHA-256 (FIPS 180-4), the content hash that identifies a plugin file or a
  * weights file in a run's spec.json. A streaming context for bytes in memory, and one call
- * that hashes a whole file (the one function of libtaikai that reads a file, so that a trainer
- * prints its weights' hash exactly as the referee records it). */
+ * that hashes a whole file (with taikai/file.h the only reading of files in libtaikai, so that
+ * a trainer prints its weights' hash exactly as the referee records it). */
 #ifndef TAIKAI_SHA256_H
 #define TAIKAI_SHA256_H
 
@@ -32,8 +32,10 @@ TK_API void tk_sha256_hex(const uint8_t digest[TK_SHA256_BYTES], char hex[TK_SHA
 /* The hash of `n` bytes, as hex. */
 TK_API void tk_sha256_bytes(const void *data, size_t n, char hex[TK_SHA256_HEX]);
 
-/* The hash of the file at `path`, as hex. Returns 0, or TK_EIO (cannot open or read it; the
- * message names the path and the system's reason; `hex` is then the empty string). */
+/* The hash of the file at `path`, as hex. Returns 0, or the code of tk_file_open
+ * (taikai/file.h: TK_ENOTFOUND, TK_EINVAL for a FIFO, a device, a folder or a file over 4 GiB)
+ * or TK_EIO (cannot read it); the message names the path and the reason, and `hex` is then
+ * the empty string. */
 TK_API int tk_sha256_file(const char *path, char hex[TK_SHA256_HEX], tk_error *err);
 
 #ifdef __cplusplus
