@@ -233,6 +233,22 @@ static void test_daifugo_and_shards(void) {
   verify_all(WORK "/daifugo-merged", 15, "a merged folder --all");
 }
 
+/* Faulted units under the fault policy "skip": played again, they are marked skipped as the
+ * run's writer marked them. */
+static void test_skip(void) {
+  const char *sp = spec_file("skip",
+      "{\"game\": \"solo\", \"seed\": 4, \"walls\": 6, \"fault_policy\": \"skip\", "
+      "\"agents\": [{\"plugin\": \"" TK_FIXTURE_DIR "/misbehave.so\", \"label\": \"bad\", "
+      "\"params\": {\"how\": \"segv\", \"walls_mod\": 2}}, {\"plugin\": \"tsumogiri\"}], "
+      "\"output\": \"" WORK "/skip\"}\n");
+  const char *a[] = {"run", sp, "--quiet", NULL};
+  if (!run(a, 0, "the run with faults")) return;
+  static char games[1 << 16];
+  slurp(WORK "/skip/games.jsonl", games, sizeof games);
+  expect(games, "the run with faults", "\"skipped\":true");
+  verify_all(WORK "/skip", 12, "faulted units --all");
+}
+
 /* A run with an external seat (a client of taikai serve) cannot be played again. */
 static void test_external(void) {
   json_t *s = json_load_file(WORK "/daifugo/spec.json", 0, NULL);
@@ -266,6 +282,7 @@ int main(void) {
       {"rebuilt_and_missing", test_rebuilt_and_missing},
       {"riichi", test_riichi},
       {"daifugo_and_shards", test_daifugo_and_shards},
+      {"skip", test_skip},
       {"external", test_external},
       {"usage", test_usage},
       CU_TEST_INFO_NULL,
