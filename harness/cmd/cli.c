@@ -15,6 +15,8 @@ const tk_command tk_commands[] = {
     {"run", "play a tournament from a JSON spec (taikai run --help)", tk_cmd_run},
     {"merge", "join the shards of `taikai run --shard K/N` into one run (taikai merge --help)",
      tk_cmd_merge},
+    {"verify", "check a run folder by playing a sample of its units again (taikai verify --help)",
+     tk_cmd_verify},
     {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",

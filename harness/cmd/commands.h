@@ -22,6 +22,7 @@ int tk_cmd_import(int argc, char **argv);  /* harness/cmd/import.c */
 int tk_cmd_export(int argc, char **argv);  /* harness/cmd/export.c */
 int tk_cmd_gate(int argc, char **argv);    /* harness/cmd/gate.c */
 int tk_cmd_merge(int argc, char **argv);   /* harness/cmd/merge.c */
+int tk_cmd_verify(int argc, char **argv);  /* harness/cmd/verify.c */
 int tk_cmd_serve(int argc, char **argv);   /* harness/cmd/serve.c */
 int tk_cmd_client(int argc, char **argv);  /* harness/cmd/uecda_client.c */
 

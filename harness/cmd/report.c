@@ -677,6 +677,32 @@ static int check_chain(const char *summary_path) {
   return tk_chain_vouch(dir, "taikai report");
 }
 
+/* Says on stderr whether and when `taikai verify` checked the run (its folder's verify.json). */
+static void print_verified(const char *summary_path) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s", summary_path);
+  char *slash = strrchr(path, '/');
+  snprintf(slash ? slash + 1 : path, sizeof path - (size_t)(slash ? slash + 1 - path : 0),
+           "verify.json");
+  tk_error e;
+  tk_error_clear(&e);
+  json_t *v = tk_json_load_path(path, 0, &e);
+  if (!json_is_object(v)) { /* none: nothing to say (stdout may be the Markdown) */
+    if (v || e.code != TK_ENOTFOUND) fprintf(stderr, "taikai report: %s: not a verify.json\n", path);
+    json_decref(v);
+    return;
+  }
+  const char *date = json_string_value(json_object_get(v, "verified"));
+  const char *result = json_string_value(json_object_get(v, "result"));
+  fprintf(stderr, "taikai report: verified %s by taikai %s: %lld of %lld units played again: %s%s\n", date ? date : "?",
+         json_string_value(json_object_get(v, "taikai_version")) ? json_string_value(json_object_get(v, "taikai_version")) : "?",
+         (long long)json_integer_value(json_object_get(v, "units_checked")),
+         (long long)json_integer_value(json_object_get(v, "units_in_folder")),
+         result && !strcmp(result, "same") ? "the same" : "SOME DIFFER",
+         json_is_true(json_object_get(v, "ignore_hashes")) ? " (--ignore-hashes)" : "");
+  json_decref(v);
+}
+
 /* The run's report.html (at `html_path`, or in the summary's folder, which holds the run's
  * games.jsonl and gate.json). Returns 0 or 2 (printed). */
 static int write_html(const char *summary_path, const char *html_path, const char *ref_path,
@@ -741,6 +767,7 @@ int tk_cmd_report(int argc, char **argv) {
   }
   if (no_html && html_path) return fail("--html and --no-html together%s%s%s", "", "", "");
   if (check_chain(r.summary_path)) return 2;
+  print_verified(r.summary_path);
   if (!r.ref_path) { /* the run's page alone */
     if (no_html || notes || out_path || strict)
       return fail("%s needs --reference (without it, only report.html is written)%s%s",

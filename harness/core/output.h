@@ -57,6 +57,10 @@ typedef struct tk_run_opts {
  * saying whether it is partial, or a negative TK_E code. */
 int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary, tk_error *err);
 
+/* The fault policy's mark on a unit's record before its line is written: under "skip", a unit
+ * with a faulted seat gets "skipped" (every writer of a games.jsonl line calls this first). */
+void tk_run_apply_policy(const tk_run *r, tk_unit_rec *rec);
+
 /* mkdir -p. */
 int tk_mkdirs(const char *path, tk_error *err);
 

@@ -225,6 +225,11 @@ static int runlog_append(sink_ctx *c, uint64_t unit) {
   return 0;
 }
 
+void tk_run_apply_policy(const tk_run *r, tk_unit_rec *rec) {
+  for (int s = 0; s < rec->nseats; s++)
+    if (rec->seat[s].fault.kind && r->spec.fault_policy == TK_POLICY_SKIP) rec->skipped = 1;
+}
+
 static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records_len) {
   sink_ctx *c = ctx;
   const tk_run *r = c->r;
@@ -232,7 +237,7 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
   int agent = -1;
   int faulted = first_fault(r, rec, why, sizeof why, &agent);
   int rc0;
-  if (faulted && r->spec.fault_policy == TK_POLICY_SKIP) rec->skipped = 1;
+  tk_run_apply_policy(r, rec);
   int len = tk_line_write(r->game, rec, c->labels, c->line, sizeof c->line);
   if (len < 0)
     return tk_error_set(c->err, len, -1, "unit %llu: its line is longer than %d bytes",

@@ -122,29 +122,18 @@ static int load_agent(tk_folder_run *f, int i, json_t *a, const char *dir, tk_er
   return 0;
 }
 
-int tk_folder_run_load(tk_folder_run *f, json_t *resolved, const char *dir, const char *spec_path,
-                       tk_error *err) {
-  memset(f, 0, sizeof *f);
-  f->resolved = resolved;
-  tk_run *r = &f->run;
-  int rc = 0;
-  char *text = NULL;
-  json_t *again = NULL, *bare = NULL;
-  if (!json_is_object(resolved) || !json_is_array(json_object_get(resolved, "agents"))) {
-    rc = tk_error_set(err, TK_EINVAL, -1, "%s/spec.json: not a spec.json written by taikai run",
-                      dir);
-    goto done;
-  }
+int tk_folder_spec(const json_t *resolved, const char *dir, tk_spec *spec, tk_error *err) {
+  if (!json_is_object(resolved) || !json_is_array(json_object_get(resolved, "agents")))
+    return tk_error_set(err, TK_EINVAL, -1, "%s/spec.json: not a spec.json written by taikai run",
+                        dir);
   const char *version = str_at(resolved, "taikai_version");
-  if (!version || strcmp(version, TAIKAI_VERSION)) {
-    rc = tk_error_set(err, TK_EINVAL, -1, "%s/spec.json: field 'taikai_version': the run was "
-                      "played by taikai %s, this is taikai %s: use the taikai that played it",
-                      dir, version ? version : "(absent)", TAIKAI_VERSION);
-    goto done;
-  }
+  if (!version || strcmp(version, TAIKAI_VERSION))
+    return tk_error_set(err, TK_EINVAL, -1, "%s/spec.json: field 'taikai_version': the run was "
+                        "played by taikai %s, this is taikai %s: use the taikai that played it",
+                        dir, version ? version : "(absent)", TAIKAI_VERSION);
   /* the spec itself: what taikai adds to it removed, then parsed as a spec file is */
-  bare = json_deep_copy(resolved);
-  if (!bare) goto oom;
+  json_t *bare = json_deep_copy(resolved);
+  if (!bare) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   json_object_del(bare, "taikai_version");
   json_object_del(bare, "units");
   json_object_del(bare, "shard");
@@ -155,11 +144,27 @@ int tk_folder_run_load(tk_folder_run *f, json_t *resolved, const char *dir, cons
     json_object_del(a, "version");
     json_object_del(a, "files");
   }
-  if (!(text = json_dumps(bare, JSON_COMPACT))) goto oom;
+  char *text = json_dumps(bare, JSON_COMPACT);
+  json_decref(bare);
+  if (!text) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
   char where[TK_PATH_MAX + 16];
   snprintf(where, sizeof where, "%s/spec.json", dir);
+  int rc = tk_spec_parse(text, where, spec, err);
+  free(text);
+  return rc;
+}
+
+int tk_folder_run_load(tk_folder_run *f, json_t *resolved, const char *dir, const char *spec_path,
+                       tk_error *err) {
+  memset(f, 0, sizeof *f);
+  f->resolved = resolved;
+  tk_run *r = &f->run;
+  int rc = 0;
+  json_t *again = NULL;
   tk_spec spec;
-  if ((rc = tk_spec_parse(text, where, &spec, err))) goto done;
+  if ((rc = tk_folder_spec(resolved, dir, &spec, err))) goto done;
+  char where[TK_PATH_MAX + 16];
+  snprintf(where, sizeof where, "%s/spec.json", dir);
   r->spec = spec;
   free(r->spec.path);
   if (!(r->spec.path = strdup(spec_path))) goto oom;
@@ -207,8 +212,6 @@ int tk_folder_run_load(tk_folder_run *f, json_t *resolved, const char *dir, cons
 oom:
   rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
 done:
-  free(text);
-  json_decref(bare);
   json_decref(again);
   if (rc) tk_folder_run_free(f);
   return rc;

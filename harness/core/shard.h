@@ -38,6 +38,12 @@ typedef struct tk_folder_run {
   json_t *resolved;           /* owned: the spec.json read (descs' strings live here) */
 } tk_folder_run;
 
+/* The spec a run folder's spec.json `resolved` was played from (what taikai adds to a spec
+ * removed: its version, units, shard, and each agent's plugin name, version and files), parsed
+ * into `spec` (caller frees). Refuses a spec.json of another taikai version. Returns 0, or
+ * TK_EINVAL / TK_ENOMEM with a message naming `dir`'s spec.json and the field. */
+int tk_folder_spec(const json_t *resolved, const char *dir, tk_spec *spec, tk_error *err);
+
 /* Builds `f` from spec.json object `resolved` (new reference taken) of folder `dir`, without
  * its "shard"; `spec_path` is the spec file the run was played from (report.md's title). Checks
  * that writing it back gives the same spec.json (but "shard"): a spec.json this taikai would

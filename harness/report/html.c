@@ -582,6 +582,45 @@ static json_t *load_json(const char *path, int optional, tk_error *err) {
   return j;
 }
 
+/* One line on `taikai verify`'s outcome (the folder's verify.json), when the folder has one. */
+static void verified(page *p) {
+  char path[TK_PATH_MAX];
+  snprintf(path, sizeof path, "%s/verify.json", p->dir);
+  tk_error e;
+  tk_error_clear(&e);
+  json_t *v = load_json(path, 1, &e);
+  if (!v) {
+    if (e.code) { /* shown, not fatal: the results stand without it */
+      fputs("<p class=\"note\">verify.json: ", p->f);
+      esc(p, e.msg);
+      fputs("</p>\n", p->f);
+    }
+    return;
+  }
+  const char *date = json_string_value(json_object_get(v, "verified"));
+  const char *ver = json_string_value(json_object_get(v, "taikai_version"));
+  const char *result = json_string_value(json_object_get(v, "result"));
+  json_int_t checked = json_integer_value(json_object_get(v, "units_checked"));
+  json_int_t held = json_integer_value(json_object_get(v, "units_in_folder"));
+  size_t differ = json_array_size(json_object_get(v, "differ"));
+  const char *chain = json_string_value(json_object_get(v, "chain"));
+  fputs("<p class=\"note\"><b>Verified</b> (<code>taikai verify</code>) on ", p->f);
+  esc(p, date ? date : "?");
+  fputs(" by taikai ", p->f);
+  esc(p, ver ? ver : "?");
+  fprintf(p->f, ": %lld of its %lld units played again, ", (long long)checked, (long long)held);
+  if (result && !strcmp(result, "same"))
+    fputs("every one the same, byte for byte", p->f);
+  else
+    fprintf(p->f, "<b>%zu differ</b>%s", differ,
+            chain && !strcmp(chain, "broken") ? "; its games.chain does not follow its lines" : "");
+  if (json_is_true(json_object_get(v, "ignore_hashes")))
+    fputs(" (with the plugins of the build that verified it, not necessarily those that played "
+          "it: --ignore-hashes)", p->f);
+  fputs(".</p>\n", p->f);
+  json_decref(v);
+}
+
 int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
   tk_html_opts none = {0};
   if (!o) o = &none;
@@ -653,6 +692,7 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
   }
   fputs("</h1>\n", f);
   facts(&p);
+  verified(&p);
   results_table(&p);
   if (p.gate) gate_section(&p);
   if (p.ref) reference_section(&p);
