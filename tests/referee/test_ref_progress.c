@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "watch.h"
 #include "unit.h"
 
 /* Draws (done, total) pairs with stderr sent to a file; returns what was written. */
@@ -70,9 +71,47 @@ static void test_fits_80(void) {
   TK_EQ(strstr(buf, " games") == NULL, 1, buf);
 }
 
+/* The line written after `secs` seconds with `done` of 100 units (one-line mode). */
+static void line_after(double secs, unsigned long long done, const char *units, char *buf,
+                       size_t cap) {
+  char path[] = "/tmp/tk_progress_XXXXXX";
+  int fd = mkstemp(path);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  tk_progress p;
+  tk_progress_init(&p, 1);
+  if (units) p.units = units;
+  p.start_ns = tk_now_ns() - (int64_t)(secs * 1e9);
+  p.last_ns = 0;
+  tk_progress_update(&p, done, 100);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ssize_t len = pread(fd, buf, cap - 1, 0);
+  buf[len > 0 ? len : 0] = '\0';
+  close(fd);
+  unlink(path);
+}
+
+/* The speed reads at any pace: never "0.0 games/s". */
+static void test_speed_words(void) {
+  char buf[512];
+  line_after(10, 50, NULL, buf, sizeof buf);
+  TK_EQ(strstr(buf, ", 5.0 games/s, ETA 10s") != NULL, 1, buf);
+  line_after(10, 1, NULL, buf, sizeof buf);
+  TK_EQ(strstr(buf, ", 10.0 s a game, ETA 16m30s") != NULL, 1, buf);
+  line_after(300, 1, "blocks", buf, sizeof buf);
+  TK_EQ(strstr(buf, ", 5.0 min a block, ETA 8h15m") != NULL, 1, buf);
+  line_after(75, 0, NULL, buf, sizeof buf);
+  TK_EQ(strstr(buf, ", first game after 1m15s, ETA ?") != NULL, 1, buf);
+  TK_EQ(strstr(buf, "0.0 games/s") == NULL, 1, buf);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"every redraw fits 80 columns and covers the last", test_fits_80},
+      {"the speed in words at any pace", test_speed_words},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("referee progress", tests);
