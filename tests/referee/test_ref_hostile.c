@@ -236,7 +236,10 @@ static void test_exec_signals(void) {
   int n = 0;
   while (f && fscanf(f, "%39s %39s", name, set) == 2) { /* "SigBlk: HEX", "SigIgn: HEX" */
     n++;
-    if (strspn(set, "0") != strlen(set))
+    /* signals 32 and 33 are glibc's own (thread cancellation, setxid): its sigaction refuses
+     * them, and the sanitizers' runtime leaves them ignored; every other signal must be clear */
+    unsigned long long bits = strtoull(set, NULL, 16) & ~(3ULL << 31);
+    if (bits)
       TK_FAILF("a program an agent ran started with %s %s (expected no signal)", name, set);
   }
   if (f) fclose(f);
