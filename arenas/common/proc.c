@@ -7,17 +7,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "taikai/proc.h"
+
+#ifdef __linux__
+/* The kernel's own sigaction (x86-64, arm64 and most Linux ports): glibc's refuses the signals
+ * it keeps for itself (32, 33: thread cancellation, setxid), which a parent may still have left
+ * ignored, and an ignored signal survives exec. SIG_DFL needs no restorer. */
+struct k_sigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)(void);
+  unsigned long mask;
+};
+#endif
 
 void tk_proc_child_defaults(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = SIG_DFL;
   sigemptyset(&sa.sa_mask);
-  for (int sig = 1; sig < NSIG; sig++)
-    if (sig != SIGKILL && sig != SIGSTOP) sigaction(sig, &sa, NULL); /* EINVAL for the rest */
+  for (int sig = 1; sig < NSIG; sig++) {
+    if (sig == SIGKILL || sig == SIGSTOP || !sigaction(sig, &sa, NULL)) continue;
+#ifdef __linux__
+    struct k_sigaction k;
+    memset(&k, 0, sizeof k);
+    k.handler = SIG_DFL;
+    syscall(SYS_rt_sigaction, sig, &k, NULL, sizeof k.mask);
+#endif
+  }
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
