@@ -508,6 +508,15 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
     memcpy(sc->digest, id, sizeof id);
     if (o->resume && (games = fopen(path, "r+"))) {
       uint64_t limit = UINT64_MAX;
+      char rpath[TK_PATH_MAX];
+      snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
+      if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
+        goto done;
+      if (r->logs_run && !access(r->logs_run, F_OK)) { /* the units the run log holds whole */
+        uint64_t n;
+        if ((rc = runlog_count(r, &n, NULL, err))) goto done;
+        if (n < limit) limit = n;
+      }
       tk_chain_check chk;
       tk_error ce;
       tk_error_clear(&ce);
@@ -530,15 +539,6 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
         goto done;
       }
 
-      char rpath[TK_PATH_MAX];
-      snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
-      if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
-        goto done;
-      if (r->logs_run && !access(r->logs_run, F_OK)) { /* the units the run log holds whole */
-        uint64_t n;
-        if ((rc = runlog_count(r, &n, NULL, err))) goto done;
-        if (n < limit) limit = n;
-      }
       sc->rule = o->rule;
       sc->rule_ctx = o->rule_ctx;
       if (chk.entries < limit) limit = chk.entries;
