@@ -661,13 +661,18 @@ static void write_checks(const report *r, FILE *out, int *failed, int *unevaluat
 
 /* The lines of the summary's folder checked against its games.chain: a line changed after the
  * run is refused (exit 2), a folder without a chain is reported as unchecked. Returns 0 or 2. */
+/* The folder of a summary.json path ("." for a bare name, "/" at the root). */
+static void summary_dir(const char *summary_path, char *dir, size_t cap) {
+  snprintf(dir, cap, "%s", summary_path);
+  char *slash = strrchr(dir, '/');
+  if (!slash) snprintf(dir, cap, ".");
+  else if (slash == dir) snprintf(dir, cap, "/");
+  else *slash = '\0';
+}
+
 static int check_chain(const char *summary_path) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s", summary_path);
-  char *slash = strrchr(dir, '/');
-  if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
-  if (slash && !dir[0]) snprintf(dir, sizeof dir, "/");
+  summary_dir(summary_path, dir, sizeof dir);
   char games[4200], gz[4200];
   snprintf(games, sizeof games, "%s/games.jsonl", dir);
   snprintf(gz, sizeof gz, "%s/games.jsonl.gz", dir);
@@ -708,15 +713,12 @@ static void print_verified(const char *summary_path) {
 static int write_html(const char *summary_path, const char *html_path, const char *ref_path,
                       const char *base) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s", summary_path);
-  char *slash = strrchr(dir, '/');
-  if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
+  summary_dir(summary_path, dir, sizeof dir);
   tk_html_opts ho = {.out = html_path, .reference = ref_path, .summary = summary_path,
                      .base = base};
   tk_error err;
   tk_error_clear(&err);
-  if (tk_html_report(slash && !dir[0] ? "/" : dir, &ho, &err)) {
+  if (tk_html_report(dir, &ho, &err)) {
     fprintf(stderr, "taikai report: %s\n", err.msg);
     return 2;
   }

@@ -402,34 +402,14 @@ static int death_fault(pool *p, worker *w, int status, tk_fault *f) {
   f->seat = wt->last_seat >= 0 ? wt->last_seat : 0;
   f->entry = wt->entry;
   watch_decision(p->r, wt, f->entry, f->decision, sizeof f->decision);
-  if (WIFSIGNALED(status)) {
-    f->kind = TK_FAULT_CRASH;
-    f->signal = WTERMSIG(status);
-    if (sp->memory_limit_mb > 0 && wt->crash_signal == f->signal) {
-      /* under RLIMIT_AS a failed allocation ends in a crash: errno says ENOMEM, or the
-       * address space is within an eighth of the limit */
-      int64_t lim = (int64_t)sp->memory_limit_mb << 20;
-      if (wt->crash_errno == ENOMEM || wt->crash_vm >= lim - lim / 8) {
-        f->kind = TK_FAULT_MEMORY;
-        f->limit_mb = sp->memory_limit_mb;
-      }
-    }
-    return 0;
-  }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (wt->crash_signal == -1) { /* sanitizer builds: it reported the crash and exited */
-    f->kind = TK_FAULT_CRASH;
-    f->signal = 0;
-    return 0;
-  }
-  if (!in_call && code == TK_WORKER_EXIT_NOMEM) return 1;
-  if (!in_call && code == TK_WORKER_EXIT_PIPE) { /* the referee lives: an agent closed it */
+  int code = tk_worker_death(sp, wt, status, f);
+  if (f->kind != TK_FAULT_EXIT || in_call) return 0;
+  if (code == TK_WORKER_EXIT_NOMEM) return 1;
+  if (code == TK_WORKER_EXIT_PIPE) { /* the referee lives: an agent closed it */
     f->kind = TK_FAULT_ERROR;
+    f->exit_status = 0;
     snprintf(f->detail, sizeof f->detail, "closed the referee's result pipe");
-    return 0;
   }
-  f->kind = TK_FAULT_EXIT;
-  f->exit_status = code;
   return 0;
 }
 

@@ -137,37 +137,15 @@ void tk_seat_host_free(tk_seat_host *h) {
   h->watch = NULL;
 }
 
-/* The fault of a host that died on its own, from its status and its watch (the pool's rules:
- * a signal is a crash, or a memory fault when the memory limit explains it; an exit inside or
- * outside a call is an exit; the sanitizer's exit after its report is a crash). */
+/* The fault of a host that died on its own (tk_worker_death, as for a worker); an agent that
+ * closed the host's pipe outside a call is an error. */
 static void death_fault(const tk_run *r, const tk_seat_host *h, int status, tk_fault *f) {
-  const tk_spec *sp = &r->spec;
-  tk_watch *w = h->watch;
-  if (WIFSIGNALED(status)) {
-    f->kind = TK_FAULT_CRASH;
-    f->signal = WTERMSIG(status);
-    if (sp->memory_limit_mb > 0 && w->crash_signal == f->signal) {
-      int64_t lim = (int64_t)sp->memory_limit_mb << 20;
-      if (w->crash_errno == ENOMEM || w->crash_vm >= lim - lim / 8) {
-        f->kind = TK_FAULT_MEMORY;
-        f->limit_mb = sp->memory_limit_mb;
-      }
-    }
-    return;
-  }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (w->crash_signal == -1) {
-    f->kind = TK_FAULT_CRASH;
-    f->signal = 0;
-    return;
-  }
-  if (code == TK_WORKER_EXIT_PIPE && !(w->seq & 1)) {
+  int code = tk_worker_death(&r->spec, h->watch, status, f);
+  if (f->kind == TK_FAULT_EXIT && code == TK_WORKER_EXIT_PIPE && !(h->watch->seq & 1)) {
     f->kind = TK_FAULT_ERROR;
+    f->exit_status = 0;
     snprintf(f->detail, sizeof f->detail, "closed the referee's pipe");
-    return;
   }
-  f->kind = TK_FAULT_EXIT;
-  f->exit_status = code;
 }
 
 /* The host's pipe ended or failed during `entry`: a host that died is given a moment (200 ms)

@@ -407,3 +407,29 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
                         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return 0;
 }
+
+int tk_worker_death(const tk_spec *sp, const tk_watch *w, int status, tk_fault *f) {
+  if (WIFSIGNALED(status)) {
+    f->kind = TK_FAULT_CRASH;
+    f->signal = WTERMSIG(status);
+    if (sp->memory_limit_mb > 0 && w->crash_signal == f->signal) {
+      /* under RLIMIT_AS a failed allocation ends in a crash: errno says ENOMEM, or the
+       * address space is within an eighth of the limit */
+      int64_t lim = (int64_t)sp->memory_limit_mb << 20;
+      if (w->crash_errno == ENOMEM || w->crash_vm >= lim - lim / 8) {
+        f->kind = TK_FAULT_MEMORY;
+        f->limit_mb = sp->memory_limit_mb;
+      }
+    }
+    return -1;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (w->crash_signal == -1) { /* sanitizer builds: it reported the crash and exited */
+    f->kind = TK_FAULT_CRASH;
+    f->signal = 0;
+    return code;
+  }
+  f->kind = TK_FAULT_EXIT;
+  f->exit_status = code;
+  return code;
+}

@@ -52,6 +52,14 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep);
  * and writes their lines; destroys its agents and exits on a count of 0. Never returns. */
 void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch);
 
+/* How a process guarded by tk_worker_guard (a worker, a seat host) died, from its wait status
+ * and its watch: a signal is a crash, or a memory fault when the memory limit explains it
+ * (errno ENOMEM, or the address space within an eighth of the limit, at the crash); the
+ * sanitizer's exit after its report is a crash; any other exit is an exit with its status.
+ * Sets f->kind and its members (not seat, entry or decision). Returns the exit status (-1 for
+ * a signal), for the caller's own exit codes (TK_WORKER_EXIT_PIPE, TK_WORKER_EXIT_NOMEM). */
+int tk_worker_death(const tk_spec *sp, const tk_watch *w, int status, tk_fault *f);
+
 /* The shared memory every worker inherits (the pool's watches): a worker's isolated agents'
  * hosts unmap it, so an agent's code never sees a watch record. Set before forking. */
 void tk_worker_set_shared(void *base, size_t len);

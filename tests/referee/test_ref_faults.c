@@ -656,6 +656,13 @@ static void test_kill_resume(void) {
   int64_t t0 = now_ms();
   TK_EQ(taikai(full), 0, "uninterrupted run");
   int64_t T = now_ms() - t0;
+  /* what a command costs before it plays: the same command on the finished folder; each kill
+   * after the first lands after that start-up, within a third of the playing time, so that the
+   * second run is killed before it ends unless the machine got three times faster meanwhile */
+  t0 = now_ms();
+  TK_EQ(taikai(full), 0, "the finished run again");
+  int64_t T0 = now_ms() - t0, span = (T > T0 ? T - T0 : 1) / 3;
+  if (span < 10) span = 10;
   /* the same draws every run (the delays scale with the uninterrupted run's time), so that a
    * failure can be run again; TK_KILL_SEED=N picks other draws, TK_KILL_SEED=time new ones each
    * run (the seed is printed) */
@@ -669,7 +676,7 @@ static void test_kill_resume(void) {
   const char *args[] = {"run", sp, "-j", "2", "--records", "--quiet", NULL};
   int killed = 0;
   for (int k = 0; k < 6; k++) {
-    int delay = (int)(rand() % (T > 20 ? T : 20));
+    int delay = (int)(T0 + rand() % span);
     if (k == 0) delay = rand() % 15; /* once near the start: before or while spec.json is written */
     args[3] = jobs[rand() % 3];      /* resuming does not depend on -j either */
     pid_t pid = taikai_start(args);
