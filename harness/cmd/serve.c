@@ -5,9 +5,12 @@
  * run`'s (tk_run_tournament: options, the output folder's new / continue / refuse decision,
  * --logs, --records, the table), with this file's play hook in place of the worker pool.
  *
- * The clients' sockets live in this process, so units are played in order here. Each plugin
- * seat is played by a host process of its own (harness/core/seat_host.h), so a plugin that hangs,
- * crashes or runs out of memory is stopped and charged as in `taikai run`. A fault of a seat
+ * The clients' sockets live in this process, so units are played in order here, each by the
+ * referee's loop (harness/core/loop.h) as a worker plays it: a client's seat is a remote seat
+ * (its act reads the client's table), each plugin seat is isolated in a host process of its own
+ * (harness/core/seat_host.h), so a plugin that hangs, crashes or runs out of memory is stopped
+ * and charged as in `taikai run`, and the loop's observer sends the tables the protocol sends
+ * around each decision. This file holds only the protocol. A fault of a seat
  * (a client that disconnects, passes the time limit or sends a table that is no set of cards; a
  * plugin's crash, exit, time-out, error or illegal action under "forfeit") puts the fallback in
  * that seat from that decision to the end of the unit (no replay: the clients have seen the
@@ -108,7 +111,6 @@ typedef struct seat {
   int dead;            /* faulted earlier: the fallback plays it for the rest of the run */
   tk_fault dead_fault; /* that fault, with the unit it happened in */
   uint64_t dead_unit;
-  tk_seat_host host;   /* a plugin seat's process (host.pid 0: none running) */
 } seat;
 
 typedef struct serve {
@@ -120,53 +122,46 @@ typedef struct serve {
   int listen_fd;
   int accepted;            /* every external seat has its client */
   seat seats[TK_DAIFUGO_PLAYERS];
-  void *state;             /* the game adapter's unit state (state_size bytes) ... */
-  tk_daifugo_block *b;      /* ... whose first member is the block */
-  tk_records_builder rb;   /* --records: the plugin seats' decisions of the unit */
-  tk_daifugo_legal *legal;
-  tk_daifugo_view *view;
-  tk_daifugo_info info;
+  /* The loop (harness/core/loop.h) plays every unit: plugin seats isolated in host processes,
+   * client seats remote, no replay after a fault (the clients have seen the games), and this
+   * file's observer sending the tables the protocol sends. */
+  tk_loop loop;
+  int loop_ready;
+  tk_seat_agent agents[TK_DAIFUGO_PLAYERS];
+  tk_remote_seat remote;
+  tk_loop_observer observer;
   uint64_t units;          /* the run's units */
   int quiet;
   /* the unit in play */
-  unsigned fallback;       /* seats played by the fallback in this unit */
-  tk_fault fault[TK_DAIFUGO_PLAYERS];
-  int illegal[TK_DAIFUGO_PLAYERS];
-  char illegal_first[TK_DAIFUGO_PLAYERS][192];
-  uint64_t pending[TK_DAIFUGO_PLAYERS]; /* the daifugo's second card to give */
   int last_unit;           /* this unit ends the run: its last game's int is 2 */
+  uint32_t announced;      /* the game whose start tables were sent */
+  uint64_t pending[TK_DAIFUGO_PLAYERS]; /* the daifugo's second card to give */
+  int play;                /* the decision in play is a play (not a give) */
+  tk_daifugo_game before;  /* the game, the classes and the game number before it */
+  uint8_t cls[TK_DAIFUGO_PLAYERS];
+  uint32_t game;
 } serve;
+
+static tk_daifugo_block *block_of(serve *sv) { return sv->loop.state; }
 
 static void close_seat(seat *st) {
   if (st->fd >= 0) close(st->fd);
   st->fd = -1;
 }
 
-/* Seat p faults now: the fallback plays it from here; a client's connection is closed (the
- * stream cannot be trusted after a stall or garbage) and the seat stays the fallback's. */
-static void seat_fault_is(serve *sv, int p, const tk_fault *fault) {
-  if (sv->fallback >> p & 1) return;
-  tk_fault *f = &sv->fault[p];
-  *f = *fault;
-  f->seat = p;
-  /* the decision: a plugin's as the loop describes it (its act's view, else none), a
-   * client's the one it was at */
+/* The observer's `faulted`: a client's connection is closed (the stream cannot be trusted after
+ * a stall or garbage) and its seat stays the fallback's to the end of the run. */
+static void on_faulted(void *ctx, tk_loop *l, int p, const tk_fault *f) {
+  serve *sv = ctx;
   seat *st = &sv->seats[p];
-  if (f->decision[0] || (!st->external && f->entry != TK_ENTRY_ACT)) {
-  } else if (tk_daifugo_to_act(sv->b) == p && !tk_daifugo_view_of(sv->b, p, sv->view)) {
-    sv->r->game->describe(sv->view, f->decision, sizeof f->decision);
-  } else {
-    snprintf(f->decision, sizeof f->decision, "game %u, player %d", sv->b->game, p);
-  }
-  sv->fallback |= 1u << p;
-  if (st->external) {
-    close_seat(st);
-    st->dead = 1;
-    st->dead_fault = *f;
-    st->dead_unit = sv->b->block;
-  }
+  if (!st->external) return;
+  close_seat(st);
+  st->dead = 1;
+  st->dead_fault = *f;
+  st->dead_unit = ((const tk_daifugo_block *)l->state)->block;
 }
 
+/* Seat p's client faults now: the decision it was at named, charged through the loop. */
 static void seat_fault(serve *sv, int p, int kind, int entry, const char *detail) {
   tk_fault f;
   memset(&f, 0, sizeof f);
@@ -174,7 +169,13 @@ static void seat_fault(serve *sv, int p, int kind, int entry, const char *detail
   f.entry = entry;
   if (kind == TK_FAULT_TIMEOUT) f.limit_ms = sv->r->spec.time_limit_ms;
   snprintf(f.detail, sizeof f.detail, "%s", detail);
-  seat_fault_is(sv, p, &f);
+  tk_daifugo_block *b = block_of(sv);
+  tk_daifugo_view *v = sv->loop.view;
+  if (tk_daifugo_to_act(b) == p && !tk_daifugo_view_of(b, p, v))
+    sv->r->game->describe(v, f.decision, sizeof f.decision);
+  else
+    snprintf(f.decision, sizeof f.decision, "game %u, player %d", b->game, p);
+  tk_loop_fault(&sv->loop, p, &f);
 }
 
 /* A failed read or write of seat p's connection: its fault. `what` names the message. */
@@ -237,79 +238,24 @@ static int recv_sub(serve *sv, int p, const char *what, tk_uecda_sub *s) {
   return 0;
 }
 
-/* An illegal action of seat p: counted (the first described); a fault under illegal_policy
- * forfeit. Returns 1 if the seat faulted. */
-static int illegal(serve *sv, int p, const char *what) {
-  char where[192];
-  where[0] = '\0';
-  if (!tk_daifugo_view_of(sv->b, p, sv->view))
-    sv->r->game->describe(sv->view, where, sizeof where);
-  if (!sv->illegal[p]++)
-    snprintf(sv->illegal_first[p], sizeof sv->illegal_first[p], "%.100s: %.78s, not legal",
-             where, what);
-  if (sv->r->spec.illegal_policy == TK_ILLEGAL_SUBSTITUTE) return 0;
-  char detail[160];
-  snprintf(detail, sizeof detail, "%.140s, not legal", what);
-  seat_fault(sv, p, TK_FAULT_ILLEGAL, TK_ENTRY_ACT, detail);
-  return 1;
-}
-
 /* The game-start tables, to each client in class order (player order in a block's first
  * game). */
 static void send_start(serve *sv) {
+  tk_daifugo_block *b = block_of(sv);
   int order[5];
   for (int p = 0; p < 5; p++) order[p] = p;
-  if (sv->b->cls[0] != TK_DAIFUGO_NOBODY)
-    for (int p = 0; p < 5; p++) order[sv->b->cls[p]] = p;
+  if (b->cls[0] != TK_DAIFUGO_NOBODY)
+    for (int p = 0; p < 5; p++) order[b->cls[p]] = p;
   for (int k = 0; k < 5; k++) {
     int p = order[k];
     if (sv->seats[p].fd < 0) continue;
     tk_uecda_table t;
-    tk_uecda_start_table(sv->b, p, &t);
+    tk_uecda_start_table(b, p, &t);
     send_table(sv, p, &t, TK_ENTRY_BEGIN, "game-start table");
   }
 }
 
-/* ------------------------------------------------------------------ decisions */
-
-/* A plugin seat's decision, asked of its host process (which works on its own copies of the
- * view and legal list); the action checked against the list. Returns 0 with *mv set (recorded
- * for --records when the agent's own action is played); 1 after a fault; or a negative TK_E
- * code (a stop signal, the server's failure) with `err`. */
-static int plugin_act(serve *sv, int p, tk_daifugo_move *mv, tk_error *err) {
-  const tk_run *r = sv->r;
-  r->game->view(sv->state, p, sv->view);
-  tk_fault f;
-  int ret = 0;
-  int rc = tk_seat_host_call(&sv->seats[p].host, r, TK_ENTRY_ACT, sv->view, sv->legal, mv, &ret,
-                             &f, err);
-  if (rc < 0) return rc;
-  if (!rc) {
-    seat_fault_is(sv, p, &f);
-    return 1;
-  }
-  if (ret < 0) {
-    char detail[160];
-    snprintf(detail, sizeof detail, "returned %d (%s)", ret, tk_strerror(ret));
-    seat_fault(sv, p, TK_FAULT_ERROR, TK_ENTRY_ACT, detail);
-    return 1;
-  }
-  for (int i = 0; i < sv->legal->n; i++) {
-    const tk_daifugo_move *m = &sv->legal->a[i];
-    if (m->kind == mv->kind && m->cards == mv->cards && m->jcell == mv->jcell) {
-      *mv = *m;
-      if (r->records && tk_records_builder_add(&sv->rb, (uint32_t)p, (uint32_t)p, sv->view,
-                                               sv->legal, mv))
-        return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
-      return 0;
-    }
-  }
-  char what[96];
-  r->game->describe_action(mv, what, sizeof what);
-  if (illegal(sv, p, what)) return 1;
-  *mv = tk_daifugo_fallback(sv->legal);
-  return 0;
-}
+/* ------------------------------------------------------------------ a client's decisions */
 
 /* The GIVE of `card` in the exchange list. */
 static int give_of(const tk_daifugo_legal *l, uint64_t card, tk_daifugo_move *mv) {
@@ -322,227 +268,123 @@ static int give_of(const tk_daifugo_legal *l, uint64_t card, tk_daifugo_move *mv
 }
 
 /* A client's exchange: the daifugo's table gives two cards (applied one at a time: the second
- * waits in sv->pending), the fugo's one. Cards not held or the wrong count are replaced by the
- * strongest, as the server does (an illegal action, counted). */
-static int remote_exchange(serve *sv, int p, tk_daifugo_move *mv) {
+ * waits in sv->pending), the fugo's one. Cards not held or the wrong count are an illegal
+ * action, replaced by the strongest, as the server does. */
+static int remote_exchange(serve *sv, int p, const tk_daifugo_legal *legal, tk_daifugo_move *mv,
+                           char *what, size_t cap) {
   if (sv->pending[p]) {
     uint64_t c = sv->pending[p];
     sv->pending[p] = 0;
-    return give_of(sv->legal, c, mv);
+    give_of(legal, c, mv);
+    return TK_REMOTE_CHOSEN;
   }
-  tk_daifugo_view_of(sv->b, p, sv->view);
-  int k = sv->view->to_give;
+  tk_daifugo_block *b = block_of(sv);
+  const tk_daifugo_view *v = sv->loop.view;
+  int k = v->to_give;
   tk_uecda_sub s;
-  if (recv_sub(sv, p, "exchange table", &s)) return -1;
-  uint64_t hand = sv->b->g.hand[p], cards = s.cards;
+  if (recv_sub(sv, p, "exchange table", &s)) return TK_REMOTE_CHOSEN; /* charged */
+  uint64_t hand = b->g.hand[p], cards = s.cards;
+  int rc = TK_REMOTE_CHOSEN;
   if (s.n != k || (cards & ~hand)) {
-    char what[160], text[120];
+    char text[120];
     tk_daifugo_cards_str(cards, text, sizeof text);
-    snprintf(what, sizeof what, "give %s (%d of %d cards%s)", s.n ? text : "nothing", s.n, k,
+    snprintf(what, cap, "give %s (%d of %d cards%s)", s.n ? text : "nothing", s.n, k,
              cards & ~hand ? ", not all held" : "");
-    if (illegal(sv, p, what)) return -1;
     cards = tk_daifugo_strongest(hand, k);
+    rc = TK_REMOTE_ILLEGAL;
   }
   uint64_t first = cards & -cards;
   if (k == 2) sv->pending[p] = cards & ~first;
-  return give_of(sv->legal, first, mv);
+  give_of(legal, first, mv);
+  return rc;
 }
 
-/* A client's play: its submission matched against the legal list; answers 9 or 8. */
-static int remote_play(serve *sv, int p, tk_daifugo_move *mv) {
+/* A client's play: its submission matched against the legal list, answered 9 or 8; one that
+ * matches no legal play is an illegal action, counted as a pass as the server does (answered 8
+ * when illegal_policy lets the game go on). */
+static int remote_play(serve *sv, int p, const tk_daifugo_legal *legal, tk_daifugo_move *mv,
+                       char *what, size_t cap) {
   tk_uecda_sub s;
-  if (recv_sub(sv, p, "submission table", &s)) return -1;
-  int i = tk_uecda_match(&s, sv->legal);
+  if (recv_sub(sv, p, "submission table", &s)) return TK_REMOTE_CHOSEN; /* charged */
+  int i = tk_uecda_match(&s, legal);
   if (i < 0) {
-    tk_daifugo_move m = {.cards = s.cards, .kind = TK_DAIFUGO_SINGLE};
-    char what[160], text[120];
-    tk_daifugo_cards_str(m.cards, text, sizeof text);
-    snprintf(what, sizeof what, "%s%s", text, s.jcell >= 0 ? " (a joker placed)" : "");
-    if (illegal(sv, p, what)) return -1;
-    *mv = sv->legal->a[0]; /* the server counts it as a pass */
-    send_int(sv, p, TK_UECDA_REJECTED, "answer");
-    return 0;
+    char text[120];
+    tk_daifugo_cards_str(s.cards, text, sizeof text);
+    snprintf(what, cap, "%s%s", text, s.jcell >= 0 ? " (a joker placed)" : "");
+    *mv = legal->a[0];
+    if (sv->r->spec.illegal_policy == TK_ILLEGAL_SUBSTITUTE)
+      send_int(sv, p, TK_UECDA_REJECTED, "answer");
+    return TK_REMOTE_ILLEGAL;
   }
-  *mv = sv->legal->a[i];
-  int accepted = mv->kind != TK_DAIFUGO_PASS || sv->legal->lead;
+  *mv = legal->a[i];
+  int accepted = mv->kind != TK_DAIFUGO_PASS || legal->lead;
   send_int(sv, p, accepted ? TK_UECDA_ACCEPTED : TK_UECDA_REJECTED, "answer");
+  return TK_REMOTE_CHOSEN;
+}
+
+/* The remote seats' act (loop.h): a client's decision. */
+static int remote_act(void *ctx, tk_loop *l, int p, void *action, char *what, size_t cap,
+                      tk_error *err) {
+  (void)err;
+  serve *sv = ctx;
+  const tk_daifugo_legal *legal = l->legal;
+  return legal->decision == TK_DAIFUGO_DECIDE_PLAY ? remote_play(sv, p, legal, action, what, cap)
+                                                   : remote_exchange(sv, p, legal, action, what,
+                                                                     cap);
+}
+
+/* ------------------------------------------------------------------ what the clients are told */
+
+/* Before each decision: a new game's start tables, and before a play every client's hand
+ * table; the game as it stands is kept for the field table. */
+static int on_decision(void *ctx, tk_loop *l, int p, tk_error *err) {
+  (void)p;
+  serve *sv = ctx;
+  if (tk_run_stop_signal)
+    return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d", (int)tk_run_stop_signal);
+  tk_daifugo_block *b = l->state;
+  if (b->game != sv->announced) {
+    send_start(sv);
+    sv->announced = b->game;
+  }
+  sv->play = ((const tk_daifugo_legal *)l->legal)->decision == TK_DAIFUGO_DECIDE_PLAY;
+  if (!sv->play) return 0;
+  for (int q = 0; q < 5; q++) {
+    if (sv->seats[q].fd < 0) continue;
+    tk_uecda_table t;
+    tk_uecda_hand_table(b, q, &t);
+    send_table(sv, q, &t, TK_ENTRY_ACT, "hand table");
+  }
+  sv->before = b->g;
+  memcpy(sv->cls, b->cls, sizeof sv->cls);
+  sv->game = b->game;
   return 0;
 }
 
-/* ------------------------------------------------------------------ a unit: one block */
-
-static void fill_info(serve *sv, uint64_t wall, int p) {
-  const tk_game *g = sv->r->game;
-  memset(&sv->info, 0, sizeof sv->info);
-  g->info(sv->b, p, &sv->info);
-  tk_game_head *h = &sv->info.head;
-  h->abi_version = TK_AGENT_ABI_VERSION;
-  h->struct_size = (uint32_t)g->info_size;
-  h->seed = tk_game_seed(sv->r->spec.seed, wall, p, p);
-  h->wall = wall;
-  h->seat = p;
-  h->nseats = g->nseats;
-}
-
-/* Calls a plugin seat's begin_game or end_game (`a` the info or the result) in its host. Returns
- * 0 (a fault recorded for the seat), or a negative TK_E code with `err`. */
-static int plugin_call(serve *sv, int p, int entry, const void *a, tk_error *err) {
-  tk_fault f;
-  int ret = 0;
-  int rc = tk_seat_host_call(&sv->seats[p].host, sv->r, entry, a, NULL, NULL, &ret, &f, err);
-  if (rc < 0) return rc;
-  if (!rc) {
-    seat_fault_is(sv, p, &f);
-  } else if (ret < 0 && entry == TK_ENTRY_BEGIN) {
-    char detail[160];
-    snprintf(detail, sizeof detail, "returned %d (%s)", ret, tk_strerror(ret));
-    seat_fault(sv, p, TK_FAULT_ERROR, entry, detail);
+/* After a play: the field table and the end-of-turn int (1 the game goes on, 0 it is over, 2
+ * the run is over: the unit's last game in the run's last unit, or after a fault under
+ * fault_policy "abort"). */
+static int on_applied(void *ctx, tk_loop *l, int p, tk_error *err) {
+  (void)err;
+  serve *sv = ctx;
+  if (!sv->play) return 0;
+  tk_daifugo_block *b = l->state;
+  const tk_daifugo_legal *legal = l->legal;
+  tk_daifugo_move mv = *(const tk_daifugo_move *)l->action;
+  int i = tk_daifugo_legal_find(legal, &mv);
+  if (i >= 0) mv = legal->a[i]; /* as the legal list writes it */
+  int abort_policy = sv->r->spec.fault_policy == TK_POLICY_ABORT;
+  int over = b->game != sv->game || tk_daifugo_is_over(b);
+  int last = over && tk_daifugo_is_over(b) &&
+             (sv->last_unit || (abort_policy && tk_loop_fallback(l)));
+  tk_uecda_table field;
+  tk_uecda_field_table(&sv->before, sv->cls, p, &mv, &field);
+  for (int q = 0; q < 5; q++) {
+    if (sv->seats[q].fd < 0) continue;
+    if (!send_table(sv, q, &field, TK_ENTRY_ACT, "field table"))
+      send_int(sv, q, last ? TK_UECDA_ALL_OVER : over ? TK_UECDA_GAME_OVER : TK_UECDA_GO_ON,
+               "end-of-turn int");
   }
-  return 0;
-}
-
-/* Seats at a unit's start: a client lost in an earlier unit stays the fallback's, with its
- * fault; a plugin seat's host is started if it has none (create may fault) and begins the
- * unit. Returns 0 or a negative TK_E code. */
-static int begin_seats(serve *sv, uint64_t wall, tk_error *err) {
-  const tk_run *r = sv->r;
-  for (int p = 0; p < 5; p++) {
-    seat *st = &sv->seats[p];
-    if (st->dead) {
-      sv->fault[p] = st->dead_fault;
-      snprintf(sv->fault[p].detail, sizeof sv->fault[p].detail, "unit %llu: %.140s",
-               (unsigned long long)st->dead_unit, st->dead_fault.detail);
-      sv->fallback |= 1u << p;
-      continue;
-    }
-    if (st->external) continue;
-    int rc;
-    if (!st->host.pid) {
-      tk_fault f;
-      if ((rc = tk_seat_host_start(&st->host, r, p, p, &f, err)) < 0) return rc;
-      if (!rc) {
-        seat_fault_is(sv, p, &f);
-        continue;
-      }
-    }
-    tk_seat_host_unit(&st->host, sv->b->block);
-    if (r->plugins[p].desc->begin_game) {
-      fill_info(sv, wall, p);
-      if ((rc = plugin_call(sv, p, TK_ENTRY_BEGIN, &sv->info, err))) return rc;
-    }
-  }
-  return 0;
-}
-
-/* Plays the unit's games, announcing each to the clients. Returns 0 or a negative TK_E code. */
-static int play_games(serve *sv, tk_error *err) {
-  const tk_run *r = sv->r;
-  const tk_game *g = r->game;
-  tk_daifugo_block *b = sv->b;
-  uint32_t announced = UINT32_MAX;
-  int abort_policy = r->spec.fault_policy == TK_POLICY_ABORT;
-  int rc;
-  for (;;) {
-    if (tk_run_stop_signal)
-      return tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d", (int)tk_run_stop_signal);
-    int p = g->to_act(sv->state, err);
-    if (p == -1) break;
-    if (p < 0) return p;
-    if (p >= 5) return tk_error_set(err, TK_ESTATE, -1, "daifugo: player %d to act", p);
-    if (b->game != announced) {
-      send_start(sv);
-      announced = b->game;
-    }
-    g->legal(sv->state, p, sv->legal);
-    seat *st = &sv->seats[p];
-    tk_daifugo_move mv;
-    int play = sv->legal->decision == TK_DAIFUGO_DECIDE_PLAY;
-    if (play)
-      for (int q = 0; q < 5; q++) {
-        if (sv->seats[q].fd < 0) continue;
-        tk_uecda_table t;
-        tk_uecda_hand_table(b, q, &t);
-        send_table(sv, q, &t, TK_ENTRY_ACT, "hand table");
-      }
-    int fallback = 1; /* the seat is the fallback's, or faulted at this decision */
-    if (!(sv->fallback >> p & 1)) {
-      if (st->external) {
-        fallback = (play ? remote_play(sv, p, &mv) : remote_exchange(sv, p, &mv)) != 0;
-      } else {
-        if ((rc = plugin_act(sv, p, &mv, err)) < 0) return rc;
-        fallback = rc;
-      }
-    }
-    if (fallback) mv = tk_daifugo_fallback(sv->legal);
-    tk_daifugo_game before = b->g;
-    uint8_t cls[5];
-    memcpy(cls, b->cls, sizeof cls);
-    uint32_t game = b->game;
-    if ((rc = g->apply(sv->state, p, &mv, err))) return rc;
-    if (!play) continue;
-    int over = b->game != game || tk_daifugo_is_over(b);
-    int last = over && tk_daifugo_is_over(b) && (sv->last_unit || (abort_policy && sv->fallback));
-    tk_uecda_table field;
-    tk_uecda_field_table(&before, cls, p, &mv, &field);
-    for (int q = 0; q < 5; q++) {
-      if (sv->seats[q].fd < 0) continue;
-      if (!send_table(sv, q, &field, TK_ENTRY_ACT, "field table"))
-        send_int(sv, q, last ? TK_UECDA_ALL_OVER : over ? TK_UECDA_GAME_OVER : TK_UECDA_GO_ON,
-                 "end-of-turn int");
-    }
-  }
-  return 0;
-}
-
-static int play_unit(serve *sv, uint64_t unit, tk_unit_rec *rec, tk_unit_log *lg,
-                     tk_error *err) {
-  const tk_run *r = sv->r;
-  const tk_game *g = r->game;
-  uint64_t wall;
-  const int *seating = tk_schedule_unit(&r->sched, unit, &wall);
-  sv->fallback = 0;
-  memset(sv->fault, 0, sizeof sv->fault);
-  memset(sv->illegal, 0, sizeof sv->illegal);
-  memset(sv->illegal_first, 0, sizeof sv->illegal_first);
-  memset(sv->pending, 0, sizeof sv->pending);
-  if (r->records) tk_records_builder_reset(&sv->rb);
-  /* the log names the seats as the loop does: a seat lost before the unit is the fallback's */
-  char names[5][96];
-  const char *np[5];
-  for (int p = 0; p < 5; p++) {
-    snprintf(names[p], sizeof names[p], "%s%s", r->spec.agents[seating[p]].label,
-             sv->seats[p].dead ? " (fallback)" : "");
-    np[p] = names[p];
-  }
-  int rc;
-  if (r->logs_dir && (rc = tk_unit_log_try(lg, r->logs_dir, r->logs_gzip, unit, err))) return rc;
-  tk_unit_start us = {.rules = r->rules, .seed = r->spec.seed, .wall = wall, .nseats = 5,
-                      .names = np, .log = lg->f};
-  if ((rc = g->start(sv->state, &us, err))) return rc;
-  if ((rc = begin_seats(sv, wall, err)) || (rc = play_games(sv, err))) return rc;
-  if ((rc = tk_unit_log_close(lg, err))) return rc;
-  tk_daifugo_totals totals;
-  g->result(sv->state, &totals);
-  for (int p = 0; p < 5; p++) {
-    seat *st = &sv->seats[p];
-    if (st->external || (sv->fallback >> p & 1) || !r->plugins[p].desc->end_game) continue;
-    if ((rc = plugin_call(sv, p, TK_ENTRY_END, &totals, err))) return rc;
-  }
-  memset(rec, 0, tk_unit_rec_size(5));
-  rec->unit = unit;
-  rec->wall = wall;
-  rec->nseats = 5;
-  g->fields(sv->state, rec);
-  for (int p = 0; p < 5; p++) {
-    tk_seat_rec *x = &rec->seat[p];
-    x->agent = seating[p];
-    x->illegal = sv->illegal[p];
-    memcpy(x->illegal_first, sv->illegal_first[p], sizeof x->illegal_first);
-    if (sv->fallback >> p & 1) x->fault = sv->fault[p];
-  }
-  if (sv->fallback) g->forfeit(r->rules, sv->fallback, rec);
-  if (r->logs_dir && (rc = tk_unit_log_commit(lg, err))) return rc;
-  if (r->records) return tk_records_pack_unit(&sv->rb, g, rec, err);
   return 0;
 }
 
@@ -576,13 +418,22 @@ static int accept_clients(serve *sv, tk_error *err) {
 /* Ends every plugin seat's process: asked to destroy its agent after a whole run, killed
  * after a failure or a stop. */
 static void end_hosts(serve *sv, int ask) {
+  if (!sv->loop_ready) return;
+  if (ask) {
+    tk_loop_destroy_agents(&sv->loop, TK_DAIFUGO_PLAYERS);
+    return;
+  }
   for (int p = 0; p < 5; p++) {
-    if (ask) tk_seat_host_stop(&sv->seats[p].host, sv->r);
-    else tk_seat_host_kill(&sv->seats[p].host);
+    tk_seat_agent *a = &sv->agents[p];
+    if (!a->isolated) continue;
+    tk_seat_host_kill(&a->host);
+    tk_seat_host_free(&a->host);
+    a->inst = NULL;
   }
 }
 
-/* The play hook of tk_run_execute: units in order, each handed to the sink. */
+/* The play hook of tk_run_execute: units in order, each played by the loop and handed to the
+ * sink. A client lost in an earlier unit stays the fallback's, with its fault. */
 static int serve_play(void *ctx, const tk_run *r, uint64_t first, uint64_t count, tk_sink_fn sink,
                       void *sink_ctx, tk_progress_fn progress, void *progress_ctx,
                       tk_error *err) {
@@ -590,26 +441,37 @@ static int serve_play(void *ctx, const tk_run *r, uint64_t first, uint64_t count
   int rc = 0;
   if (!count) return 0; /* every unit was kept: no client is needed */
   if (!sv->accepted && (rc = accept_clients(sv, err))) return rc;
+  sv->loop.logs_dir = r->logs_dir; /* set by tk_run_execute, after serve_hook */
+  sv->loop.logs_gzip = r->logs_gzip;
+  sv->loop.records = r->records;
   tk_unit_rec *rec = malloc(sizeof *rec);
-  tk_unit_log *lg = calloc(1, sizeof *lg);
-  if (!rec || !lg) {
-    free(rec), free(lg);
-    return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
-  }
-  void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a host gone: its write fails, EPIPE */
+  if (!rec) return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN); /* a peer gone: its write fails, EPIPE */
   for (uint64_t u = first; u < first + count; u++) {
     sv->last_unit = u + 1 == sv->units;
-    rc = play_unit(sv, u, rec, lg, err);
-    tk_unit_log_drop(lg);
-    if (rc) break;
-    const void *records = r->records ? sv->rb.packed : NULL;
-    if ((rc = sink(sink_ctx, rec, records, r->records ? sv->rb.packed_len : 0))) break;
+    sv->announced = UINT32_MAX;
+    memset(sv->pending, 0, sizeof sv->pending);
+    unsigned fallback = 0;
+    tk_fault faults[TK_DAIFUGO_PLAYERS];
+    memset(faults, 0, sizeof faults);
+    for (int p = 0; p < 5; p++) {
+      seat *st = &sv->seats[p];
+      if (!st->dead) continue;
+      faults[p] = st->dead_fault;
+      snprintf(faults[p].detail, sizeof faults[p].detail, "unit %llu: %.140s",
+               (unsigned long long)st->dead_unit, st->dead_fault.detail);
+      fallback |= 1u << p;
+    }
+    uint64_t wall;
+    const int *seating = tk_schedule_unit(&r->sched, u, &wall);
+    if ((rc = tk_loop_play(&sv->loop, u, wall, seating, fallback, faults, rec, err))) break;
+    const void *records = r->records ? sv->loop.rb.packed : NULL;
+    if ((rc = sink(sink_ctx, rec, records, r->records ? sv->loop.rb.packed_len : 0))) break;
     if (progress) progress(progress_ctx, u + 1 - first, count);
   }
   end_hosts(sv, !rc);
   signal(SIGPIPE, old_pipe);
   free(rec);
-  free(lg);
   return rc;
 }
 
@@ -688,19 +550,34 @@ static int serve_hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
   tk_error err;
   tk_error_clear(&err);
   sv->r = r;
-  /* the adapter's unit state (harness/games/daifugo.c), which starts with the block */
-  size_t state_size = r->game->state_size > sizeof(tk_daifugo_block) ? r->game->state_size
-                                                                     : sizeof(tk_daifugo_block);
-  sv->state = calloc(1, state_size);
-  sv->b = sv->state;
-  sv->legal = malloc(sizeof *sv->legal);
-  sv->view = malloc(sizeof *sv->view);
-  if (!sv->state || !sv->legal || !sv->view) {
+  if (tk_loop_init(&sv->loop, r->game)) {
     fprintf(stderr, "taikai serve: out of memory\n");
     return 1;
   }
-  tk_records_builder_init(&sv->rb, r->game->view_size, r->game->legal_size,
-                          r->game->action_size);
+  sv->loop_ready = 1;
+  sv->remote = (tk_remote_seat){.ctx = sv, .act = remote_act};
+  sv->observer = (tk_loop_observer){.ctx = sv, .decision = on_decision, .applied = on_applied,
+                                    .faulted = on_faulted};
+  for (int p = 0; p < 5; p++) {
+    tk_seat_agent *a = &sv->agents[p];
+    a->index = p;
+    a->label = r->spec.agents[p].label;
+    if (r->spec.agents[p].external) {
+      a->remote = &sv->remote;
+    } else {
+      a->desc = r->plugins[p].desc;
+      a->params = r->params_text[p];
+      a->isolated = 1; /* each plugin seat in a process of its own: the server holds sockets */
+    }
+  }
+  tk_loop *l = &sv->loop;
+  l->run = r;
+  l->rules = r->rules;
+  l->seed = r->spec.seed;
+  l->illegal_policy = (int)r->spec.illegal_policy;
+  l->no_replay = 1;
+  l->observer = &sv->observer;
+  l->agents = sv->agents;
   sv->units = tk_schedule_units(&r->sched);
   for (int p = 0; p < 5; p++) {
     sv->seats[p].fd = -1;
@@ -796,16 +673,13 @@ int tk_cmd_serve(int argc, char **argv) {
   }
   a.external_ok = 1;
   a.edit = edit_spec;
+  sv->quiet = a.quiet;
   status = tk_run_tournament(&a, "serve", serve_hook, sv);
 done:
-  for (int p = 0; p < 5; p++) {
-    tk_seat_host_kill(&sv->seats[p].host);
-    tk_seat_host_free(&sv->seats[p].host);
-    close_seat(&sv->seats[p]);
-  }
+  end_hosts(sv, 0);
+  for (int p = 0; p < 5; p++) close_seat(&sv->seats[p]);
   if (sv->listen_fd >= 0) close(sv->listen_fd);
-  tk_records_builder_free(&sv->rb);
-  free(sv->state), free(sv->legal), free(sv->view);
+  if (sv->loop_ready) tk_loop_free(&sv->loop);
   free(sv);
   return status;
 }

@@ -1,6 +1,7 @@
 /* harness/core/loop.c — the agent-call loop (see loop.h). One try plays the unit from its
  * start; a fault found in a try puts the fallback in that seat and starts again, so a unit takes
- * at most nseats + 1 tries. Results depend only on the unit and on what the agents did. */
+ * at most nseats + 1 tries (a no-replay loop: one try, the fallback taking the seat where it
+ * faulted). Results depend only on the unit and on what the agents did. */
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -61,7 +62,7 @@ void tk_loop_free(tk_loop *l) {
 
 int tk_loop_create(tk_loop *l, int index, int seat, tk_fault *f) {
   tk_seat_agent *a = &l->agents[index];
-  if (a->inst) return 1;
+  if (a->inst || a->remote) return 1;
   tk_error e;
   tk_error_clear(&e);
   memset(f, 0, sizeof *f);
@@ -152,10 +153,12 @@ static int host_call(tk_loop *l, tk_seat_agent *a, int seat, int entry, const vo
 }
 
 /* Per-seat bookkeeping of one try. */
-typedef struct try_state {
+typedef struct tk_loop_try {
   int illegal[TK_MAX_SEATS];
   char illegal_first[TK_MAX_SEATS][192];
-  tk_fault fault;   /* the fault that ended the try (kind 0: none) */
+  tk_fault fault;   /* the fault that ended the try (kind 0: none; a replay loop only) */
+  unsigned fb;      /* the seats the fallback plays now */
+  tk_fault faults[TK_MAX_SEATS]; /* a no-replay loop: the faults of this try, by seat */
 } try_state;
 
 static void error_fault(tk_fault *f, int seat, int entry, int rc) {
@@ -164,6 +167,33 @@ static void error_fault(tk_fault *f, int seat, int entry, int rc) {
   f->entry = entry;
   f->seat = seat;
   snprintf(f->detail, sizeof f->detail, "returned %d (%s)", rc, tk_strerror(rc));
+}
+
+/* Seat s faults in a no-replay try: the fallback plays it from here. */
+static void charge(tk_loop *l, try_state *t, int s, const tk_fault *f) {
+  if (s < 0 || s >= l->game->nseats || (t->fb >> s & 1)) return;
+  t->faults[s] = *f;
+  t->faults[s].seat = s;
+  t->fb |= 1u << s;
+  if (l->observer && l->observer->faulted)
+    l->observer->faulted(l->observer->ctx, l, s, &t->faults[s]);
+}
+
+void tk_loop_fault(tk_loop *l, int seat, const tk_fault *f) {
+  if (l->cur && l->no_replay) charge(l, l->cur, seat, f);
+}
+
+unsigned tk_loop_fallback(const tk_loop *l) { return l->cur ? l->cur->fb : 0; }
+
+/* The fault in t->fault, of seat s, ends the try (1: a replay loop plays the unit again), or
+ * (0: a no-replay loop) puts the fallback in seat s and play goes on. */
+static int ends_try(tk_loop *l, try_state *t, int s) {
+  t->fault.seat = s;
+  if (!l->no_replay) return 1;
+  tk_fault f = t->fault;
+  memset(&t->fault, 0, sizeof t->fault);
+  charge(l, t, s, &f);
+  return 0;
 }
 
 /* Asks agent `a` why its last call failed (its optional last_error), into `msg`; called inside
@@ -188,19 +218,108 @@ static void fill_info(tk_loop *l, uint64_t wall, int s, int agent) {
   h->nseats = g->nseats;
 }
 
+/* The fallback's action for seat s, applied. */
+static int play_fallback(tk_loop *l, int s, tk_error *err) {
+  l->game->fallback(l->state, s, l->legal, l->action);
+  return l->game->apply(l->state, s, l->action, err);
+}
+
+/* Seat s's decision (l->legal filled), made and applied: by the fallback if the seat is the
+ * fallback's, else by its agent or peer. Returns 0 (with t->fault set when the fault ends the
+ * try) or a referee failure. */
+static int decide(tk_loop *l, try_state *t, int s, tk_seat_agent *a, tk_error *err) {
+  const tk_game *g = l->game;
+  if (t->fb >> s & 1) return play_fallback(l, s, err);
+  g->view(l->state, s, l->view);
+  char what[96];
+  int substituted = 0; /* a peer's illegal choice, replaced by its protocol's action */
+  if (a->remote) {
+    memset(l->action, 0xff, g->action_size);
+    what[0] = '\0';
+    int rr = a->remote->act(a->remote->ctx, l, s, l->action, what, sizeof what, err);
+    if (rr < 0) return rr;
+    if (t->fb >> s & 1) return play_fallback(l, s, err); /* it faulted (tk_loop_fault) */
+    substituted = rr == TK_REMOTE_ILLEGAL;
+  } else {
+    memcpy(l->agent_view, l->view, g->view_size);
+    memcpy(l->agent_legal, l->legal, g->legal_size);
+    memset(l->action, 0xff, g->action_size); /* an action the agent does not write is illegal */
+    tk_watch *w = l->watch;
+    tk_error msg; /* the agent's account of its failed call (last_error) */
+    tk_error_clear(&msg);
+    tk_watch_decision(w, l->view, g->view_size);
+    tk_watch_call(w, s, a->index, TK_ENTRY_ACT);
+    int r2 = 0, faulted = 0;
+    if (a->isolated) {
+      int hc = host_call(l, a, s, TK_ENTRY_ACT, l->agent_view, l->agent_legal, l->action, &r2,
+                         &t->fault, &msg, err);
+      leave(l);
+      if (hc < 0) return hc;
+      faulted = hc == 0;
+    } else {
+      r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
+      if (r2 < 0) last_error(a, &msg);
+      leave(l);
+    }
+    if (faulted || tk_watch_over(w, s, TK_ENTRY_ACT, &t->fault) || r2 < 0) {
+      if (!t->fault.kind) {
+        error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
+        tk_fault_set_message(&t->fault, msg.msg);
+      }
+      g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
+      return ends_try(l, t, s) ? 0 : play_fallback(l, s, err);
+    }
+  }
+  if (!substituted) {
+    tk_error ae;
+    tk_error_clear(&ae);
+    if (!g->apply(l->state, s, l->action, &ae)) {
+      if (l->records && !a->remote) {
+        if (g->canonical) g->canonical(l->legal, l->action);
+        if (tk_records_builder_add(&l->rb, (uint32_t)s, (uint32_t)a->index, l->view, l->legal,
+                                   l->action))
+          return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
+      }
+      return 0;
+    }
+    g->describe_action(l->action, what, sizeof what);
+  }
+  /* never applied: counted; the fallback's (or the peer protocol's) action, or a forfeit */
+  char where[192];
+  g->describe(l->view, where, sizeof where);
+  if (!t->illegal[s]++)
+    snprintf(t->illegal_first[s], sizeof t->illegal_first[s], "%.100s: %.78s, not legal", where,
+             what);
+  if (l->illegal_policy == 1) {
+    if (!substituted) g->fallback(l->state, s, l->legal, l->action);
+    return g->apply(l->state, s, l->action, err);
+  }
+  memset(&t->fault, 0, sizeof t->fault);
+  t->fault.kind = TK_FAULT_ILLEGAL;
+  t->fault.entry = TK_ENTRY_ACT;
+  snprintf(t->fault.detail, sizeof t->fault.detail, "%.140s, not legal", what);
+  snprintf(t->fault.decision, sizeof t->fault.decision, "%s", where);
+  return ends_try(l, t, s) ? 0 : play_fallback(l, s, err);
+}
+
 /* One try of the unit with the seats of `fallback` played by the fallback. Returns 0 (with
- * t->fault.kind set if an agent faulted, its seat in t->fault.seat) or a referee failure. */
+ * t->fault.kind set if an agent's fault ends the try, its seat in t->fault.seat) or a referee
+ * failure. */
 static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
                     unsigned fallback, FILE *log, tk_unit_rec *rec, try_state *t,
                     tk_error *err) {
   const tk_game *g = l->game;
   int n = g->nseats;
   tk_watch *w = l->watch;
+  const tk_loop_observer *ob = l->observer;
   memset(t, 0, sizeof *t);
+  t->fb = fallback;
+  l->cur = t;
   tk_watch_unit(w, unit);
   if (l->records) tk_records_builder_reset(&l->rb);
   for (int s = 0; s < n; s++)
-    if (!(fallback >> s & 1) && !tk_loop_create(l, seating[s], s, &t->fault)) return 0;
+    if (!(t->fb >> s & 1) && !tk_loop_create(l, seating[s], s, &t->fault) && ends_try(l, t, s))
+      return 0;
 
   char names[TK_MAX_SEATS][NAME_MAX_LEN];
   const char *np[TK_MAX_SEATS];
@@ -218,29 +337,36 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
 
   for (int s = 0; s < n; s++) { /* an isolated host's own clocks start again too */
     tk_seat_agent *a = &l->agents[seating[s]];
-    if (!(fallback >> s & 1) && a->isolated && a->inst) tk_seat_host_unit(&a->host, unit);
+    if (!(t->fb >> s & 1) && a->isolated && a->inst) tk_seat_host_unit(&a->host, unit);
   }
   for (int s = 0; s < n; s++) {
     tk_seat_agent *a = &l->agents[seating[s]];
-    if ((fallback >> s & 1) || !a->desc->begin_game) continue;
+    if ((t->fb >> s & 1) || a->remote || !a->desc->begin_game) continue;
     fill_info(l, wall, s, a->index);
     tk_watch_call(w, s, a->index, TK_ENTRY_BEGIN);
-    int r2;
+    int r2 = 0;
     if (a->isolated) {
       int hc = host_call(l, a, s, TK_ENTRY_BEGIN, l->info, NULL, NULL, &r2, &t->fault, &msg,
                          err);
       leave(l);
-      if (hc <= 0) return hc;
+      if (hc < 0) return hc;
+      if (hc == 0) {
+        if (ends_try(l, t, s)) return 0;
+        continue;
+      }
     } else {
       r2 = a->desc->begin_game(a->inst, l->info);
       if (r2 < 0) last_error(a, &msg);
       leave(l);
     }
-    if (tk_watch_over(w, s, TK_ENTRY_BEGIN, &t->fault)) return 0;
+    if (tk_watch_over(w, s, TK_ENTRY_BEGIN, &t->fault)) {
+      if (ends_try(l, t, s)) return 0;
+      continue;
+    }
     if (r2 < 0) {
       error_fault(&t->fault, s, TK_ENTRY_BEGIN, r2);
       tk_fault_set_message(&t->fault, msg.msg);
-      return 0;
+      if (ends_try(l, t, s)) return 0;
     }
   }
 
@@ -250,69 +376,10 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
     if (s < 0) return s;
     if (s >= n) return tk_error_set(err, TK_ESTATE, -1, "%s: seat %d to act", g->name, s);
     g->legal(l->state, s, l->legal);
-    if (fallback >> s & 1) {
-      g->fallback(l->state, s, l->legal, l->action);
-      if ((rc = g->apply(l->state, s, l->action, err))) return rc;
-      continue;
-    }
-    tk_seat_agent *a = &l->agents[seating[s]];
-    g->view(l->state, s, l->view);
-    memcpy(l->agent_view, l->view, g->view_size);
-    memcpy(l->agent_legal, l->legal, g->legal_size);
-    memset(l->action, 0xff, g->action_size); /* an action the agent does not write is illegal */
-    tk_watch_decision(w, l->view, g->view_size);
-    tk_watch_call(w, s, a->index, TK_ENTRY_ACT);
-    int r2;
-    if (a->isolated) {
-      int hc = host_call(l, a, s, TK_ENTRY_ACT, l->agent_view, l->agent_legal, l->action, &r2,
-                         &t->fault, &msg, err);
-      leave(l);
-      if (hc < 0) return hc;
-      if (hc == 0) {
-        g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
-        return 0;
-      }
-    } else {
-      r2 = a->desc->act(a->inst, l->agent_view, l->agent_legal, l->action);
-      if (r2 < 0) last_error(a, &msg);
-      leave(l);
-    }
-    if (tk_watch_over(w, s, TK_ENTRY_ACT, &t->fault) || r2 < 0) {
-      if (!t->fault.kind) {
-        error_fault(&t->fault, s, TK_ENTRY_ACT, r2);
-        tk_fault_set_message(&t->fault, msg.msg);
-      }
-      g->describe(l->view, t->fault.decision, sizeof t->fault.decision);
-      return 0;
-    }
-    tk_error ae;
-    tk_error_clear(&ae);
-    if (!g->apply(l->state, s, l->action, &ae)) {
-      if (l->records && g->canonical) g->canonical(l->legal, l->action);
-      if (l->records && tk_records_builder_add(&l->rb, (uint32_t)s, (uint32_t)a->index, l->view,
-                                               l->legal, l->action))
-        return tk_error_set(err, TK_ENOMEM, -1, "out of memory for the records");
-      continue;
-    }
-    /* never applied: the fallback instead, or a forfeit */
-    char what[96], where[192];
-    g->describe_action(l->action, what, sizeof what);
-    g->describe(l->view, where, sizeof where);
-    if (!t->illegal[s]++)
-      snprintf(t->illegal_first[s], sizeof t->illegal_first[s], "%.100s: %.78s, not legal",
-               where, what);
-    if (l->illegal_policy == 1) {
-      g->fallback(l->state, s, l->legal, l->action);
-      if ((rc = g->apply(l->state, s, l->action, err))) return rc;
-      continue;
-    }
-    memset(&t->fault, 0, sizeof t->fault);
-    t->fault.kind = TK_FAULT_ILLEGAL;
-    t->fault.entry = TK_ENTRY_ACT;
-    t->fault.seat = s;
-    snprintf(t->fault.detail, sizeof t->fault.detail, "%.140s, not legal", what);
-    snprintf(t->fault.decision, sizeof t->fault.decision, "%s", where);
-    return 0;
+    if (ob && ob->decision && (rc = ob->decision(ob->ctx, l, s, err))) return rc;
+    if ((rc = decide(l, t, s, &l->agents[seating[s]], err))) return rc;
+    if (t->fault.kind) return 0;
+    if (ob && ob->applied && (rc = ob->applied(ob->ctx, l, s, err))) return rc;
   }
 
   for (int s = 0; s < n; s++) memset(rec->seat[s].f, 0, sizeof rec->seat[s].f);
@@ -321,22 +388,25 @@ static int try_unit(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating
   g->result(l->state, l->result);
   for (int s = 0; s < n; s++) {
     tk_seat_agent *a = &l->agents[seating[s]];
-    if ((fallback >> s & 1) || !a->desc->end_game) continue;
+    if ((t->fb >> s & 1) || a->remote || !a->desc->end_game) continue;
     tk_watch_call(w, s, a->index, TK_ENTRY_END);
     if (a->isolated) {
       int r2, hc = host_call(l, a, s, TK_ENTRY_END, l->result, NULL, NULL, &r2, &t->fault, &msg,
                              err);
       leave(l);
-      if (hc <= 0) return hc;
+      if (hc < 0) return hc;
+      if (hc == 0) {
+        if (ends_try(l, t, s)) return 0;
+        continue;
+      }
     } else {
       a->desc->end_game(a->inst, l->result);
       leave(l);
     }
-    if (tk_watch_over(w, s, TK_ENTRY_END, &t->fault)) return 0;
+    if (tk_watch_over(w, s, TK_ENTRY_END, &t->fault) && ends_try(l, t, s)) return 0;
   }
   return 0;
 }
-
 /* ------------------------------------------------------------------ a unit's log */
 
 int tk_unit_log_try(tk_unit_log *lg, const char *dir, int gzip, uint64_t unit, tk_error *err) {
@@ -422,15 +492,20 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
       fault[s].seat = s;
     }
   }
+  for (int s = 0; s < n; s++)
+    if (l->agents[seating[s]].remote && !l->no_replay)
+      return tk_error_set(err, TK_EINVAL, -1, "seat %d: a remote seat needs a no-replay loop", s);
   tk_unit_log lg;
   memset(&lg, 0, sizeof lg);
   try_state t;
+  unsigned before = fallback; /* the seats lost before the unit */
   for (;;) {
     if (l->logs_dir && tk_unit_log_try(&lg, l->logs_dir, l->logs_gzip, unit, err)) {
       tk_unit_log_drop(&lg);
       return TK_EIO;
     }
     int rc = try_unit(l, unit, wall, seating, fallback, lg.f, rec, &t, err);
+    l->cur = NULL;
     int lrc = tk_unit_log_close(&lg, rc ? NULL : err);
     if (!rc) rc = lrc;
     if (rc) {
@@ -454,6 +529,21 @@ int tk_loop_play(tk_loop *l, uint64_t unit, uint64_t wall, const int *seating,
     illegal[s] = t.illegal[s]; /* the try it faulted in: its illegal actions count */
     memcpy(illegal_first[s], t.illegal_first[s], sizeof illegal_first[s]);
     fallback |= 1u << s; /* play the unit again from its start, the fallback in seat s */
+  }
+  if (l->no_replay) { /* the one try's faults; a faulted host starts afresh next unit */
+    for (int s = 0; s < n; s++) {
+      if (!(t.fb >> s & 1) || (before >> s & 1)) continue;
+      fault[s] = t.faults[s];
+      illegal[s] = t.illegal[s];
+      memcpy(illegal_first[s], t.illegal_first[s], sizeof illegal_first[s]);
+      tk_seat_agent *fa = &l->agents[seating[s]];
+      if (fa->isolated && fa->inst) {
+        tk_seat_host_kill(&fa->host);
+        tk_seat_host_free(&fa->host);
+        fa->inst = NULL;
+      }
+    }
+    fallback = t.fb;
   }
   for (int s = 0; s < n; s++) {
     tk_seat_rec *x = &rec->seat[s];

@@ -370,7 +370,13 @@ static void test_capture(void) {
 /* ------------------------------------------------------------------ misbehaving clients */
 
 enum at { AT_PROFILE, AT_START, AT_EXCHANGE, AT_MOVE, AT_NONMOVER };
-enum act { DO_CLOSE, DO_HALF, DO_GARBAGE, DO_STALL, DO_HALF_STALL };
+enum act { DO_CLOSE, DO_HALF, DO_GARBAGE, DO_STALL, DO_HALF_STALL, DO_ILLEGAL };
+
+/* DO_ILLEGAL: the answer the server sent to the illegal submission (-1: none); at an
+ * exchange, the hand before it, the cards to give and the hand the next hand table shows. */
+static int32_t illegal_answer;
+static uint64_t ex_before, ex_after;
+static int ex_give;
 
 /* A C client that leads its lowest card on a new table, passes otherwise, and gives its lowest
  * cards, until the `nth` event of
@@ -414,9 +420,14 @@ static int bad_client(int port, enum at at, int nth, enum act what, int stall_ms
     if (EVENT(AT_START)) MISBEHAVE();
     int give = t.c[5][1];
     if (give) {
-      if (EVENT(AT_EXCHANGE)) MISBEHAVE();
+      int ev = EVENT(AT_EXCHANGE);
+      if (ev && what != DO_ILLEGAL) MISBEHAVE();
       uint64_t hand = tk_uecda_get_hand(&t) & ~TK_DAIFUGO_JOKER, g = 0;
-      for (int k = 0; k < give; k++) g |= (hand & ~g) & -(hand & ~g);
+      for (int k = 0; k < give + ev; k++) g |= (hand & ~g) & -(hand & ~g); /* ev: one too many */
+      if (ev) {
+        ex_before = tk_uecda_get_hand(&t);
+        ex_give = give;
+      }
       tk_uecda_table x;
       memset(&x, 0, sizeof x);
       tk_uecda_put_hand(&x, g);
@@ -425,12 +436,20 @@ static int bad_client(int port, enum at at, int nth, enum act what, int stall_ms
     int32_t end;
     do {
       if (tk_uecda_recv_table(fd, &t, 30000, NULL)) goto out;
+      if (ex_before && !ex_after) ex_after = tk_uecda_get_hand(&t);
       if (t.c[5][3] == me) {
-        if (EVENT(AT_MOVE)) MISBEHAVE();
+        int ev = EVENT(AT_MOVE);
+        if (ev && what != DO_ILLEGAL) MISBEHAVE();
         tk_uecda_table sub;
         memset(&sub, 0, sizeof sub);
         uint64_t hand = tk_uecda_get_hand(&t), real = hand & ~TK_DAIFUGO_JOKER;
-        if (t.c[5][4]) { /* a new table: the lowest column, or the joker alone */
+        if (ev) { /* the lowest card it does not hold */
+          uint64_t out = 0;
+          for (int c = 1; c <= 13 && !out; c++)
+            for (int r = 0; r < 4 && !out; r++)
+              if (!(real & TK_DAIFUGO_CARD(r, c))) out = TK_DAIFUGO_CARD(r, c);
+          tk_uecda_put_hand(&sub, out);
+        } else if (t.c[5][4]) { /* a new table: the lowest column, or the joker alone */
           uint64_t low = 0;
           for (int c = 1; c <= 13 && !low; c++)
             for (int r = 0; r < 4 && !low; r++) low = real & TK_DAIFUGO_CARD(r, c);
@@ -438,6 +457,7 @@ static int bad_client(int port, enum at at, int nth, enum act what, int stall_ms
         }
         tk_uecda_send_table(fd, &sub);
         if (tk_uecda_recv_int(fd, &v, 30000, NULL)) goto out;
+        if (ev) illegal_answer = v;
       } else if (EVENT(AT_NONMOVER)) {
         MISBEHAVE();
       }
@@ -537,6 +557,76 @@ static const fault_case CASES[] = {
      "no whole submission table within the limit (200 of 480 bytes)", 0},
     {"nonmover-close", AT_NONMOVER, 4, DO_CLOSE, "error", "disconnected", 0},
 };
+
+/* A client's table that is a set of cards but no legal action: under illegal_policy
+ * "substitute" counted (the first described) and replaced as the server does (a play by a pass,
+ * answered 8; a wrong exchange by the strongest cards), the game going on with no fault; under
+ * "forfeit" a fault of kind illegal, the seat the fallback's to the end. */
+static void illegal_case(enum at at, int nth, const char *policy, const char *says) {
+  char spec[2048], out[64];
+  snprintf(spec, sizeof spec, SPEC_FAULTS, 1000, "forfeit");
+  if (!strcmp(policy, "forfeit")) { /* illegal_policy too */
+    char *p = strstr(spec, "\"substitute\"");
+    memmove(p + 9, p + 12, strlen(p + 12) + 1);
+    memcpy(p, "\"forfeit\"", 9);
+  }
+  write_file(W("illegal.json"), spec);
+  snprintf(out, sizeof out, "illegal-%s-%d-%s", at == AT_MOVE ? "move" : "give", nth, policy);
+  int port;
+  pid_t server = serve_start(W("illegal.json"), W(out), NULL, &port);
+  if (!port) return;
+  illegal_answer = -1;
+  ex_before = ex_after = 0;
+  int seen = bad_client(port, at, nth, DO_ILLEGAL, 0);
+  if (seen < nth) TK_FAILF("%s: the client met %d events, not %d", out, seen, nth);
+  TK_EQ(taikai_wait(server), 0, err_buf);
+  int forfeit = !strcmp(policy, "forfeit");
+  if (at == AT_MOVE) TK_EQ(illegal_answer, forfeit ? -1 : TK_UECDA_REJECTED, "the answer");
+  if (at == AT_EXCHANGE && !forfeit && ex_before != 0 &&
+      (ex_before & ~ex_after) != tk_daifugo_strongest(ex_before, ex_give))
+    TK_FAILF("%s: the hand %llx after the exchange is not %llx less its %d strongest cards", out,
+             (unsigned long long)ex_after, (unsigned long long)ex_before, ex_give);
+  if (at == AT_EXCHANGE && !forfeit && (!ex_before || !ex_after))
+    TK_FAILF("%s: the client saw no hand before or after its exchange", out);
+  char path[128];
+  snprintf(path, sizeof path, "%s/games.jsonl", out);
+  json_t *lines[8];
+  int n = load_lines(W(path), lines, 8);
+  TK_EQ(n, 3, "units written");
+  for (int i = 0; i < n; i++) {
+    json_t *s0 = json_array_get(json_object_get(lines[i], "seats"), 0);
+    json_t *fi = json_object_get(s0, "fault_info");
+    int illegal = (int)json_integer_value(json_object_get(s0, "illegal"));
+    const char *first = json_string_value(json_object_get(s0, "illegal_first"));
+    const char *kind = json_string_value(json_object_get(fi, "kind"));
+    const char *detail = json_string_value(json_object_get(fi, "detail"));
+    if (i == 0) {
+      TK_EQ(illegal, 1, "the unit's illegal actions");
+      if (!first || !strstr(first, says) || !strstr(first, "not legal"))
+        TK_FAILF("%s: illegal_first '%s' does not say '%s'", out, first ? first : "(none)", says);
+    } else {
+      TK_EQ(illegal, 0, "a later unit's illegal actions");
+    }
+    if (forfeit) {
+      if (!kind || strcmp(kind, "illegal"))
+        TK_FAILF("%s: unit %d: fault kind %s, expected illegal", out, i, kind ? kind : "(none)");
+      if (!detail || !strstr(detail, says))
+        TK_FAILF("%s: unit %d: fault detail '%s' does not say '%s'", out, i,
+                 detail ? detail : "(none)", says);
+      TK_EQ(json_integer_value(json_object_get(s0, "daihinmin")), 6, "forfeit: every game last");
+    } else if (fi) {
+      TK_FAILF("%s: unit %d: a fault under illegal_policy substitute", out, i);
+    }
+    TK_EQ(json_integer_value(json_object_get(s0, "games")), 6, "a whole block");
+  }
+  free_lines(lines, n);
+}
+
+static void test_illegal(void) {
+  illegal_case(AT_MOVE, 2, "substitute", ": ");   /* "game 0, player 0: ...: H3, not legal" */
+  illegal_case(AT_EXCHANGE, 1, "substitute", "give ");
+  illegal_case(AT_MOVE, 2, "forfeit", ", not legal");
+}
 
 static void test_faults(void) {
   for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) run_fault_case(&CASES[i], "forfeit");
@@ -894,6 +984,7 @@ int main(void) {
       {"a capture parsed by the message sequence", test_capture},
       {"faults at every point (forfeit)", test_faults},
       {"faults under the abort policy", test_fault_abort},
+    {"illegal tables: substituted and counted, or forfeited", test_illegal},
       {"taikai client: greedy plays as in taikai run", test_bridge_same_games},
       {"taikai client: five agents fill the contest's seats", test_bridge_five},
       CU_TEST_INFO_NULL,
