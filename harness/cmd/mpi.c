@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confine.h"
 #include "runargs.h"
 
 #ifndef TAIKAI_MPI
@@ -550,6 +551,11 @@ static void serve(mpi_ctx *c, tk_run *r, int jobs) {
   tk_error err;
   tk_error_clear(&err);
   send_empty(0, TAG_REQUEST);
+  for (int i = 0; i < r->spec.nagents; i++)
+    if (r->spec.agents[i].isolated) { /* its host must not reach this rank's memory */
+      tk_confine_referee();
+      break;
+    }
   int rc = tk_pool_feed(r, worker_feed, c, jobs, worker_sink, c, &err);
   batch_send(c);
   if (rc && !c->stopped) {

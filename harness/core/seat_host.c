@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "seat_host.h"
 #include "worker.h"
 
@@ -63,6 +64,7 @@ static void host_main(const tk_run *r, int agent, int seat, int req_fd, int rep_
   if (!a || !legal || !action) _exit(TK_WORKER_EXIT_NOMEM);
   tk_error e, msg;
   tk_error_clear(&e);
+  tk_confine_seat(); /* before any of the agent's code */
   tk_watch_call(w, seat, agent, TK_ENTRY_CREATE);
   tk_agent_instance *inst =
       d->create(r->params_text[agent], tk_game_seed(r->spec.seed, UINT64_MAX, -1, agent), &e);

@@ -4,10 +4,11 @@
  * shared memory it can reach scribbled, a crash in a thread it started, a child it forked that
  * crashes, each is charged to that agent (the honest agent beside it has no fault), the run
  * completes, and -j 1 and -j 2 write the same bytes (junk written from descriptor 5 up reaches
- * nothing at all: the host holds only its two pipes). SIGTERM sent by the agent to the referee
- * stops the run cleanly (exit 143, a partial summary), and the same command finishes it with
- * the bytes of a run the signal never reached. An isolated agent that behaves plays the same
- * games as in the worker. */
+ * nothing at all: the host holds only its two pipes). SIGTERM sent by an isolated agent to the
+ * referee is refused (harness/core/confine.h), as are ptrace and reading the worker's memory;
+ * from an agent in the worker it stops the run cleanly (exit 143, a partial summary), and the
+ * same command finishes it with the bytes of a run the signal never reached. An isolated agent
+ * that behaves plays the same games as in the worker. */
 #include <signal.h>
 
 #define WORK TK_WORK_DIR "-isolation"
@@ -91,33 +92,80 @@ static void test_memory_threads_children(void) {
     TK_FAILF("the thread's crash is not charged as a crash in act: %.400s", text);
 }
 
-/* The agent sends SIGTERM to the referee in its 3rd game: the run stops cleanly; the same
- * command finishes it; the bytes are those of a run the signal never reached. */
-static void test_sigterm(void) {
-  char counter[1200], params[1400], out[1300], ref[1300];
-  snprintf(counter, sizeof counter, "%s/term.count", WORK);
+/* The agent sends SIGTERM to the referee in its 3rd game. In the worker it reaches it: the run
+ * stops cleanly and the same command finishes it. Isolated, its seat's confinement refuses the
+ * signal and the run completes. Either way the bytes are those of a run the signal never
+ * reached. */
+static void sigterm_case(const char *iso) {
+  char counter[1200], params[1400], out[1300], name[64], ref[64];
+  snprintf(counter, sizeof counter, "%s/term-%s.count", WORK, iso);
   snprintf(params, sizeof params, "{\"how\": \"term_referee\", \"turn\": 3, \"nth\": 3, "
            "\"counter\": \"%s\"}", counter);
-  snprintf(out, sizeof out, "%s/term", WORK);
-  const char *a[] = {"run", spec("term", 8, params, "process"), "--out", out, "-j", "1",
-                     "--quiet", NULL};
+  snprintf(name, sizeof name, "term-%s", iso);
+  snprintf(out, sizeof out, "%s/%s", WORK, name);
+  const char *a[] = {"run", spec(name, 8, params, iso), "--out", out, "-j", "1", "--quiet", NULL};
   int rc = taikai(a);
-  TK_EQ(rc, 143, "the referee stopped by SIGTERM");
-  json_t *s = summary("term");
-  CU_ASSERT(json_is_false(json_object_get(s, "complete")));
+  int worker = !strcmp(iso, "worker");
+  TK_EQ(rc, worker ? 143 : 0, worker ? "the referee stopped by SIGTERM"
+                                     : "the run, the signal refused");
+  json_t *s = summary(name);
+  CU_ASSERT(worker ? json_is_false(json_object_get(s, "complete"))
+                   : json_is_true(json_object_get(s, "complete")));
   json_decref(s);
-  rc = taikai(a); /* the counter is past 3: the agent sends no more signals */
-  if (rc) TK_FAILF("the resumed run: exit %d: %.400s", rc, err_buf);
+  if (worker) {
+    rc = taikai(a); /* the counter is past 3: the agent sends no more signals */
+    if (rc) TK_FAILF("the resumed run: exit %d: %.400s", rc, err_buf);
+  }
   /* the reference: the same agent, which never reaches its 3rd signal */
   snprintf(params, sizeof params, "{\"how\": \"term_referee\", \"turn\": 3, \"nth\": 1000, "
            "\"counter\": \"%s.ref\"}", counter);
-  snprintf(ref, sizeof ref, "%s/term-ref", WORK);
-  const char *b[] = {"run", spec("term-ref", 8, params, "process"), "--out", ref, "--quiet",
-                     NULL};
+  snprintf(ref, sizeof ref, "term-%s-ref", iso);
+  snprintf(out, sizeof out, "%s/%s", WORK, ref);
+  const char *b[] = {"run", spec(ref, 8, params, iso), "--out", out, "--quiet", NULL};
   if (taikai(b)) TK_FAILF("the reference run: %.400s", err_buf);
-  if (!same_file("term", "term-ref", "games.jsonl") ||
-      !same_file("term", "term-ref", "summary.json"))
-    TK_FAILF("the resumed run differs from a run without the signal");
+  if (!same_file(name, ref, "games.jsonl") || !same_file(name, ref, "summary.json"))
+    TK_FAILF("%s: the run differs from a run without the signal", iso);
+}
+
+static void test_sigterm(void) {
+  sigterm_case("worker");
+  sigterm_case("process");
+}
+
+/* What could reach the referee's processes from an agent, probed without harm in its 3rd
+ * decision of each game: in the worker every probe passes (the control: the probes see the
+ * difference); isolated, ptrace, reading the worker's memory and signals to the worker, the
+ * referee and every process are refused (EPERM), and, for an ordinary user, so is opening the
+ * worker's /proc/PID/mem (root may open any). */
+static void test_confined(void) {
+  const char *isos[2] = {"worker", "process"};
+  for (int k = 0; k < 2; k++) {
+    char counter[1200], params[1400], out[1300], name[64];
+    snprintf(counter, sizeof counter, "%s/probe-%s.txt", WORK, isos[k]);
+    unlink(counter);
+    snprintf(params, sizeof params, "{\"how\": \"probe_parents\", \"turn\": 3, "
+             "\"counter\": \"%s\"}", counter);
+    snprintf(name, sizeof name, "probe-%s", isos[k]);
+    snprintf(out, sizeof out, "%s/%s", WORK, name);
+    const char *a[] = {"run", spec(name, 3, params, isos[k]), "--out", out, "-j", "1", "--quiet",
+                       NULL};
+    int rc = taikai(a);
+    if (rc) TK_FAILF("%s: exit %d: %.400s", name, rc, err_buf);
+    char text[4096];
+    slurp(counter, text, sizeof text);
+    int lines = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+      const char *want = k ? "ptrace=EPERM vm=EPERM kill_parent=EPERM kill_grandparent=EPERM "
+                             "kill_all=EPERM mem="
+                           : "ptrace=ESRCH vm=EFAULT kill_parent=ok kill_grandparent=ok "
+                             "kill_all=ok mem=";
+      if (strncmp(line, want, strlen(want))) TK_FAILF("%s: '%s', expected '%s...'", name, line,
+                                                      want);
+      if (k && geteuid() != 0 && !strstr(line, "mem=EACCES"))
+        TK_FAILF("%s: '%s': the worker's memory open to the agent", name, line);
+    }
+    TK_EQ(lines, 3, "probes, one a game");
+  }
 }
 
 /* Behaving, an isolated agent plays exactly the games it plays in the worker. */
@@ -142,7 +190,9 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"forged messages, junk and a closed pipe: the agent's faults", test_forged},
       {"shared memory, threads and children: the agent's faults", test_memory_threads_children},
-      {"SIGTERM to the referee: a clean stop, then the same bytes", test_sigterm},
+      {"SIGTERM to the referee: refused isolated; in the worker a clean stop, then the same "
+       "bytes", test_sigterm},
+      {"isolated: ptrace, memory and signals of the referee refused", test_confined},
       {"behaving: the same games as in the worker; bad values refused", test_same_games},
       CU_TEST_INFO_NULL,
   };
