@@ -83,7 +83,8 @@ typedef struct rated {
   char *id;      /* identity: plugin \x1f version \x1f params \x1f weights hashes */
   char *label, *plugin, *params; /* label: shown, unique; plugin: "name version" */
   char *base;                     /* the label the spec gives it */
-  uint64_t runs;
+  uint64_t runs;                  /* run folders it plays in */
+  int last_run;                   /* the last of them, while reading */
 } rated;
 
 typedef struct entry { /* one seat of a one-player game, waiting for its wall's ranking */
@@ -104,6 +105,7 @@ typedef struct ctx {
   entry *solo;
   size_t nsolo, cap_solo;
   uint64_t units;
+  int run;               /* the run folder being read (its index) */
 } ctx;
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -149,7 +151,8 @@ static int agent_of(ctx *c, const char *spec, size_t i, json_t *a, int *rc) {
     if (!strcmp(c->agents[g].id, id)) {
       free(id);
       free(params);
-      c->agents[g].runs++;
+      if (c->agents[g].last_run != c->run) c->agents[g].runs++;
+      c->agents[g].last_run = c->run;
       return g;
     }
   if (c->nagents == MAX_AGENTS) {
@@ -183,6 +186,7 @@ static int agent_of(ctx *c, const char *spec, size_t i, json_t *a, int *rc) {
   ag->base = strdup(label);
   ag->label = strdup(buf);
   ag->runs = 1;
+  ag->last_run = c->run;
   return c->nagents++;
 }
 
@@ -468,6 +472,7 @@ int tk_cmd_ratings(int argc, char **argv) {
       }
       json_decref(s);
     }
+    c.run = r;
     rc = read_run(&c, runs[r]);
   }
   if (!rc && c.game->nseats == 1) rc = solo_games(&c);
@@ -540,6 +545,11 @@ int tk_cmd_ratings(int argc, char **argv) {
     lo[a] = quantile(col, R, (1 - level) / 2);
     hi[a] = quantile(col, R, (1 + level) / 2);
   }
+  for (int a = 0; a < m; a++)
+    if (R && a != anchor_i && lo[a] == hi[a])
+      fprintf(stderr, "taikai ratings: note: '%s' has the same rating in every resample (the same "
+              "order in every game?): its interval has no width and does not measure its "
+              "uncertainty; the prior alone keeps the rating finite\n", c.agents[a].label);
   for (int k = 1; k < m; k++) /* by rating, best first; equal ratings keep the agents' order */
     for (int j = k; j > 0 && rating[order[j]] > rating[order[j - 1]]; j--) {
       int t = order[j];
