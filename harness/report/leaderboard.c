@@ -44,7 +44,7 @@ int tk_board_html(const tk_board *b, const char *path, tk_error *err) {
             r->hi, (unsigned long long)r->games);
     if (isfinite(r->p_next)) fprintf(f, "%.3f", r->p_next);
     else fputs("–", f);
-    fputs("</td><td class=\"ci\">", f);
+    fputs("</td><td class=\"ci\" style=\"text-align:left;max-width:480px;word-break:break-all\">", f);
     tk_html_escape(f, r->params);
     fputs("</td></tr>\n", f);
   }
