@@ -224,7 +224,7 @@ static int read_run(ctx *c, const char *dir) {
   tk_error_clear(&e);
   json_t *spec = tk_json_load_path(spec_path, 0, &e);
   if (!spec) return bad("%s (is %s a run folder of `taikai run`?)", e.msg, dir);
-  int rc = 0, map[TK_MAX_SEATS * 8 + MAX_AGENTS];
+  int rc = 0, map[MAX_AGENTS];
   gzFile gz = NULL;
   char *line = NULL;
   tk_unit_rec *rec = NULL;
