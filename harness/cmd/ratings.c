@@ -59,7 +59,7 @@ static void usage(FILE *f) {
           "  --seed N        the resampling's seed (default 1)\n"
           "  --resamples N   resamples for the intervals (default 1000; 0: none)\n"
           "  --level P       the intervals' level (default 0.95)\n"
-          "  --prior G       virtual games per agent against a fixed agent of rating 0, half\n"
+          "  --prior G       virtual games per agent against a fixed agent of strength 1, half\n"
           "                  won (default 2; keeps ratings finite; 0: maximum likelihood)\n"
           "  --key FIELD     the seat's result field that orders a game (default: see above)\n"
           "  --ascending     lower values of --key are better (rank is always ascending)\n"

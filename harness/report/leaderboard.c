@@ -40,8 +40,10 @@ int tk_board_html(const tk_board *b, const char *path, tk_error *err) {
     tk_html_escape(f, r->label);
     fputs("</td><td>", f);
     tk_html_escape(f, r->plugin);
-    fprintf(f, "</td><td>%+.1f</td><td>[%+.1f, %+.1f]</td><td>%llu</td><td>", r->rating, r->lo,
-            r->hi, (unsigned long long)r->games);
+    fprintf(f, "</td><td>%+.1f</td><td>", r->rating);
+    if (isfinite(r->lo) && isfinite(r->hi)) fprintf(f, "[%+.1f, %+.1f]", r->lo, r->hi);
+    else fputs("–", f);
+    fprintf(f, "</td><td>%llu</td><td>", (unsigned long long)r->games);
     if (isfinite(r->p_next)) fprintf(f, "%.3f", r->p_next);
     else fputs("–", f);
     fputs("</td><td class=\"ci\" style=\"text-align:left;max-width:480px;word-break:break-all\">", f);
