@@ -19,6 +19,8 @@ const tk_command tk_commands[] = {
      tk_cmd_verify},
     {"plugins", "list the agent plugins taikai can load", tk_cmd_plugins},
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
+    {"ratings", "Plackett-Luce ratings of the agents of one game's runs (taikai ratings --help)",
+     tk_cmd_ratings},
     {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
      tk_cmd_rescore},
     {"gate", "is a candidate stronger, or not weaker? a sequential test (taikai gate --help)",

@@ -15,6 +15,7 @@ int tk_cmd_bench(int argc, char **argv);
 int tk_cmd_run(int argc, char **argv);     /* harness/cmd/run.c */
 int tk_cmd_plugins(int argc, char **argv); /* harness/cmd/plugins.c */
 int tk_cmd_report(int argc, char **argv);  /* harness/cmd/report.c */
+int tk_cmd_ratings(int argc, char **argv); /* harness/cmd/ratings.c */
 int tk_cmd_rescore(int argc, char **argv); /* harness/cmd/rescore.c */
 int tk_cmd_replay(int argc, char **argv);  /* harness/cmd/replay.c */
 int tk_cmd_records(int argc, char **argv); /* harness/cmd/records.c */

@@ -126,7 +126,7 @@ static const char *label_at(page *p, size_t i) {
 
 /* ------------------------------------------------------------------ the page's parts */
 
-static const char css[] =
+const char tk_html_css[] =
     "body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
     "table{border-collapse:collapse;font-size:13px;margin:8px 0}"
@@ -683,7 +683,7 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
     fputs("taikai run ", f);
     esc(&p, folder);
   }
-  fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
+  fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", tk_html_css);
   if (title) esc(&p, title);
   else {
     fputs("taikai run <code>", f);

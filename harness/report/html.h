@@ -27,4 +27,7 @@ typedef struct tk_html_opts {
  * Returns 0, or a TK_E code with `err` naming the file and what is wrong in it. */
 int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err);
 
+/* The pages' style sheet (report.html and the ratings leaderboard share it). */
+extern const char tk_html_css[];
+
 #endif
