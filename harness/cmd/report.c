@@ -52,8 +52,9 @@ static void usage(FILE *f) {
           "  --html FILE       also write the run's report.html there, with the published values\n"
           "                    charted beside ours (default: report.html in SUMMARY's folder)\n"
           "  --no-html         no report.html\n"
-          "  --strict          exit status 1 when a check of REF fails or cannot be evaluated\n"
-          "                    (an agent missing, a value undefined), or when SUMMARY is an\n"
+          "  --strict          exit status 1 when a check of REF does not hold (fails, is not\n"
+          "                    decided by the intervals, or cannot be evaluated: an agent\n"
+          "                    missing, a value undefined), or when SUMMARY is an\n"
           "                    incomplete run (one the sequential test stopped is not);\n"
           "                    each reason is printed (for CI)\n"
           "\n"
@@ -61,12 +62,13 @@ static void usage(FILE *f) {
           "writes it; --pairs L: the paired differences against L): a way to rebuild it.\n"
           "\n"
           "REF may also list \"checks\": the shapes a reproduction must show (which agent is\n"
-          "top on a metric, which is significantly above or below another agent or a number,\n"
-          "a trend along a list of agents within noise, agreement with a published value);\n"
-          "the report gives each a verdict with the evidence (intervals and paired\n"
-          "differences on the same walls). See the top of harness/cmd/report.c for the kinds.\n"
+          "top on a metric, which is above or below another agent or a number, a trend along\n"
+          "a list of agents, agreement with a published value); the report gives each a\n"
+          "verdict with the evidence (intervals and paired differences on the same walls):\n"
+          "holds or fails only when the intervals say so, \"not decided\" when they overlap.\n"
+          "See the top of harness/cmd/report.c for the kinds.\n"
           "\n"
-          "Exit status: 0 written; 1 with --strict, a check failed or was not evaluated, or\n"
+          "Exit status: 0 written; 1 with --strict, a check did not hold, or\n"
           "the run is incomplete (the report is written); 2 bad usage or input (the message\n"
           "names the file, field and value).\n");
 }
@@ -345,22 +347,24 @@ static void write_pairs(report *r, char **bases, int nbases, FILE *out) {
  *
  * REF's optional "checks": the shapes a reproduction must show, each
  *   {"text": "...", "kind": K, "metric": M, ...}
- * with kinds (the run's intervals and paired differences on the same walls):
- *   "top"       "label" has the highest value of M among "among" (default: every row), in
- *               point estimates (descriptive, for a reproduction's shapes; the evidence says
- *               whether it is significant against every other agent; a CI gate should use
- *               "above"/"below", which are statistical);
- *   "above" / "below"  "label" is significantly above / below "than" (paired CI excludes 0),
- *               or, with "value" instead of "than", our interval lies wholly above / below
- *               that number (in summary units);
- *   "monotone"  along "labels", M never moves significantly against "direction"
- *               ("increasing" | "decreasing"): no pair i < j whose paired CI excludes 0 the
- *               wrong way ("within noise");
- *   "any_above" some agent of "labels" has a higher value of M than "than";
+ * with kinds (the run's intervals and paired differences on the same walls), each verdict
+ * "holds" or "fails" only when the intervals say so, and "not decided" when they do not:
+ *   "top"       "label" has the highest value of M among "among" (default: every row): holds
+ *               when its paired interval against every other agent lies above 0, fails when
+ *               another agent's lies significantly above it;
+ *   "above" / "below"  "label" is above / below "than": holds when the paired interval
+ *               excludes 0 that way, fails when it excludes 0 the other way; with "value"
+ *               instead of "than", our interval wholly above / below that number (in summary
+ *               units) holds, wholly on the other side fails;
+ *   "monotone"  along "labels", M moves in "direction" ("increasing" | "decreasing"): fails
+ *               when a pair i < j's paired interval excludes 0 the wrong way, holds when none
+ *               does and the last minus the first excludes 0 the right way;
+ *   "any_above" some agent of "labels" is above "than": holds when one's paired interval lies
+ *               above 0, fails when every one lies below 0;
  *   "agrees"    "label"'s interval holds the published value or, for a rate with "games",
- *               overlaps the published rate's interval.
- * A check whose agents, values or intervals are missing is "not evaluated" with the reason;
- * --strict fails on it as on a failed check, and on an incomplete run. */
+ *               overlaps the published rate's interval (holds or fails).
+ * A check whose agents, values or intervals are missing is "not evaluated" with the reason.
+ * --strict fails on anything but "holds", and on an incomplete run. */
 
 typedef struct est {
   double v, lo, hi, p;
@@ -443,8 +447,16 @@ static int labels_of(const report *r, json_t *arr, const char **out, int cap) {
   return n;
 }
 
-/* Evaluates one check: 1 holds, 0 fails, -1 cannot be evaluated (an agent missing from the
- * run, a value or interval undefined); ev gets the evidence, or the reason it cannot be. */
+enum { CHECK_FAILS = 0, CHECK_HOLDS = 1, CHECK_UNDECIDED = 2 };
+
+/* The verdict of an interval [lo, hi] on "above 0": holds, fails or not decided. */
+static int sign_verdict(double lo, double hi) {
+  return lo > 0 ? CHECK_HOLDS : hi < 0 ? CHECK_FAILS : CHECK_UNDECIDED;
+}
+
+/* Evaluates one check: CHECK_HOLDS, CHECK_FAILS, CHECK_UNDECIDED (the intervals decide
+ * neither way), or -1 when it cannot be evaluated (an agent missing from the run, a value or
+ * interval undefined); ev gets the evidence, or the reason it cannot be. */
 static int eval_check(const report *r, json_t *c, const tk_metric *mt, const char *metric,
                       char *ev, size_t cap) {
   const char *kind = json_string_value(json_object_get(c, "kind"));
@@ -470,15 +482,20 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
       add(ev, cap, "no other agent to compare with");
       return -1;
     }
-    /* the evidence says whether it is significantly above every other agent */
-    int sig = 1;
-    for (int i = 0; i < n; i++)
-      if (strcmp(ls[i], label) && !(diff(r, label, ls[i], metric).lo > 0)) sig = 0;
+    int sig = 1, below = 0; /* above every other agent significantly; below one */
+    for (int i = 0; i < n; i++) {
+      if (!strcmp(ls[i], label)) continue;
+      est d = diff(r, label, ls[i], metric);
+      if (!(d.lo > 0)) sig = 0;
+      if (d.hi < 0) below = 1;
+    }
     fmt_num(me.v, mt, v, sizeof v);
-    add(ev, cap, "%s %s; next: ", label, v);
+    add(ev, cap, "%s %s; %s: ", label, v, me.v > bv ? "next" : "highest");
     add_diff(ev, cap, mt, label, best, diff(r, label, best, metric));
-    add(ev, cap, sig ? " (above every other agent significantly)" : " (not significant against all)");
-    return me.v > bv; /* descriptive: the point estimates' order (see the kinds above) */
+    add(ev, cap, sig ? " (above every other agent significantly)"
+                     : below ? " (another agent significantly above)"
+                             : " (within noise of the highest)");
+    return sig ? CHECK_HOLDS : below ? CHECK_FAILS : CHECK_UNDECIDED;
   }
   if ((!strcmp(kind, "above") || !strcmp(kind, "below")) && !than) {
     /* against a fixed value: our interval lies wholly above (below) it */
@@ -491,13 +508,13 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
     char xs[32];
     fmt_num(x, mt, xs, sizeof xs);
     add(ev, cap, "%s %s [%s, %s] against %s", label, v, lo, hi, xs);
-    return kind[0] == 'a' ? me.lo > x : me.hi < x;
+    return kind[0] == 'a' ? sign_verdict(me.lo - x, me.hi - x) : sign_verdict(x - me.hi, x - me.lo);
   }
   if (!strcmp(kind, "above") || !strcmp(kind, "below")) {
     est d = diff(r, label, than, metric);
     if (!d.ok) return no_diff(r, label, than, metric, ev, cap);
     add_diff(ev, cap, mt, label, than, d);
-    return kind[0] == 'a' ? d.lo > 0 : d.hi < 0;
+    return kind[0] == 'a' ? sign_verdict(d.lo, d.hi) : sign_verdict(-d.hi, -d.lo);
   }
   if (!strcmp(kind, "monotone")) {
     int n = labels_of(r, json_object_get(c, "labels"), ls, 64);
@@ -526,18 +543,22 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
     char first[32], last[32];
     fmt_num(ours(r, ls[0], metric).v, mt, first, sizeof first);
     fmt_num(ours(r, ls[n - 1], metric).v, mt, last, sizeof last);
+    est span = diff(r, ls[n - 1], ls[0], metric); /* last - first */
     add(ev, cap, "%s%s %s → %s %s; %d of %d steps against the trend in point estimates, "
-        "%d significant pairs against it", ev[0] ? "; " : "", ls[0], first, ls[n - 1], last,
+        "%d significant pairs against it; ", ev[0] ? "; " : "", ls[0], first, ls[n - 1], last,
         inversions, n - 1, violations);
-    return violations == 0;
+    add_diff(ev, cap, mt, ls[n - 1], ls[0], span);
+    if (violations) return CHECK_FAILS;
+    return (up ? span.lo > 0 : span.hi < 0) ? CHECK_HOLDS : CHECK_UNDECIDED;
   }
   if (!strcmp(kind, "any_above")) {
     int n = labels_of(r, json_object_get(c, "labels"), ls, 64);
-    int holds = 0, sig = 0;
+    int holds = 0, sig = 0, below = 0;
     for (int i = 0; i < n; i++)
       if (!diff(r, ls[i], than, metric).ok) return no_diff(r, ls[i], than, metric, ev, cap);
     for (int i = 0; i < n; i++) {
       est d = diff(r, ls[i], than, metric);
+      if (d.hi < 0) below++;
       if (d.v > 0) {
         add(ev, cap, "%s", holds++ ? "; " : "");
         add_diff(ev, cap, mt, ls[i], than, d);
@@ -556,7 +577,7 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
     } else {
       add(ev, cap, " (%d of them significant)", sig);
     }
-    return holds > 0;
+    return sig ? CHECK_HOLDS : below == n ? CHECK_FAILS : CHECK_UNDECIDED;
   }
   if (!strcmp(kind, "agrees")) {
     est me = ours(r, label, metric);
@@ -581,9 +602,9 @@ static int eval_check(const report *r, json_t *c, const tk_metric *mt, const cha
       fmt_num(e.lo, mt, el, sizeof el);
       fmt_num(e.hi, mt, eh, sizeof eh);
       add(ev, cap, " [%s, %s]", el, eh);
-      return e.lo <= me.hi && me.lo <= e.hi;
+      return e.lo <= me.hi && me.lo <= e.hi ? CHECK_HOLDS : CHECK_FAILS;
     }
-    return pub >= me.lo && pub <= me.hi;
+    return pub >= me.lo && pub <= me.hi ? CHECK_HOLDS : CHECK_FAILS;
   }
   add(ev, cap, "unknown kind");
   return -1;
@@ -634,7 +655,8 @@ static int load_checks(const report *r) {
   return 0;
 }
 
-/* Writes the checks section; counts the checks that fail and those not evaluated. */
+/* Writes the checks section; counts the checks that fail or are not decided, and those not
+ * evaluated. */
 static void write_checks(const report *r, FILE *out, int *failed, int *unevaluated) {
   json_t *cs = json_object_get(r->ref, "checks");
   *failed = *unevaluated = 0;
@@ -649,8 +671,9 @@ static void write_checks(const report *r, FILE *out, int *failed, int *unevaluat
     int v = eval_check(r, c, mt, metric, ev, sizeof ev);
     const char *text = json_string_value(json_object_get(c, "text"));
     fprintf(out, "| %s | %s | %s |\n", text ? text : json_string_value(json_object_get(c, "kind")),
-            v > 0 ? "holds" : v == 0 ? "**fails**" : "**not evaluated**", ev);
-    if (v == 0) (*failed)++;
+            v == CHECK_HOLDS ? "holds" : v == CHECK_FAILS ? "**fails**"
+            : v == CHECK_UNDECIDED ? "**not decided**" : "**not evaluated**", ev);
+    if (v == CHECK_FAILS || v == CHECK_UNDECIDED) (*failed)++;
     if (v < 0) {
       (*unevaluated)++;
       fprintf(stderr, "taikai report: %s: check %zu (%s) not evaluated: %s\n", r->ref_path, i,
@@ -898,8 +921,8 @@ int tk_cmd_report(int argc, char **argv) {
   json_decref(r.summary);
   json_decref(r.ref);
   if (!rc && failed)
-    fprintf(stderr, "taikai report: %d check%s of %s fail%s\n", failed, failed > 1 ? "s" : "",
-            r.ref_path, failed > 1 ? "" : "s");
+    fprintf(stderr, "taikai report: %d check%s of %s fail%s or %s not decided\n", failed,
+            failed > 1 ? "s" : "", r.ref_path, failed > 1 ? "" : "s", failed > 1 ? "are" : "is");
   if (!rc && unevaluated)
     fprintf(stderr, "taikai report: %d check%s of %s could not be evaluated\n", unevaluated,
             unevaluated > 1 ? "s" : "", r.ref_path);

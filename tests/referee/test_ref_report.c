@@ -84,17 +84,27 @@ static void checks(void) {
       " {\"text\": \"WRONG above\", \"kind\": \"above\", \"metric\": \"win_rate\", \"label\": \"tsumogiri\", \"than\": \"greedy\"},"
       " {\"text\": \"WRONG any\", \"kind\": \"any_above\", \"metric\": \"win_rate\", \"labels\": [\"tsumogiri\", \"random\"], \"than\": \"greedy\"},"
       " {\"text\": \"WRONG falling\", \"kind\": \"monotone\", \"metric\": \"win_rate\", \"labels\": [\"tsumogiri\", \"greedy\"], \"direction\": \"decreasing\"},"
-      " {\"text\": \"komatsu top\", \"kind\": \"top\", \"metric\": \"win_rate\", \"label\": \"komatsu\"}]");
+      " {\"text\": \"komatsu top\", \"kind\": \"top\", \"metric\": \"win_rate\", \"label\": \"komatsu\"},"
+      /* random and tsumogiri never win: equal on every wall, so no interval decides */
+      " {\"text\": \"NOISE above\", \"kind\": \"above\", \"metric\": \"win_rate\", \"label\": \"random\", \"than\": \"tsumogiri\"},"
+      " {\"text\": \"NOISE top\", \"kind\": \"top\", \"metric\": \"win_rate\", \"label\": \"random\","
+      "  \"among\": [\"random\", \"tsumogiri\"]},"
+      " {\"text\": \"NOISE rising\", \"kind\": \"monotone\", \"metric\": \"win_rate\", \"labels\": [\"tsumogiri\", \"random\"], \"direction\": \"increasing\"},"
+      " {\"text\": \"NOISE any\", \"kind\": \"any_above\", \"metric\": \"win_rate\", \"labels\": [\"random\", \"random\"], \"than\": \"tsumogiri\"},"
+      " {\"text\": \"NOISE below 0\", \"kind\": \"below\", \"metric\": \"win_rate\", \"label\": \"random\", \"value\": 0.0}]");
   const char *args[] = {"report", summary_path(), "--reference", ref, "--out", W("checks.md"), NULL};
   TK_EQ(taikai(args), 0, err_buf);
-  TK_EQ(strstr(err_buf, "3 checks of") != NULL, 1, err_buf);
+  TK_EQ(strstr(err_buf, "8 checks of") != NULL, 1, err_buf); /* 3 fail, 5 not decided */
   char md[1 << 16];
   slurp(W("checks.md"), md, sizeof md);
   static const char *const holds[] = {"| greedy agrees | holds |", "| greedy top | holds |",
                                       "| tsumogiri below greedy | holds |", "| rising | holds |",
                                       "| WRONG above | **fails** |", "| WRONG any | **fails** |",
                                       "| WRONG falling | **fails** |",
-                                      "| komatsu top | **not evaluated** | agent 'komatsu' is not in the run |"};
+                                      "| komatsu top | **not evaluated** | agent 'komatsu' is not in the run |",
+                                      "| NOISE above | **not decided** |", "| NOISE top | **not decided** |",
+                                      "| NOISE rising | **not decided** |", "| NOISE any | **not decided** |",
+                                      "| NOISE below 0 | **not decided** |"};
   for (size_t i = 0; i < sizeof holds / sizeof holds[0]; i++) TK_EQ(strstr(md, holds[i]) != NULL, 1, holds[i]);
   TK_EQ(strstr(md, "significant pairs against it") != NULL, 1, "monotone evidence");
   const char *strict[] = {"report", summary_path(), "--reference", ref, "--out", W("strict.md"), "--strict", NULL};
