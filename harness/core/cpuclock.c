@@ -97,6 +97,43 @@ static int has_children(void) {
   return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD);
 }
 
+/* 1 when a thread of `pid` other than `skip` is in state R. */
+static int threads_runnable(pid_t pid, pid_t skip) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *d = opendir(path);
+  if (!d) return 0;
+  struct dirent *e;
+  int r = 0;
+  while (!r && (e = readdir(d))) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    if (skip && atoi(e->d_name) == (int)skip) continue;
+    char spath[300], buf[512];
+    snprintf(spath, sizeof spath, "/proc/%d/task/%s/stat", (int)pid, e->d_name);
+    if (slurp(spath, buf, sizeof buf) <= 0) continue;
+    const char *paren = strrchr(buf, ')'); /* after the command, which may hold ')' */
+    r = paren && paren[1] == ' ' && paren[2] == 'R';
+  }
+  closedir(d);
+  return r;
+}
+
+int tk_cpu_tree_runnable(pid_t pid) {
+  pid_t self = pid ? pid : getpid();
+  if (threads_runnable(self, pid ? 0 : (pid_t)gettid())) return 1;
+  pid_t list[MAX_PROCS];
+  int n = 0, done = 0;
+  children_of(self, list, &n);
+  for (int depth = 1; depth < MAX_DEPTH && done < n; depth++) {
+    int end = n;
+    for (; done < end; done++) {
+      if (threads_runnable(list[done], 0)) return 1;
+      if (depth + 1 < MAX_DEPTH) children_of(list[done], list, &n);
+    }
+  }
+  return 0;
+}
+
 int64_t tk_cpu_tree_ns(pid_t pid, int64_t *wait) {
   int64_t cpu = proc_cpu(pid);
   if (cpu < 0) return -1;

@@ -17,4 +17,12 @@
  * `pid` is gone. */
 int64_t tk_cpu_tree_ns(pid_t pid, int64_t *wait);
 
+/* 1 when a thread of process `pid` (0: this process, the calling thread left out) or of a
+ * process it started is runnable now: running, or waiting for a CPU (state R in
+ * /proc/PID/task/TID/stat); else 0. The wait of a task still in the run queue is not yet in its
+ * schedstat (the kernel adds it when the task gets the CPU), so an idle time computed from
+ * tk_cpu_tree_ns's `wait` while a task waits counts that wait as idle: a tree with a runnable
+ * thread is not idle, whatever that sum says. */
+int tk_cpu_tree_runnable(pid_t pid);
+
 #endif

@@ -55,6 +55,8 @@ void tk_watch_leave(tk_watch *w) {
     int64_t cpu = w->cpu_ref_ns - w->cpu_since_ns, wait = w->wait_ref_ns - w->wait_since_ns;
     w->last_ns = cpu > 0 ? cpu : 0;
     int64_t idle = (now - w->wall_since_ns) - w->last_ns - (wait > 0 ? wait : 0);
+    if (idle > w->idle_limit_ns && w->idle_limit_ns && tk_cpu_tree_runnable(0))
+      idle = 0; /* a process it started waits for a CPU: that wait is not in the sum yet */
     w->last_idle_ns = idle > 0 ? idle : 0;
   }
   /* a game's clock counts its calls, not the one-off create of a worker's instance */
@@ -114,7 +116,7 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
              used + spent > w->game_limit_ns) {
     f->game_limit = TK_LIMIT_GAME;
     f->limit_ms = (int)(w->game_limit_ns / 1000000);
-  } else if (w->idle_limit_ns && idle > w->idle_limit_ns) {
+  } else if (w->idle_limit_ns && idle > w->idle_limit_ns && !tk_cpu_tree_runnable(pid)) {
     f->game_limit = TK_LIMIT_IDLE;
     f->limit_ms = (int)(w->idle_limit_ns / 1000000);
   } else {
@@ -160,6 +162,7 @@ int tk_span_over(const tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns)
   int64_t spent = cpu > s->cpu0 ? cpu - s->cpu0 : 0;
   int64_t idle = wall - spent - (wait > s->wait0 ? wait - s->wait0 : 0);
   if (call_limit_ns && spent > call_limit_ns) return TK_LIMIT_CALL + 1;
-  if (idle_limit_ns && idle > idle_limit_ns) return TK_LIMIT_IDLE + 1;
+  if (idle_limit_ns && idle > idle_limit_ns && !tk_cpu_tree_runnable(s->pid))
+    return TK_LIMIT_IDLE + 1;
   return 0;
 }
