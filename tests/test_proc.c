@@ -181,7 +181,8 @@ static void test_wait_status(void) {
     pid_t pid;
     int ready[2];
     if (pipe(ready)) return;
-    tk_proc_opts o = {.fn = cases[i].fn, .map = {-1, ready[1], -1}, .new_group = 1};
+    tk_proc_opts o = {.fn = cases[i].fn, .map = {-1, ready[1], -1}, .new_group = 1,
+                      .pdeath_signal = SIGKILL}; /* none left behind if the test fails */
     TK_EQ(tk_proc_spawn(&o, &pid, &err), 0, err.msg);
     close(ready[1]);
     char c;
@@ -270,5 +271,6 @@ int main(void) {
       {"a keeper's setsid daemon is gone after the ending", test_daemon_gone},
       CU_TEST_INFO_NULL,
   };
+  alarm(120); /* an ending that never returns fails the test instead of hanging it */
   return tk_unit_run("proc", tests);
 }
