@@ -57,7 +57,8 @@ TK_API int tk_proc_spawn(const tk_proc_opts *o, pid_t *pid, tk_error *err);
 
 /* One process for tk_proc_end. */
 typedef struct tk_proc_ending {
-  pid_t pid;        /* a child of the caller, leading its own group (0: skipped) */
+  pid_t pid;        /* a child of the caller, best leading its own group (else only it is
+                     * signalled); 0: skipped. Set to 0 once reaped */
   int stdin_fd;     /* the caller's end of its stdin, closed first (-1: none) */
   int status;       /* out: its wait status (0 if it was reaped elsewhere) */
   int signalled;    /* out: 0 if it ended within the grace, else 1 */
