@@ -1,6 +1,7 @@
 /* harness/core/seat_host.c — a plugin seat of `taikai serve` in a process of its own (see
  * seat_host.h). The confinement and the watch are the pool's workers' (tk_worker_spawn,
- * harness/core/worker.h; watch.h); the faults read from a host's death follow the pool's rules (harness/core/pool.c). */
+ * harness/core/worker.h; watch.h); the faults read from a host's death follow the pool's rules
+ * (harness/core/pool.c). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <poll.h>
@@ -349,5 +350,6 @@ void tk_seat_host_stop(tk_seat_host *h, const tk_run *r) {
   if (!h->pid) return;
   int32_t e = TK_ENTRY_DESTROY;
   int sent = !tk_write_all(h->req_fd, &e, sizeof e);
-  end_host(h, !sent ? 0 : r->spec.time_limit_ms ? r->spec.time_limit_ms : 1000);
+  int grace_ms = r->spec.time_limit_ms ? r->spec.time_limit_ms : 1000;
+  end_host(h, sent ? grace_ms : 0);
 }

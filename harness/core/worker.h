@@ -40,7 +40,8 @@ int tk_read_all(int fd, void *p, size_t n);
 /* Starts a child that will run agent code (tk_proc_spawn) and runs fn(arg) in it, confined:
  * default signals and an empty mask, a process group of its own (the parent kills the group,
  * so a process an agent forks cannot outlive its worker), only the descriptors
- * `keep[0..nkeep-1]` besides 0-2 (as 3, 4, ... in the child), death with the referee (Linux
+ * `keep[0..nkeep-1]` besides 0-2 (as 3, 4, ... in the child: an agent cannot write into the
+ * referee's files, its lock or a sibling's pipes), death with the referee (Linux
  * PR_SET_PDEATHSIG), nothing done on SIGINT/SIGTERM (the referee stops its workers itself; a
  * handler that does nothing, which exec resets, so a program an agent runs starts with every
  * signal at its default), stdin from /dev/null and stdout to stderr (so an agent's prints never
