@@ -185,6 +185,18 @@ static void watch_reset(const tk_run *r, tk_watch *wt) {
   wt->wall_clock = r->spec.wall_clock;
 }
 
+typedef struct worker_start {
+  const tk_run *r;
+  tk_watch *watch;
+} worker_start;
+
+/* The worker's child: its command pipe is descriptor 3, its result pipe 4 (tk_worker_spawn). */
+static int worker_main(void *arg) {
+  const worker_start *s = arg;
+  tk_worker_main(s->r, 3, 4, s->watch);
+  return 0; /* not reached */
+}
+
 static int spawn(pool *p, worker *w) {
   int cmd[2], res[2];
   if (pipe(cmd)) return TK_EIO;
@@ -195,18 +207,14 @@ static int spawn(pool *p, worker *w) {
   }
   watch_reset(p->r, w->watch); /* a killed worker may have left it inside a call */
   memset(&w->meter, 0, sizeof w->meter);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
+  int keep[2] = {cmd[0], res[1]}; /* every other descriptor is closed in the worker */
+  worker_start start = {p->r, w->watch};
+  pid_t pid;
+  int rc = tk_worker_spawn(p->r, w->watch, keep, 2, worker_main, &start, &pid, NULL);
+  if (rc) {
     close(cmd[0]), close(cmd[1]), close(res[0]), close(res[1]);
-    return TK_EIO;
+    return rc;
   }
-  if (pid == 0) {
-    int keep[2] = {cmd[0], res[1]};
-    tk_worker_guard(p->r, w->watch, keep, 2); /* closes every other descriptor */
-    tk_worker_main(p->r, keep[0], keep[1], w->watch);
-  }
-  setpgid(pid, pid); /* also here, so that a kill of the group never misses */
   close(cmd[0]);
   close(res[1]);
   w->pid = pid;
@@ -353,6 +361,8 @@ static void check_limits(pool *p, worker *w, int64_t now) {
     f.entry = wt->entry;
   }
   watch_decision(p->r, wt, f.entry, f.decision, sizeof f.decision);
+  /* a plain SIGKILL of the group, not tk_proc_end: the call is over its limit now, so no grace
+   * and no wait here; bury() reaps it once its pipe ends */
   kill(-w->pid, SIGKILL);
   kill(w->pid, SIGKILL);
   w->killed = 1;
@@ -388,7 +398,7 @@ static void pipe_closed(pool *p, worker *w) {
   w->killed = 1;
   w->kill_unit = wt->unit;
   w->kill_fault = f;
-  kill(-w->pid, SIGKILL);
+  kill(-w->pid, SIGKILL); /* at once, as in check_limits: bury() reaps it */
   kill(w->pid, SIGKILL);
 }
 
@@ -434,10 +444,13 @@ static replay *push_replay(pool *p, uint64_t u, unsigned fallback, const tk_faul
 /* Reaps worker w (unless reaped already) and kills what is left of its process group. */
 static int reap(worker *w) {
   int status = w->status;
-  if (status == NO_STATUS)
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  kill(-w->pid, SIGKILL); /* processes an agent forked */
+  if (status == NO_STATUS) { /* its pipe ended: it is dead or dying */
+    tk_proc_ending end = {.pid = w->pid, .stdin_fd = -1};
+    tk_proc_end(&end, 1, -1, 0);
+    status = end.status;
+  } else {
+    kill(-w->pid, SIGKILL); /* processes an agent forked */
+  }
   w->status = NO_STATUS;
   return status;
 }
@@ -514,21 +527,11 @@ static void shutdown_workers(pool *p, int spawned, int failed) {
   int64_t deadline = tk_now_ns() + limit;
   for (int i = 0; i < spawned; i++) {
     worker *w = &p->ws[i];
-    int status = 0, hung = 0, block = failed;
-    for (;;) {
-      pid_t got = waitpid(w->pid, &status, block ? 0 : WNOHANG);
-      if (got == w->pid || (got < 0 && errno != EINTR)) break;
-      if (got == 0 && tk_now_ns() > deadline) {
-        hung = 1;
-        kill(-w->pid, SIGKILL);
-        kill(w->pid, SIGKILL);
-        block = 1;
-      } else if (got == 0) {
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-      }
-    }
-    kill(-w->pid, SIGKILL); /* processes an agent forked */
+    /* within what is left of the limit (none after a failure), then killed with its group */
+    int64_t left = failed ? 0 : deadline - tk_now_ns();
+    tk_proc_ending end = {.pid = w->pid, .stdin_fd = -1};
+    tk_proc_end(&end, 1, left > 0 ? (int)(left / 1000000) : 0, 0);
+    int status = end.status, hung = end.signalled;
     if (failed) continue;
     tk_watch *wt = w->watch;
     int agent = wt->agent;

@@ -1,6 +1,7 @@
 /* harness/core/seat_host.c — a plugin seat of `taikai serve` in a process of its own (see
- * seat_host.h). The confinement and the watch are the pool's workers' (harness/core/worker.h,
- * watch.h); the faults read from a host's death follow the pool's rules (harness/core/pool.c). */
+ * seat_host.h). The confinement and the watch are the pool's workers' (tk_worker_spawn,
+ * harness/core/worker.h; watch.h); the faults read from a host's death follow the pool's rules
+ * (harness/core/pool.c). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <errno.h>
 #include <poll.h>
@@ -113,6 +114,22 @@ static void host_main(const tk_run *r, int agent, int seat, int req_fd, int rep_
   _exit(0);
 }
 
+typedef struct host_start {
+  const tk_run *r;
+  int agent, seat;
+  tk_watch *watch;
+  void *unmap;
+  size_t unmap_len;
+} host_start;
+
+/* The host's child (tk_worker_spawn): its request pipe is descriptor 3, its reply pipe 4. */
+static int host_child(void *arg) {
+  const host_start *s = arg;
+  if (s->unmap) munmap(s->unmap, s->unmap_len); /* the worker's watches: not the agent's */
+  host_main(s->r, s->agent, s->seat, 3, 4, s->watch);
+  return 0; /* not reached */
+}
+
 /* ------------------------------------------------------------------ the server's side */
 
 static void describe_decision(const tk_run *r, const tk_watch *w, int entry, char *buf,
@@ -122,16 +139,18 @@ static void describe_decision(const tk_run *r, const tk_watch *w, int entry, cha
     r->game->describe((const void *)w->snap, buf, cap);
 }
 
-void tk_seat_host_kill(tk_seat_host *h) {
-  if (!h->pid) return;
-  kill(-h->pid, SIGKILL);
-  kill(h->pid, SIGKILL);
-  while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR) {
-  }
-  kill(-h->pid, SIGKILL); /* processes the agent forked */
+/* Ends the host within `grace_ms` (0: killed at once with its group, the agent's processes
+ * included) and closes its pipes. */
+static void end_host(tk_seat_host *h, int grace_ms) {
+  tk_proc_ending end = {.pid = h->pid, .stdin_fd = -1};
+  tk_proc_end(&end, 1, grace_ms, 0);
   close(h->req_fd);
   close(h->rep_fd);
   h->pid = 0;
+}
+
+void tk_seat_host_kill(tk_seat_host *h) {
+  if (h->pid) end_host(h, 0);
 }
 
 void tk_seat_host_free(tk_seat_host *h) {
@@ -254,25 +273,20 @@ int tk_seat_host_start(tk_seat_host *h, const tk_run *r, int agent, int seat, tk
     close(req[0]), close(req[1]);
     return tk_error_set(err, TK_EIO, -1, "pipe: %s", strerror(errno));
   }
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
+  int keep[2] = {req[0], rep[1]}; /* every other descriptor is closed: sockets, files, lock */
+  host_start start = {r, agent, seat, w, h->unmap, h->unmap_len};
+  pid_t pid;
+  int rc = tk_worker_spawn(r, w, keep, 2, host_child, &start, &pid, err);
+  if (rc) {
     close(req[0]), close(req[1]), close(rep[0]), close(rep[1]);
-    return tk_error_set(err, TK_EIO, -1, "fork: %s", strerror(errno));
+    return rc;
   }
-  if (pid == 0) {
-    int keep[2] = {req[0], rep[1]};
-    tk_worker_guard(r, w, keep, 2); /* closes every other descriptor: sockets, files, lock */
-    if (h->unmap) munmap(h->unmap, h->unmap_len); /* the worker's watches: not the agent's */
-    host_main(r, agent, seat, keep[0], keep[1], w);
-  }
-  setpgid(pid, pid); /* also here, so that a kill of the group never misses */
   close(req[0]);
   close(rep[1]);
   h->pid = pid;
   h->req_fd = req[1];
   h->rep_fd = rep[0];
-  int rc = await(r, h, TK_ENTRY_CREATE, f, err);
+  rc = await(r, h, TK_ENTRY_CREATE, f, err);
   if (rc <= 0) return rc;
   int32_t got;
   char detail[DETAIL_LEN];
@@ -337,21 +351,7 @@ int tk_seat_host_call(tk_seat_host *h, const tk_run *r, int entry, const void *a
 void tk_seat_host_stop(tk_seat_host *h, const tk_run *r) {
   if (!h->pid) return;
   int32_t e = TK_ENTRY_DESTROY;
-  if (!tk_write_all(h->req_fd, &e, sizeof e)) {
-    int64_t limit = r->spec.time_limit_ms ? r->spec.time_limit_ms : 1000;
-    int64_t end = tk_now_ns() + limit * 1000000;
-    while (tk_now_ns() < end) {
-      pid_t got = waitpid(h->pid, NULL, WNOHANG);
-      if (got == h->pid) {
-        kill(-h->pid, SIGKILL);
-        close(h->req_fd);
-        close(h->rep_fd);
-        h->pid = 0;
-        return;
-      }
-      struct timespec ts = {0, 1000000};
-      nanosleep(&ts, NULL);
-    }
-  }
-  tk_seat_host_kill(h);
+  int sent = !tk_write_all(h->req_fd, &e, sizeof e);
+  int grace_ms = r->spec.time_limit_ms ? r->spec.time_limit_ms : 1000;
+  end_host(h, sent ? grace_ms : 0);
 }

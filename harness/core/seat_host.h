@@ -3,7 +3,7 @@
  * The server holds its clients' sockets, so it plays its units in its own process; a plugin
  * called there could hang the server or take it down. Each plugin seat therefore gets a host:
  * a child forked from the server once the plugins are loaded, confined as the pool's workers
- * are (tk_worker_guard: its own process group, only its two pipes, stdout to stderr, the memory
+ * are (tk_worker_spawn: its own process group, only its two pipes, stdout to stderr, the memory
  * limit, death with the server), which creates the agent and answers the server's calls of its
  * entry points one at a time over a pipe. The agent works on the host's copies of the view,
  * legal actions, info and result, so nothing it writes reaches the server. Every call is

@@ -4,7 +4,6 @@
  * stop a call that runs past its limit. Results depend only on the unit, never on the worker. */
 #define _DEFAULT_SOURCE 1 /* sigaltstack, MAP_ANONYMOUS */
 #include <errno.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,9 +13,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "loop.h"
 #include "taikai/proc.h"
@@ -118,55 +114,16 @@ static void sanitizer_death(void) {
 }
 #endif
 
-/* Keeps 0-2 and the descriptors of `keep` (moved to 3, 4, ...) and closes every other, so an
- * agent cannot write into the referee's files, its lock or a sibling's pipes. */
-static void keep_only(int *keep, int nkeep) {
-  for (int i = 0; i < nkeep; i++) { /* first out of the way of 3, 4, ... */
-    int hi = fcntl(keep[i], F_DUPFD, 64 + i);
-    if (hi < 0) _exit(TK_WORKER_EXIT_PIPE);
-    close(keep[i]);
-    keep[i] = hi;
-  }
-  for (int i = 0; i < nkeep; i++) {
-    if (dup2(keep[i], 3 + i) < 0) _exit(TK_WORKER_EXIT_PIPE);
-    close(keep[i]);
-    keep[i] = 3 + i;
-  }
-  int from = 3 + nkeep;
-  long max = sysconf(_SC_OPEN_MAX);
-  if (max < 0 || max > 65536) max = 65536;
-  DIR *d = opendir("/proc/self/fd");
-  if (d) { /* only the open ones: the limit may be large */
-    int self = dirfd(d);
-    struct dirent *e;
-    int fds[1024], n = 0;
-    while ((e = readdir(d)) && n < 1024) {
-      int fd = atoi(e->d_name);
-      if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd >= from && fd != self) fds[n++] = fd;
-    }
-    closedir(d);
-    for (int i = 0; i < n; i++) close(fds[i]);
-  } else {
-    for (int fd = from; fd < max; fd++) close(fd);
-  }
-}
-
 /* SIGINT and SIGTERM in a worker: nothing (the referee stops its workers itself). A handler, not
  * SIG_IGN: exec resets a handler to the default, so a program an agent runs can be stopped. */
 static void stop_signal_ignored(int sig) { (void)sig; }
 
-void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep) {
-  tk_proc_child_defaults();
-  setpgid(0, 0);
-  keep_only(keep, nkeep);
+/* In the child of tk_worker_spawn, once tk_proc_spawn has set its signals, group, descriptors
+ * and parent death: the referee's own confinement (stop signals, memory limit, crash record). */
+static void guard(const tk_run *r, tk_watch *watch) {
 #ifdef TK_ASAN
   crash_watch = watch;
   __sanitizer_set_death_callback(sanitizer_death);
-#endif
-#ifdef __linux__
-  pid_t parent = getppid();
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(TK_WORKER_EXIT_PIPE); /* the referee died meanwhile */
 #endif
   struct sigaction stop;
   memset(&stop, 0, sizeof stop);
@@ -175,12 +132,6 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep) {
   sigemptyset(&stop.sa_mask);
   sigaction(SIGINT, &stop, NULL);
   sigaction(SIGTERM, &stop, NULL);
-  int nul = open("/dev/null", O_RDONLY);
-  if (nul >= 0) {
-    dup2(nul, 0);
-    if (nul != 0) close(nul);
-  }
-  dup2(2, 1); /* an agent's prints go to stderr, never into the referee's stdout */
   if (r->spec.memory_limit_mb > 0 && tk_worker_rlimit_ok()) {
     rlim_t lim = (rlim_t)r->spec.memory_limit_mb << 20;
     struct rlimit rl = {lim, lim};
@@ -201,6 +152,38 @@ void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep) {
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
   }
+}
+
+typedef struct guarded {
+  const tk_run *r;
+  tk_watch *watch;
+  tk_proc_fn fn;
+  void *arg;
+} guarded;
+
+static int guarded_main(void *arg) {
+  guarded *g = arg;
+  guard(g->r, g->watch);
+  return g->fn(g->arg);
+}
+
+int tk_worker_spawn(const tk_run *r, tk_watch *watch, const int *keep, int nkeep, tk_proc_fn fn,
+                    void *arg, pid_t *pid, tk_error *err) {
+  guarded g = {r, watch, fn, arg};
+  int nul = open("/dev/null", O_RDONLY | O_CLOEXEC); /* on failure stdin stays as it is */
+  tk_proc_opts o = {
+      .fn = guarded_main,
+      .arg = &g,
+      .map = {nul, 2, -1}, /* an agent's prints go to stderr, never into the referee's stdout */
+      .keep = keep,
+      .nkeep = nkeep,
+      .new_group = 1,
+      .pdeath_signal = SIGKILL,
+      .fail_exit = TK_WORKER_EXIT_PIPE, /* a descriptor lost, or the referee died meanwhile */
+  };
+  int rc = tk_proc_spawn(&o, pid, err);
+  if (nul >= 0) close(nul);
+  return rc;
 }
 
 /* ------------------------------------------------------------------ worker */
@@ -299,47 +282,58 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
 
 /* ------------------------------------------------------------------ trial create */
 
+typedef struct trial {
+  const tk_run *r;
+  int agent;
+} trial;
+
+/* The trial's child: creates the agent, names its files, destroys it, and says how each went
+ * on descriptor 3. */
+static int trial_main(void *arg) {
+  const trial *t = arg;
+  const tk_run *r = t->r;
+  const tk_plugin *p = &r->plugins[t->agent];
+  enum { OUT = 3 };
+  tk_error e;
+  tk_error_clear(&e);
+  tk_agent_instance *inst = p->desc->create(
+      r->params_text[t->agent], tk_game_seed(r->spec.seed, UINT64_MAX, -1, t->agent), &e);
+  char status = inst ? 'C' : 'F'; /* created / failed */
+  tk_write_all(OUT, &status, 1);
+  if (!inst) {
+    tk_write_all(OUT, e.msg[0] ? e.msg : "(no reason given)",
+                 strlen(e.msg[0] ? e.msg : "(no reason given)"));
+    return 1;
+  }
+  for (int i = 0; p->desc->file && i < TK_AGENT_MAX_FILES; i++) {
+    const char *role = NULL, *path = p->desc->file(inst, i, &role);
+    if (!path) break;
+    if (!role) role = "";
+    char tag = 'P'; /* a file: its role and path, each NUL-terminated */
+    tk_write_all(OUT, &tag, 1);
+    tk_write_all(OUT, role, strnlen(role, 31));
+    tk_write_all(OUT, "", 1);
+    tk_write_all(OUT, path, strnlen(path, TK_PATH_MAX - 1));
+    tk_write_all(OUT, "", 1);
+  }
+  p->desc->destroy(inst);
+  status = 'D'; /* destroyed */
+  tk_write_all(OUT, &status, 1);
+  return 0;
+}
+
 int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error *err) {
   const tk_plugin *p = &r->plugins[agent];
   memset(files, 0, sizeof *files);
   int fds[2];
   if (pipe(fds)) return tk_error_set(err, TK_EIO, -1, "pipe: %s", strerror(errno));
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
+  trial t = {r, agent};
+  pid_t pid;
+  int rc = tk_worker_spawn(r, NULL, &fds[1], 1, trial_main, &t, &pid, err);
+  if (rc) {
     close(fds[0]);
     close(fds[1]);
-    return tk_error_set(err, TK_EIO, -1, "fork: %s", strerror(errno));
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    tk_worker_guard(r, NULL, &fds[1], 1);
-    tk_error e;
-    tk_error_clear(&e);
-    tk_agent_instance *inst = p->desc->create(
-        r->params_text[agent], tk_game_seed(r->spec.seed, UINT64_MAX, -1, agent), &e);
-    char status = inst ? 'C' : 'F'; /* created / failed */
-    tk_write_all(fds[1], &status, 1);
-    if (!inst) {
-      tk_write_all(fds[1], e.msg[0] ? e.msg : "(no reason given)",
-                   strlen(e.msg[0] ? e.msg : "(no reason given)"));
-      _exit(1);
-    }
-    for (int i = 0; p->desc->file && i < TK_AGENT_MAX_FILES; i++) {
-      const char *role = NULL, *path = p->desc->file(inst, i, &role);
-      if (!path) break;
-      if (!role) role = "";
-      char tag = 'P'; /* a file: its role and path, each NUL-terminated */
-      tk_write_all(fds[1], &tag, 1);
-      tk_write_all(fds[1], role, strnlen(role, 31));
-      tk_write_all(fds[1], "", 1);
-      tk_write_all(fds[1], path, strnlen(path, TK_PATH_MAX - 1));
-      tk_write_all(fds[1], "", 1);
-    }
-    p->desc->destroy(inst);
-    status = 'D'; /* destroyed */
-    tk_write_all(fds[1], &status, 1);
-    _exit(0);
+    return rc;
   }
   close(fds[1]);
   static char msg[TK_ERROR_MSG_MAX + TK_AGENT_MAX_FILES * (TK_PATH_MAX + 34) + 2];
@@ -352,7 +346,7 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
   for (;;) {
     int wait_ms = limit || idle_limit ? 10 : -1; /* the clocks are read every 10 ms */
     if ((timed_out = tk_span_over(&span, limit, idle_limit))) {
-      kill(pid, SIGKILL);
+      kill(pid, SIGKILL); /* at once: the call is over its limit (the group goes below) */
       break;
     }
     struct pollfd pfd = {fds[0], POLLIN, 0};
@@ -367,10 +361,9 @@ int tk_worker_trial(const tk_run *r, int agent, tk_trial_files *files, tk_error 
     if (len >= sizeof msg - 1) break;
   }
   close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  kill(-pid, SIGKILL); /* whatever the agent forked */
+  tk_proc_ending ending = {.pid = pid, .stdin_fd = -1};
+  tk_proc_end(&ending, 1, -1, 0); /* reaped, and whatever the agent forked killed */
+  int status = ending.status;
   msg[len] = '\0';
   const char *entry = !len || msg[0] != 'C' ? "create" : p->desc->file ? "file or destroy"
                                                                      : "destroy";

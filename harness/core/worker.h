@@ -14,6 +14,7 @@
 
 #include "loop.h"
 #include "run.h"
+#include "taikai/proc.h"
 
 typedef struct tk_cmd {
   uint64_t first, count;           /* units [first, first + count) */
@@ -36,23 +37,25 @@ enum { TK_WORKER_EXIT_NOMEM = 101, TK_WORKER_EXIT_PIPE = TK_LOOP_EXIT_PIPE };
 int tk_write_all(int fd, const void *p, size_t n);
 int tk_read_all(int fd, void *p, size_t n);
 
-/* In a freshly forked child that will run agent code: starts from default signals and an empty
- * mask (tk_proc_child_defaults), leads a process group of its own (the parent kills the group,
- * so a process an agent forks cannot outlive its worker), keeps only the descriptors
- * `keep[0..nkeep-1]` (moved to 3, 4, ...: written back into keep) besides 0-2, dies with the
- * referee (Linux PR_SET_PDEATHSIG), does nothing on SIGINT/SIGTERM (the referee stops its
- * workers itself; a handler that does nothing, which exec resets, so a program an agent runs
- * starts with every signal at its default), reads /dev/null and writes its stdout to stderr (so
- * an agent's prints never mix with the referee's output), and applies the spec's memory limit
- * (RLIMIT_AS, with a handler that records in `watch`, which may be NULL, the signal, errno and
- * address space of a crash). */
-void tk_worker_guard(const tk_run *r, tk_watch *watch, int *keep, int nkeep);
+/* Starts a child that will run agent code (tk_proc_spawn) and runs fn(arg) in it, confined:
+ * default signals and an empty mask, a process group of its own (the parent kills the group,
+ * so a process an agent forks cannot outlive its worker), only the descriptors
+ * `keep[0..nkeep-1]` besides 0-2 (as 3, 4, ... in the child: an agent cannot write into the
+ * referee's files, its lock or a sibling's pipes), death with the referee (Linux
+ * PR_SET_PDEATHSIG), nothing done on SIGINT/SIGTERM (the referee stops its workers itself; a
+ * handler that does nothing, which exec resets, so a program an agent runs starts with every
+ * signal at its default), stdin from /dev/null and stdout to stderr (so an agent's prints never
+ * mix with the referee's output), and the spec's memory limit (RLIMIT_AS, with a handler that
+ * records in `watch`, which may be NULL, the signal, errno and address space of a crash).
+ * Returns 0 with *pid, or TK_EIO with `err`. */
+int tk_worker_spawn(const tk_run *r, tk_watch *watch, const int *keep, int nkeep, tk_proc_fn fn,
+                    void *arg, pid_t *pid, tk_error *err);
 
 /* The worker process: creates agents when a unit first needs them, plays the units it is sent
  * and writes their lines; destroys its agents and exits on a count of 0. Never returns. */
 void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch);
 
-/* How a process guarded by tk_worker_guard (a worker, a seat host) died, from its wait status
+/* How a process started by tk_worker_spawn (a worker, a seat host) died, from its wait status
  * and its watch: a signal is a crash, or a memory fault when the memory limit explains it
  * (errno ENOMEM, or the address space within an eighth of the limit, at the crash); the
  * sanitizer's exit after its report is a crash; any other exit is an exit with its status.

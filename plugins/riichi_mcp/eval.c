@@ -39,6 +39,7 @@
 
 #include "../riichi_oneplayer/weights_io.h"
 #include "gen.h"
+#include "taikai/proc.h"
 #include "target.h"
 
 enum { MAX_AGENTS = 9, MAX_JOBS = 64 };
@@ -123,6 +124,42 @@ static void wilson(double k, double n, double *lo, double *hi) {
   double c = (p + z * z / (2 * n)) / d, h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d;
   *lo = c - h;
   *hi = c + h;
+}
+
+/* A worker (a child of tk_proc_spawn): plays hands j, j + jobs, ... with every agent and writes
+ * how each went into the shared map. Returns 0, or 1 after printing a failure. */
+typedef struct evaluation {
+  const mcg_params *p;
+  agent *agents;
+  int na;
+  played *hands;
+  uint64_t n, j, jobs;
+  uint64_t *cmp; /* --compare's counters, else NULL */
+} evaluation;
+
+static int evaluate_main(void *arg) {
+  const evaluation *ev = arg;
+  agent *agents = ev->agents;
+  int na = ev->na;
+  uint64_t n = ev->n, j = ev->j;
+  tk_error err;
+  tk_error_clear(&err);
+  if (ev->cmp)
+    for (int a = 1; a < na; a++) agents[a].cmp = ev->cmp + ((size_t)j * na + a) * CMP_N;
+  for (uint64_t i = j; i < n; i += ev->jobs)
+    for (int a = 0; a < na; a++) {
+      mcg_result r;
+      int rc = agents[a].m ? mcg_evaluate(ev->p, i, decide_target, &agents[a], &r, &err)
+                           : mcg_evaluate(ev->p, i, decide_policy, NULL, &r, &err);
+      if (rc < 0) {
+        fprintf(stderr, "riichi_mcp_eval: %s, hand %llu: %s\n", agents[a].label,
+                (unsigned long long)i, err.msg);
+        return 1;
+      }
+      ev->hands[(size_t)a * n + i] = (played){(int8_t)rc, (int8_t)r.calls, (int8_t)r.riichi,
+                                              (int8_t)r.shanten};
+    }
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -223,40 +260,23 @@ int main(int argc, char **argv) {
   mcg_params_init(&p, seed, opponents, w);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  pid_t pids[MAX_JOBS];
+  tk_proc_ending workers[MAX_JOBS];
   for (uint64_t j = 0; j < jobs; j++) {
-    pid_t pid = fork();
-    if (pid < 0) {
-      fprintf(stderr, "riichi_mcp_eval: fork: %s\n", strerror(errno));
+    evaluation ev = {&p, agents, na, hands, n, j, jobs, compare ? cmp : NULL};
+    tk_proc_opts o = {.fn = evaluate_main, .arg = &ev, .map = {-1, -1, -1}};
+    pid_t pid;
+    tk_error perr;
+    tk_error_clear(&perr);
+    if (tk_proc_spawn(&o, &pid, &perr)) {
+      fprintf(stderr, "riichi_mcp_eval: %s\n", perr.msg);
       return 1;
     }
-    if (pid == 0) {
-      if (compare)
-        for (int a = 1; a < na; a++) agents[a].cmp = cmp + ((size_t)j * na + a) * CMP_N;
-      for (uint64_t i = j; i < n; i += jobs)
-        for (int a = 0; a < na; a++) {
-          mcg_result r;
-          int rc = agents[a].m ? mcg_evaluate(&p, i, decide_target, &agents[a], &r, &err)
-                               : mcg_evaluate(&p, i, decide_policy, NULL, &r, &err);
-          if (rc < 0) {
-            fprintf(stderr, "riichi_mcp_eval: %s, hand %llu: %s\n", agents[a].label,
-                    (unsigned long long)i, err.msg);
-            _exit(1);
-          }
-          hands[(size_t)a * n + i] = (played){(int8_t)rc, (int8_t)r.calls, (int8_t)r.riichi,
-                                              (int8_t)r.shanten};
-        }
-      _exit(0);
-    }
-    pids[j] = pid;
+    workers[j] = (tk_proc_ending){.pid = pid, .stdin_fd = -1};
   }
+  tk_proc_end(workers, (int)jobs, -1, 0); /* each runs to its end */
   int failed = 0;
-  for (uint64_t j = 0; j < jobs; j++) {
-    int st;
-    while (waitpid(pids[j], &st, 0) < 0 && errno == EINTR) {
-    }
-    if (!WIFEXITED(st) || WEXITSTATUS(st)) failed = 1;
-  }
+  for (uint64_t j = 0; j < jobs; j++)
+    if (!WIFEXITED(workers[j].status) || WEXITSTATUS(workers[j].status)) failed = 1;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (failed) {
     fprintf(stderr, "riichi_mcp_eval: a worker failed (above); no result\n");

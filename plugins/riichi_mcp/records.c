@@ -6,22 +6,21 @@
  *
  * Writes examples until FILE holds COUNT. Hands are visited in index order 0, 1, 2, ...; hand i
  * depends on (S, i) only, so the file is the same bytes for every N: the hands are cut into
- * chunks of MCR_CHUNK, worker w (a forked process) plays chunks w, w + N, ..., and the parent
+ * chunks of MCR_CHUNK, worker w (a process, tk_proc_spawn) plays chunks w, w + N, ..., and the parent
  * writes them in chunk order. When FILE exists its header must match the parameters; its torn
  * tail (a record cut short) is cut off and the run goes on after its last whole record.
  * Prints the hands played, the reasons hands gave no example, and the CPU time. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gen.h"
+#include "taikai/proc.h"
 #include "taikai/sha256.h"
 #include "../riichi_oneplayer/weights_io.h"
 
@@ -76,6 +75,22 @@ static int run_chunk(const mcg_params *p, uint64_t first, int fd, uint8_t *buf, 
     off += (size_t)w;
   }
   return 0;
+}
+
+/* A worker (a child of tk_proc_spawn): plays chunks j, j + nj, ... from hand `first` and writes
+ * them on descriptor 3 until it is stopped. */
+typedef struct chunks {
+  const mcg_params *p;
+  uint64_t first;
+  int j, nj;
+  uint8_t *buf;
+  size_t cap;
+} chunks;
+
+static int chunks_main(void *arg) {
+  const chunks *c = arg;
+  for (uint64_t k = (uint64_t)c->j;; k += (uint64_t)c->nj)
+    if (run_chunk(c->p, c->first + k * MCR_CHUNK, 3, c->buf, c->cap)) return 1;
 }
 
 static int read_all(int fd, void *p, size_t n) {
@@ -216,7 +231,7 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t0);
 
   int nj = (int)jobs;
-  pid_t pids[MCR_MAX_JOBS];
+  tk_proc_ending workers[MCR_MAX_JOBS];
   int fds[MCR_MAX_JOBS];
   int pids_started = 0;
   if (have < count) {
@@ -224,16 +239,18 @@ int main(int argc, char **argv) {
     for (int j = 0; j < nj; j++) {
       int pp[2];
       if (pipe(pp)) return 1;
-      fflush(NULL);
-      pid_t pid = fork();
-      if (pid < 0) return 1;
-      if (pid == 0) {
-        close(pp[0]);
-        for (uint64_t k = (uint64_t)j;; k += (uint64_t)nj)
-          if (run_chunk(&p, next_hand + k * MCR_CHUNK, pp[1], buf, cap)) _exit(1);
+      chunks ch = {&p, next_hand, j, nj, buf, cap};
+      tk_proc_opts o = {.fn = chunks_main, .arg = &ch, .map = {-1, -1, -1}, .keep = &pp[1],
+                        .nkeep = 1};
+      pid_t pid;
+      tk_error perr;
+      tk_error_clear(&perr);
+      if (tk_proc_spawn(&o, &pid, &perr)) {
+        fprintf(stderr, "riichi_mcp_records: %s\n", perr.msg);
+        return 1;
       }
       close(pp[1]);
-      pids[j] = pid;
+      workers[j] = (tk_proc_ending){.pid = pid, .stdin_fd = -1};
       fds[j] = pp[0];
     }
   }
@@ -279,11 +296,8 @@ int main(int argc, char **argv) {
   }
   if (fclose(f)) status = 1;
   int started = nj > 0 && pids_started;
-  for (int j = 0; started && j < nj; j++) {
-    kill(pids[j], SIGTERM);
-    close(fds[j]);
-    waitpid(pids[j], NULL, 0);
-  }
+  for (int j = 0; started && j < nj; j++) close(fds[j]);
+  if (started) tk_proc_end(workers, nj, 0, 1000); /* SIGTERM at once, SIGKILL 1 s later */
   clock_gettime(CLOCK_MONOTONIC, &t1);
   struct rusage ru, rc;
   getrusage(RUSAGE_SELF, &ru);

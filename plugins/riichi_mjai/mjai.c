@@ -19,12 +19,14 @@
  * declaring "dahai". At the end of a game it receives end_kyoku and end_game and answers one
  * line (its content is ignored).
  *
- * Each program runs under a keeper, a process forked from the worker that owns the program's
- * whole process tree: it starts the program with default signals and an empty mask, is its
- * subreaper (so a daemon the program leaves behind, `setsid` or not, becomes the keeper's
- * child), and when the program exits, when it gets SIGTERM, or when the worker dies
- * (PR_SET_PDEATHSIG), kills every process of the tree, reaps them, and exits. The program's
- * stdin and stdout are two sockets, so a program that closes its stdout is seen at once.
+ * Each program runs under a keeper (taikai/proc.h, tk_proc_spawn), a process started from the
+ * worker that owns the program's whole process tree: it starts the program with default signals
+ * and an empty mask, is its subreaper (so a daemon the program leaves behind, `setsid` or not,
+ * becomes the keeper's child), and when the program exits, when it gets SIGTERM, or when the
+ * worker dies (PR_SET_PDEATHSIG), kills every process of the tree, reaps them, and exits. The
+ * program's stdin and stdout are two sockets, so a program that closes its stdout is seen at
+ * once. A program that cannot be run (its exec fails) is an error of the begin_game that
+ * starts it (TK_EIO, "cannot run ...: " and the reason).
  *
  * Every answer is checked against the legal actions. An answer that is not a JSON object of a
  * known type is TK_EPARSE, a well-formed but illegal one TK_EILLEGAL, the program exiting or
@@ -33,20 +35,16 @@
  * killed at once (a program is started again at the next begin_game). A program that hangs is
  * stopped by the referee's per-call limit: the worker is killed, and the keeper then kills the
  * tree. At the end (destroy) the programs' stdins are closed; each gets STOP_WAIT_MS to exit,
- * then its tree is killed. */
+ * then its tree is killed (tk_proc_end). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -149,152 +147,60 @@ static void add_file(agent *a, const char *role, const char *path) {
   a->nfiles++;
 }
 
-/* ------------------------------------------------------------------ the keeper */
+/* ------------------------------------------------------------------ the programs */
 
-static volatile sig_atomic_t keeper_stop;
-static void keeper_on_term(int sig) { (void)sig; keeper_stop = 1; }
-static void keeper_on_child(int sig) { (void)sig; }
-
-/* Kills every process of the keeper's tree: as its subreaper, each descendant becomes its
- * child when its own parent dies, so killing its children and reaping until none is left ends
- * them all, daemons included. */
-static void keeper_kill_tree(void) {
-  for (;;) {
-    tk_proc_signal_children(getpid(), SIGKILL);
-    if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
-  }
-}
-
-/* The keeper (a child of the worker): runs the program on the sockets `in` (its stdin) and `out`
- * (its stdout), waits for it to exit or for SIGTERM, kills its tree and exits. */
-static void keeper(agent *a, pid_t worker, int in, int out) {
-  tk_proc_child_defaults();
-  setpgid(0, 0); /* out of the worker's group: the worker's kill leaves the keeper to clean up */
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid() != worker) _exit(127);
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-  if (dup2(in, 0) < 0 || dup2(out, 1) < 0) _exit(127);
-  /* the program holds none of the worker's descriptors (its result pipe among them) */
-  long maxfd = sysconf(_SC_OPEN_MAX);
-  if (maxfd < 0 || maxfd > 4096) maxfd = 4096;
-  for (int fd = 3; fd < maxfd; fd++) close(fd);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sigemptyset(&sa.sa_mask);
-  sa.sa_handler = keeper_on_term;
-  sigaction(SIGTERM, &sa, NULL);
-  sa.sa_handler = keeper_on_child;
-  sigaction(SIGCHLD, &sa, NULL);
-  sigset_t block, none;
-  sigemptyset(&block);
-  sigaddset(&block, SIGTERM);
-  sigaddset(&block, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &block, &none);
-  pid_t keeper_pid = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    tk_proc_child_defaults();
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != keeper_pid) _exit(127);
-    execvp(a->argv[0], a->argv);
-    fprintf(stderr, "riichi_mjai: cannot run %s: %s\n", a->argv[0], strerror(errno));
-    _exit(127);
-  }
-  /* the keeper holds neither socket: the program's end of its output is the only one */
-  int nul = open("/dev/null", O_RDWR);
-  dup2(nul, 0);
-  dup2(nul, 1);
-  if (nul > 2) close(nul);
-  int code = 127;
-  while (pid > 0 && !keeper_stop) {
-    int st;
-    pid_t got;
-    while ((got = waitpid(-1, &st, WNOHANG)) > 0)
-      if (got == pid) break;
-    if (got == pid) {
-      code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-      break;
-    }
-    if (!keeper_stop) sigsuspend(&none);
-  }
-  keeper_kill_tree();
-  _exit(code);
-}
-
-/* ------------------------------------------------------------------ the bridge's side */
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Reaps the keepers of bots[0..n-1] that end within `ms` (pid set to 0); a keeper still running
- * after it keeps its pid. */
-static void reap_within(bot **bots, int n, int ms) {
-  int64_t deadline = now_ms() + ms;
-  for (;;) {
-    int left = 0;
-    for (int i = 0; i < n; i++) {
-      if (bots[i]->pid <= 0) continue;
-      pid_t got = waitpid(bots[i]->pid, NULL, WNOHANG);
-      if (got == bots[i]->pid || (got < 0 && errno == ECHILD)) bots[i]->pid = 0;
-      else left++;
-    }
-    if (!left || now_ms() >= deadline) return;
-    struct timespec ts = {0, 2000000};
-    nanosleep(&ts, NULL);
-  }
-}
-
-/* Stops the programs of bots[0..n-1]: closes their stdins and gives them `grace_ms` to exit (0:
- * none), then has each keeper kill its tree (SIGTERM), and kills a keeper that does not end
- * within KILL_WAIT_MS (with its process group). Whatever happens, no bot is running after it. */
+/* Stops the programs of bots[0..n-1] (tk_proc_end): closes their stdins and gives them
+ * `grace_ms` to exit (0: none), then signals each tree (SIGTERM: its keeper kills it), and
+ * kills a keeper that does not end within KILL_WAIT_MS (with its process group). Whatever
+ * happens, no bot is running after it. */
 static void stop_bots(bot **bots, int n, int grace_ms) {
+  tk_proc_ending end[4];
   for (int i = 0; i < n; i++) {
     bot *b = bots[i];
-    if (b->to >= 0) close(b->to);
+    end[i] = (tk_proc_ending){.pid = b->pid > 0 ? b->pid : 0, .stdin_fd = b->to};
     if (b->from >= 0) close(b->from);
     b->to = b->from = -1;
     b->nin = 0;
     b->playing = 0;
-  }
-  if (grace_ms) reap_within(bots, n, grace_ms);
-  for (int i = 0; i < n; i++)
-    if (bots[i]->pid > 0) kill(bots[i]->pid, SIGTERM);
-  reap_within(bots, n, KILL_WAIT_MS);
-  for (int i = 0; i < n; i++) {
-    bot *b = bots[i];
-    if (b->pid <= 0) continue;
-    kill(-b->pid, SIGKILL);
-    kill(b->pid, SIGKILL);
-    while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR) {
-    }
     b->pid = 0;
   }
+  tk_proc_end(end, n, grace_ms, KILL_WAIT_MS);
 }
 
 static void stop(bot *b) { stop_bots(&b, 1, 0); }
 
-static int start(agent *a, bot *b) {
+/* Starts the program of `a` for bot `b` under its keeper (tk_proc_spawn: default signals, the
+ * sockets as its stdin and stdout and no other descriptor, the keeper in a group of its own,
+ * dying with the worker, subreaper of the program's tree). Returns 0 or TK_EIO with the
+ * reason in `err`. */
+static int start(agent *a, bot *b, tk_error *err) {
   int in[2], out[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in)) return TK_EIO;
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in))
+    return tk_error_set(err, TK_EIO, -1, "cannot start %.200s: socketpair: %s", a->argv[0],
+                        strerror(errno));
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, out)) {
     close(in[0]);
     close(in[1]);
-    return TK_EIO;
+    return tk_error_set(err, TK_EIO, -1, "cannot start %.200s: socketpair: %s", a->argv[0],
+                        strerror(errno));
   }
-  pid_t worker = getpid();
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-    return TK_EIO;
-  }
-  if (pid == 0) keeper(a, worker, in[1], out[1]);
-  setpgid(pid, pid); /* also here, so that a kill of the group never misses */
+  tk_proc_opts o = {
+      .argv = a->argv,
+      .map = {in[1], out[1], -1},
+      .new_group = 1,          /* out of the worker's group: the worker's kill leaves the keeper
+                                * to clean up */
+      .pdeath_signal = SIGTERM, /* the worker's death ends the tree */
+      .subreaper = 1,          /* a keeper owns the program's tree */
+  };
+  pid_t pid;
+  int rc = tk_proc_spawn(&o, &pid, err);
   close(in[1]);
   close(out[1]);
+  if (rc) {
+    close(in[0]);
+    close(out[0]);
+    return rc;
+  }
   b->pid = pid;
   b->to = in[0];
   b->from = out[0];
@@ -408,10 +314,11 @@ static int begin_game(tk_agent_instance *self, const void *info_) {
   for (int i = 0; i < 4 && !b; i++)
     if (a->bots[i].pid <= 0) {
       b = &a->bots[i];
-      int rc = start(a, b);
+      tk_error e;
+      tk_error_clear(&e);
+      int rc = start(a, b, &e);
       if (rc) {
-        snprintf(a->error, sizeof a->error, "cannot start %.200s: %s", a->argv[0],
-                 strerror(errno));
+        snprintf(a->error, sizeof a->error, "%.900s", e.msg); /* "cannot run ...: reason" */
         return rc;
       }
     }
