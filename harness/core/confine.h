@@ -9,7 +9,8 @@
  *   CPU clocks read, stay readable;
  * - a seat host installs a seccomp filter before the agent's code runs, inherited by every
  *   process the agent starts: ptrace, process_vm_readv and process_vm_writev are refused
- *   (EPERM), and so are signals (kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
+ *   (EPERM; ptrace is let through in AddressSanitizer builds, whose leak checker needs it), and
+ *   so are signals (kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
  *   pidfd_open) and setpgid aimed at the host's parent or grandparent or at their process groups,
  *   and kill(-1, ...). The agent's own processes, and programs it runs (riichi_mjai's bots), are
  *   untouched.
