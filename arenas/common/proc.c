@@ -57,7 +57,7 @@ void tk_proc_child_defaults(void) {
  * blanks and parentheses, so it is read after the last ')'), or -1. */
 static pid_t parent_of(const char *pid) {
   char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%s/stat", pid);
+  snprintf(path, sizeof path, "/proc/%.20s/stat", pid);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -69,6 +69,12 @@ static pid_t parent_of(const char *pid) {
   char state;
   int ppid;
   return sscanf(p + 2, "%c %d", &state, &ppid) == 2 ? (pid_t)ppid : -1;
+}
+
+pid_t tk_proc_parent(pid_t pid) {
+  char name[24];
+  snprintf(name, sizeof name, "%d", (int)pid);
+  return parent_of(name);
 }
 
 int tk_proc_signal_children(pid_t parent, int sig) {

@@ -551,11 +551,7 @@ static void serve(mpi_ctx *c, tk_run *r, int jobs) {
   tk_error err;
   tk_error_clear(&err);
   send_empty(0, TAG_REQUEST);
-  for (int i = 0; i < r->spec.nagents; i++)
-    if (r->spec.agents[i].isolated) { /* its host must not reach this rank's memory */
-      tk_confine_referee();
-      break;
-    }
+  tk_confine_referee(&r->spec); /* an isolated seat's host must not reach this memory */
   int rc = tk_pool_feed(r, worker_feed, c, jobs, worker_sink, c, &err);
   batch_send(c);
   if (rc && !c->stopped) {

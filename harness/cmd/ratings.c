@@ -272,26 +272,18 @@ static int read_run(ctx *c, const char *dir) {
   else free(deal);
 
   /* games.jsonl, vouched for by games.chain as `taikai report` does */
-  snprintf(games, sizeof games, "%s/games.jsonl", dir);
-  int fd = tk_file_open(games, TK_FILE_ANY_SIZE, NULL, NULL);
-  if (fd < 0) {
-    snprintf(games, sizeof games, "%s/games.jsonl.gz", dir);
-    fd = tk_file_open(games, TK_FILE_ANY_SIZE, NULL, &e);
-    if (fd < 0) {
-      rc = bad("%s: no games.jsonl or games.jsonl.gz (%s): nothing to rate", dir, e.msg);
-      goto done;
-    }
+  gz = tk_games_open(dir, games, sizeof games, &e);
+  if (!gz) {
+    rc = bad("%s: no games.jsonl or games.jsonl.gz (%s): nothing to rate", dir, e.msg);
+    goto done;
   }
   if (tk_chain_vouch(dir, "taikai ratings")) {
-    close(fd);
     rc = 2;
     goto done;
   }
-  gz = gzdopen(fd, "rb");
   line = malloc(TK_LINE_MAX + 2);
   rec = malloc(sizeof *rec);
-  if (!gz || !line || !rec) {
-    if (!gz) close(fd);
+  if (!line || !rec) {
     rc = bad("%s: out of memory", games);
     goto done;
   }

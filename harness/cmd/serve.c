@@ -556,7 +556,7 @@ static int serve_hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
     return 1;
   }
   sv->loop_ready = 1;
-  tk_confine_referee(); /* the plugin seats' hosts must not reach the server's memory */
+  tk_confine_referee(NULL); /* the plugin seats' hosts must not reach the server's memory */
   sv->remote = (tk_remote_seat){.ctx = sv, .act = remote_act};
   sv->observer = (tk_loop_observer){.ctx = sv, .decision = on_decision, .applied = on_applied,
                                     .faulted = on_faulted};

@@ -170,27 +170,12 @@ static void describe(const char *a, size_t alen, const char *b, size_t blen, cha
 
 /* ------------------------------------------------------------------ the folder's files */
 
-/* Opens DIR/games.jsonl, else DIR/games.jsonl.gz (plain files are read as they are). */
-static gzFile open_games(const char *dir, char *path, size_t cap, tk_error *err) {
-  snprintf(path, cap, "%s/games.jsonl", dir);
-  if (tk_file_check(path, TK_FILE_ANY_SIZE, NULL) == TK_ENOTFOUND)
-    snprintf(path, cap, "%s/games.jsonl.gz", dir);
-  int fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, err);
-  if (fd < 0) return NULL;
-  gzFile z = gzdopen(fd, "rb");
-  if (!z) {
-    close(fd);
-    tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", path);
-  }
-  return z;
-}
-
 /* The number of complete lines of the folder's games file. Returns 0 or 2 (printed). */
 static int count_lines(const char *dir, uint64_t *n) {
   char path[TK_PATH_MAX + 32];
   tk_error e;
   tk_error_clear(&e);
-  gzFile z = open_games(dir, path, sizeof path, &e);
+  gzFile z = tk_games_open(dir, path, sizeof path, &e);
   if (!z) {
     fprintf(stderr, "taikai verify: %s\n", e.msg);
     return 2;
@@ -210,7 +195,7 @@ static int read_lines(verify *v) {
   char path[TK_PATH_MAX + 32];
   tk_error e;
   tk_error_clear(&e);
-  gzFile z = open_games(v->dir, path, sizeof path, &e);
+  gzFile z = tk_games_open(v->dir, path, sizeof path, &e);
   if (!z) {
     fprintf(stderr, "taikai verify: %s\n", e.msg);
     return 2;

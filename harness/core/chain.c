@@ -143,9 +143,6 @@ int tk_chain_verify_dir(const char *dir, uint64_t *units, tk_error *err) {
   tk_chain_identity(spec, id);
   uint64_t first = first_unit(spec);
   json_decref(spec);
-  snprintf(gpath, sizeof gpath, "%s/games.jsonl", dir);
-  if (tk_file_check(gpath, TK_FILE_ANY_SIZE, NULL) == TK_ENOTFOUND)
-    snprintf(gpath, sizeof gpath, "%s/games.jsonl.gz", dir);
   snprintf(cpath, sizeof cpath, "%s/" TK_CHAIN_FILE, dir);
   tk_error e;
   tk_error_clear(&e);
@@ -156,17 +153,14 @@ int tk_chain_verify_dir(const char *dir, uint64_t *units, tk_error *err) {
   tk_chain_check c;
   int rc = tk_chain_open(&c, cpath, first, id, err);
   if (rc) return rc;
-  int fd = tk_file_open(gpath, TK_FILE_ANY_SIZE, NULL, err);
-  if (fd < 0) {
+  gzFile z = tk_games_open(dir, gpath, sizeof gpath, err);
+  if (!z) {
     tk_chain_close(&c);
-    return fd;
+    return err ? err->code : TK_EIO;
   }
-  gzFile z = gzdopen(fd, "rb"); /* plain files are read as they are */
   char *line = malloc(TK_LINE_MAX + 2);
-  if (!z || !line) {
-    if (z) gzclose(z);
-    else close(fd);
-    free(line);
+  if (!line) {
+    gzclose(z);
     tk_chain_close(&c);
     return tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", gpath);
   }

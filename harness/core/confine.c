@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "confine.h"
+#include "taikai/proc.h"
 
 /* Under AddressSanitizer the filter lets ptrace through: LeakSanitizer's tracer attaches to the
  * threads of a process that calls exit() (an agent may), and would die of EPERM. */
@@ -32,24 +33,10 @@
 #define TK_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #endif
 
-void tk_confine_referee(void) { prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
-
-/* The parent process id of `pid` (field 4 of /proc/PID/stat), or 0. */
-static pid_t parent_of(pid_t pid) {
-  char path[64], buf[512];
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  FILE *f = fopen(path, "r");
-  if (!f) return 0;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  char *close_paren = NULL;
-  for (char *p = buf; *p; p++)
-    if (*p == ')') close_paren = p; /* the command may hold ')' itself: the last one ends it */
-  int ppid = 0;
-  char state;
-  if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2) return 0;
-  return (pid_t)ppid;
+void tk_confine_referee(const tk_spec *sp) {
+  int isolated = !sp;
+  for (int i = 0; sp && i < sp->nagents; i++) isolated |= sp->agents[i].isolated;
+  if (isolated) prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
 int tk_confine_seat(void) {
@@ -57,7 +44,7 @@ int tk_confine_seat(void) {
 #ifndef TK_AUDIT_ARCH
   return -1;
 #else
-  pid_t parent = getppid(), grand = parent_of(parent);
+  pid_t parent = getppid(), grand = tk_proc_parent(parent);
   pid_t pg = getpgid(parent), gpg = grand > 0 ? getpgid(grand) : -1;
   if (gpg <= 0) gpg = pg;
   if (grand <= 0) grand = parent;

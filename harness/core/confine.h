@@ -20,9 +20,13 @@
 #ifndef TAIKAI_HARNESS_CONFINE_H
 #define TAIKAI_HARNESS_CONFINE_H
 
+#include "spec.h"
+
 /* In a referee's process (the referee, a worker, the server) that will start seat hosts: makes
- * it non-dumpable (children forked later inherit it; a seat host undoes it for itself). */
-void tk_confine_referee(void);
+ * it non-dumpable (children forked later inherit it; a seat host undoes it for itself) when a
+ * seat of `sp` is isolated, or always when `sp` is NULL (`taikai serve`, whose plugin seats all
+ * are). */
+void tk_confine_referee(const tk_spec *sp);
 
 /* In a seat host, before the agent's code runs: dumpable again (so the agent's own crash can
  * dump core) and the seccomp filter above. Returns 0, or -1 when the kernel refuses the filter

@@ -118,19 +118,25 @@ static int threads_runnable(pid_t pid, pid_t skip) {
   return r;
 }
 
+/* The descendants of `root` (at most MAX_PROCS, MAX_DEPTH - 1 generations below it) into
+ * list; returns how many. */
+static int descendants(pid_t root, pid_t *list) {
+  int n = 0, done = 0;
+  children_of(root, list, &n);
+  for (int depth = 1; depth < MAX_DEPTH - 1 && done < n; depth++) {
+    int end = n;
+    for (; done < end; done++) children_of(list[done], list, &n);
+  }
+  return n;
+}
+
 int tk_cpu_tree_runnable(pid_t pid) {
   pid_t self = pid ? pid : getpid();
   if (threads_runnable(self, pid ? 0 : (pid_t)gettid())) return 1;
   pid_t list[MAX_PROCS];
-  int n = 0, done = 0;
-  children_of(self, list, &n);
-  for (int depth = 1; depth < MAX_DEPTH && done < n; depth++) {
-    int end = n;
-    for (; done < end; done++) {
-      if (threads_runnable(list[done], 0)) return 1;
-      if (depth + 1 < MAX_DEPTH) children_of(list[done], list, &n);
-    }
-  }
+  int n = descendants(self, list);
+  for (int i = 0; i < n; i++)
+    if (threads_runnable(list[i], 0)) return 1;
   return 0;
 }
 
@@ -140,17 +146,12 @@ int64_t tk_cpu_tree_ns(pid_t pid, int64_t *wait) {
   if (wait) *wait = proc_wait(pid);
   if (pid == 0 && !has_children()) return cpu; /* the common case: one syscall more */
   pid_t list[MAX_PROCS];
-  int n = 0, done = 0;
-  children_of(pid ? pid : getpid(), list, &n);
-  for (int depth = 1; depth < MAX_DEPTH && done < n; depth++) {
-    int end = n;
-    for (; done < end; done++) {
-      int64_t c = proc_cpu(list[done]);
-      if (c < 0) continue; /* ended since it was listed */
-      cpu += c;
-      if (wait) *wait += proc_wait(list[done]);
-      if (depth + 1 < MAX_DEPTH) children_of(list[done], list, &n);
-    }
+  int n = descendants(pid ? pid : getpid(), list);
+  for (int i = 0; i < n; i++) {
+    int64_t c = proc_cpu(list[i]);
+    if (c < 0) continue; /* ended since it was listed */
+    cpu += c;
+    if (wait) *wait += proc_wait(list[i]);
   }
   return cpu;
 }

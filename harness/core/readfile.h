@@ -5,6 +5,7 @@
 #define TAIKAI_HARNESS_READFILE_H
 
 #include <jansson.h>
+#include <zlib.h>
 
 #include "taikai/common.h"
 
@@ -15,5 +16,11 @@
  * `err` set: "<path>: cannot open: ..." (TK_ENOTFOUND when it does not exist), "<path>: is a
  * FIFO, not a regular file ...", or "<path>: not JSON (line L): ..." (TK_EPARSE). */
 json_t *tk_json_load_path(const char *path, size_t flags, tk_error *err);
+
+/* Opens a run folder's games for reading: DIR/games.jsonl, else DIR/games.jsonl.gz (a plain
+ * file is read as it is), each through taikai/file.h (a FIFO or a device is refused, not read);
+ * `path` gets the name opened. Returns the stream, or NULL with `err` set (TK_ENOTFOUND when
+ * neither file exists). */
+gzFile tk_games_open(const char *dir, char *path, size_t cap, tk_error *err);
 
 #endif

@@ -595,11 +595,7 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   sc->rule = o->rule;
   sc->rule_ctx = o->rule_ctx;
   out->refused = 0; /* from here on a failure is the run's, not the folder's */
-  for (int i = 0; i < r->spec.nagents; i++)
-    if (r->spec.agents[i].isolated) { /* its host must not reach the referee's memory */
-      tk_confine_referee();
-      break;
-    }
+  tk_confine_referee(&r->spec); /* an isolated seat's host must not reach this memory */
   if (!sc->ruled) /* `taikai serve` plays its units itself; every other command in workers */
     rc = o->play ? o->play(o->play_ctx, r, first, end - first, sink, sc, tk_progress_update,
                            &prog, err)

@@ -285,22 +285,14 @@ static void rank_bars(page *p) {
 static int convergence(page *p, const tk_metric *mt, tk_error *err) {
   FILE *f = p->f;
   char path[TK_PATH_MAX];
-  const char *name = "games.jsonl";
-  snprintf(path, sizeof path, "%s/games.jsonl", p->dir);
-  int fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, NULL);
-  if (fd < 0) {
-    name = "games.jsonl.gz";
-    snprintf(path, sizeof path, "%s/games.jsonl.gz", p->dir);
-    fd = tk_file_open(path, TK_FILE_ANY_SIZE, NULL, NULL);
-  }
+  gzFile gz = tk_games_open(p->dir, path, sizeof path, NULL);
+  const char *name = strrchr(path, '/') + 1;
   fputs("<h2>Convergence</h2>\n", f);
-  if (fd < 0) {
+  if (!gz) {
     fputs("<p class=\"note\">No games.jsonl in the folder: no convergence chart (rerun the "
           "spec to rebuild it).</p>\n", f);
     return 0;
   }
-  gzFile gz = gzdopen(fd, "rb"); /* reads plain files as they are */
-  if (!gz) close(fd);
   uint64_t walls = (uint64_t)json_integer_value(json_object_get(p->sum, "walls"));
   uint64_t step = walls / CONVERGENCE_POINTS > 1 ? walls / CONVERGENCE_POINTS : 1;
   int cap = (int)(walls / step) + 2, npts = 0, na = p->nagents;

@@ -82,6 +82,9 @@ TK_API void tk_proc_child_defaults(void);
  * that left their session included: each becomes its child when its own parent dies. */
 TK_API int tk_proc_signal_children(pid_t parent, int sig);
 
+/* The parent process of `pid` (from /proc/PID/stat), or -1 when it cannot be read. */
+TK_API pid_t tk_proc_parent(pid_t pid);
+
 #ifdef __cplusplus
 }
 #endif
