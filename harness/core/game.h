@@ -166,7 +166,44 @@ typedef struct tk_game {
   const tk_metric *metrics;
   const char *units;          /* what a unit is, plural, for progress lines ("blocks" for
                                * daifugo's blocks of games); NULL: "games" */
+
+  /* ---- the game's parts outside the referee's loop, each reached only through this table
+   * (every member optional: NULL or 0 when the game has none) */
+  /* report.html: the metrics its paired-difference charts show first (NULL-terminated; NULL:
+   * the game's first two metrics), and the metrics of its rank distribution, first place first,
+   * with a label each (NULL-terminated, same length; NULL: no rank chart). */
+  const char *const *headline;
+  const char *const *rank_metrics;
+  const char *const *rank_labels;
+  /* `taikai ratings`: the per-seat result field that orders a unit's seats when --key is not
+   * given, and whether its lower values are better (NULL: --key is required). */
+  const char *ratings_field;
+  int ratings_ascending;
+  /* The JSON Schema of this game's spec "rules" object (a JSON text; `taikai schema` joins the
+   * games' fragments into harness/spec.schema.json). */
+  const char *rules_schema;
+  /* Game logs (`taikai run --logs`): the "type" of the line that starts one unit's log (unique
+   * among the games: `taikai replay` tells a log's game by its first line), and the replay of
+   * one unit's log through the engine. `replay` reads `log` (the unit's lines, which start at
+   * line `first_line` of the file `path`; `name` names the unit in messages), prints
+   * "OK name: ..." (unless `quiet`) or "MISMATCH path:line: ..." lines to stdout or a read
+   * error to stderr, and returns 0 (replayed), 1 (a mismatch) or 2 (unreadable). */
+  const char *log_start;
+  int (*replay)(FILE *log, const char *path, const char *name, int first_line, int quiet);
+  /* The game's own subcommands (`taikai serve`, `taikai rescore`, ...) and benchmarks (`taikai
+   * bench NAME`), each array terminated by a NULL name. */
+  const struct tk_game_command *commands;
+  const struct tk_game_command *benches;
 } tk_game;
+
+/* A subcommand or benchmark a game brings: `taikai NAME ARGS...` (`taikai bench NAME ARGS...`)
+ * calls main with argv[0] = NAME; it returns the exit status (0 success, 1 a failure of the
+ * work, 2 bad usage or input). */
+typedef struct tk_game_command {
+  const char *name;
+  const char *summary; /* one line for --help */
+  int (*main)(int argc, char **argv);
+} tk_game_command;
 
 /* The function members of a tk_game, for an adapter that names its static functions after
  * them (every adapter in harness/games/ does): `.name = ..., TK_GAME_FUNCTIONS, ...`. */
