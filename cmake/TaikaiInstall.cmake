@@ -38,6 +38,11 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/taikai DESTINATION ${CMAKE_INSTA
 # Every MODULE library of plugins/ (the built-in agents), with the weights files copied beside
 # them in the build tree (plugins look for their default weights beside their own .so).
 get_property(_tk_plugin_targets DIRECTORY ${PROJECT_SOURCE_DIR}/plugins PROPERTY BUILDSYSTEM_TARGETS)
+get_property(_tk_plugin_subdirs DIRECTORY ${PROJECT_SOURCE_DIR}/plugins PROPERTY SUBDIRECTORIES)
+foreach(_d ${_tk_plugin_subdirs}) # the plugins with a CMakeLists.txt of their own
+  get_property(_t DIRECTORY ${_d} PROPERTY BUILDSYSTEM_TARGETS)
+  list(APPEND _tk_plugin_targets ${_t})
+endforeach()
 set(TAIKAI_INSTALLED_PLUGINS)
 foreach(t ${_tk_plugin_targets})
   get_target_property(_type ${t} TYPE)
@@ -56,7 +61,7 @@ install(FILES ${_tk_weights} DESTINATION ${TAIKAI_INSTALL_PLUGINDIR} COMPONENT r
 # tree ("../../plugins/...", e.g. the weights daifugo_mcl_ap_mc.tkw of daifugo's table-5,
 # table-8 and records-mcl): share/taikai has no plugins/ beside arenas/, so the installed
 # taikai would refuse them. test_sdk_install plays every preset installed.
-foreach(game solo riichi daifugo)
+foreach(game ${TAIKAI_GAMES})
   file(GLOB _tk_presets ${PROJECT_SOURCE_DIR}/arenas/${game}/*.json)
   foreach(_tk_preset ${_tk_presets})
     file(READ ${_tk_preset} _tk_text)

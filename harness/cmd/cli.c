@@ -1,9 +1,11 @@
-/* harness/cmd/cli.c — `taikai COMMAND ...`: the command table, --help and --version. */
+/* harness/cmd/cli.c — `taikai COMMAND ...`: the command table (the shared commands, then each
+ * game's own, tk_game.commands), --help and --version. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "game.h"
 
 #ifndef TAIKAI_VERSION
 #define TAIKAI_VERSION "0.1.0"
@@ -21,26 +23,22 @@ const tk_command tk_commands[] = {
     {"report", "a run's results beside a published table (taikai report --help)", tk_cmd_report},
     {"ratings", "Plackett-Luce ratings of the agents of one game's runs (taikai ratings --help)",
      tk_cmd_ratings},
-    {"rescore", "a one-player run's wins scored under other conventions (taikai rescore --help)",
-     tk_cmd_rescore},
     {"gate", "is a candidate stronger, or not weaker? a sequential test (taikai gate --help)",
      tk_cmd_gate},
-    {"replay",
-     "check game logs of `taikai run --logs` (riichi, daifugo) against the engine (taikai "
-     "replay --help)",
+    {"replay", "check game logs of `taikai run --logs` against their engine (taikai replay --help)",
      tk_cmd_replay},
     {"records", "what the decision records of `taikai run --records` hold (taikai records --help)",
      tk_cmd_records},
-    {"import", "convert Tenhou game records into mjai logs (taikai import --help)", tk_cmd_import},
-    {"export", "write riichi mjai logs as tenhou.net/6 JSON (taikai export --help)", tk_cmd_export},
-    {"serve", "daifugo: a UECda server for external clients (taikai serve --help)", tk_cmd_serve},
-    {"client", "daifugo: one of our agents on a UECda server (taikai client --help)", tk_cmd_client},
+    {"schema", "the JSON Schema of a tournament spec, every game's rules in it", tk_cmd_schema},
     {NULL, NULL, NULL},
 };
 
 static void usage(FILE *f) {
   fprintf(f, "usage: taikai COMMAND [ARGS...]\n\ncommands:\n");
   for (const tk_command *c = tk_commands; c->name; c++) fprintf(f, "  %-9s %s\n", c->name, c->summary);
+  for (const tk_game *const *g = tk_game_all(); *g; g++)
+    for (const tk_game_command *c = (*g)->commands; c && c->name; c++)
+      fprintf(f, "  %-9s %s\n", c->name, c->summary);
   fprintf(f, "\n`taikai COMMAND --help` describes each command. taikai %s\n", TAIKAI_VERSION);
 }
 
@@ -59,6 +57,9 @@ int tk_cli_main(int argc, char **argv) {
   }
   for (const tk_command *c = tk_commands; c->name; c++)
     if (!strcmp(argv[1], c->name)) return c->main(argc - 1, argv + 1);
+  for (const tk_game *const *g = tk_game_all(); *g; g++)
+    for (const tk_game_command *c = (*g)->commands; c && c->name; c++)
+      if (!strcmp(argv[1], c->name)) return c->main(argc - 1, argv + 1);
   fprintf(stderr, "taikai: unknown command '%s' (see taikai --help)\n", argv[1]);
   return 2;
 }

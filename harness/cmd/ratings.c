@@ -43,8 +43,13 @@ static void usage(FILE *f) {
           "merge`, all of one game) with the Plackett-Luce model fitted to each game's finishing\n"
           "order (Bradley-Terry when games have two seats), by Hunter's MM algorithm. An agent\n"
           "is its plugin, version, params and weights hash: two versions are two rows.\n"
-          "  riichi: a game's order is the seats' rank; daifugo: a block's points; solo: every\n"
-          "  agent that played a wall, ordered by its points on it (a comparison per wall).\n"
+          "A unit's order, unless --key says otherwise (a one-seat game compares every agent\n"
+          "that played a wall, ordered by its value on it):\n");
+  for (const tk_game *const *g = tk_game_all(); *g; g++)
+    if ((*g)->ratings_field)
+      fprintf(f, "  %-8s the seats' %s, %s first\n", (*g)->name, (*g)->ratings_field,
+              (*g)->ratings_ascending ? "lowest" : "highest");
+  fprintf(f,
           "Equal values are tied places (Breslow's approximation: a tied group is chosen from\n"
           "the seats left, each with the same denominator; the last group chooses nothing).\n"
           "Intervals: percentiles of the ratings refitted on resamples of whole walls (every\n"
@@ -72,12 +77,6 @@ static void usage(FILE *f) {
           "Exit status: 0 rated; 1 the fit failed; 2 bad usage or input (the message names the\n"
           "file, field and value).\n");
 }
-
-/* The result field that orders a game, by default, per game. */
-static const struct {
-  const char *game, *field;
-  int ascending;
-} default_keys[] = {{"riichi", "rank", 1}, {"daifugo", "points", 0}, {"solo", "points", 0}};
 
 typedef struct rated {
   char *id;      /* identity: plugin \x1f version \x1f params \x1f weights hashes */
@@ -443,11 +442,10 @@ int tk_cmd_ratings(int argc, char **argv) {
                                       json_string_value(json_object_get(s, "game")) : "");
       const char *fname = key;
       c.ascending = ascending;
-      for (size_t k = 0; g && !fname && k < sizeof default_keys / sizeof *default_keys; k++)
-        if (!strcmp(default_keys[k].game, g->name)) {
-          fname = default_keys[k].field;
-          c.ascending = default_keys[k].ascending;
-        }
+      if (g && !fname && g->ratings_field) { /* the game's default order */
+        fname = g->ratings_field;
+        c.ascending = g->ratings_ascending;
+      }
       c.field = -1;
       for (int f = 0; g && fname && f < g->nfields; f++)
         if (!strcmp(g->fields_def[f].name, fname)) c.field = f;

@@ -1,11 +1,10 @@
 /* harness/cmd/replay.c — `taikai replay LOG|DIR...`: checks the game logs `taikai run --logs`
- * writes to OUT/logs/unit-NNNNNNNN.jsonl[.gz] by replaying each through its engine: four-player
- * riichi (mjai-style JSON lines, every win scored by the rules kernel: tk_riichi_log_replay,
- * harness/games/riichi_log.h) and daifugo (one block per log: tk_daifugo_log_replay,
- * harness/games/daifugo_log.h); a file whose first line is a start_block line is daifugo's.
- * Prints one line per game (OK, or its first mismatch with the engine's and the log's values)
- * and a count; exit 0 all replay, 1 a mismatch, 2 bad usage or a file or folder that cannot be
- * read. */
+ * writes to OUT/logs/unit-NNNNNNNN.jsonl[.gz] by replaying each through its engine. A log's game
+ * is the one whose tk_game.log_start is the "type" of the file's first line (a file whose first
+ * line names no game's start goes to the first game with a replay, riichi's mjai reader, so
+ * that mjai logs of other tools are read); each game's replay hook checks one unit and prints
+ * its line (OK, or its first mismatch with the engine's and the log's values); a count follows.
+ * Exit 0 all replay, 1 a mismatch, 2 bad usage or a file or folder that cannot be read. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,31 +13,18 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "daifugo_log.h"
-#include "import.h"
-#include "riichi_log.h"
+#include "game.h"
+#include "logtext.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: taikai replay [--quiet] LOG|DIR...\n"
           "\n"
           "Checks game logs against their engine (gzipped too: *.jsonl.gz).\n"
-          "\n"
-          "Daifugo logs (`taikai run --logs` on a daifugo spec; docs/daifugo.md, \"Logs\"), one\n"
-          "block each: the block is dealt again from its seed, block index and rules, every give,\n"
-          "play and pass is applied for its player, who must be the one to act, and must be legal,\n"
-          "and every line must equal the engine's (deals, transfers, seats, each game's places,\n"
-          "classes, points and sennichite, the block's totals).\n"
-          "\n"
-          "Four-player riichi mjai logs: those `taikai run --logs` writes\n"
-          "(OUT/logs/unit-NNNNNNNN.jsonl, one game each, or OUT/logs/run.jsonl), those\n"
-          "`taikai import tenhou` converts, and mjai logs\n"
-          "of other tools. Every hand's wall is rebuilt from the log, the players' decisions\n"
-          "are replayed through the riichi engine, and every event the engine emits must\n"
-          "equal the log's line: draws, discards, calls, riichi, dora, each win scored again\n"
-          "by the rules kernel (yaku, fu, han, points), payments, draws and tenpai, scores,\n"
-          "the final scores.\n"
-          "\n"
+          "\n");
+  for (const tk_game *const *g = tk_game_all(); *g; g++)
+    if ((*g)->replay && (*g)->replay_help) fprintf(f, "%s\n", (*g)->replay_help);
+  fprintf(f,
           "  LOG      a log file\n"
           "  DIR      every *.jsonl (*.jsonl.gz) file in the folder, in name order; a run folder (one with\n"
           "           spec.json) stands for its logs/ folder\n"
@@ -48,16 +34,10 @@ static void usage(FILE *f) {
           "  MISMATCH LOG:LINE: EVENT: what differs\n"
           "    expected: the engine's value (or event)\n"
           "    logged:   the log's value (or line)\n"
-          "then `N logs, M games replayed, K mismatches` (a daifugo block counts as one game).\n"
+          "then `N logs, M games replayed, K mismatches`.\n"
           "A file may hold several games or blocks one after the other (the run's one file of\n"
           "`taikai run --logs=run[,gz]`, OUT/logs/run.jsonl[.gz], or a concatenation of unit\n"
           "logs: `cat logs/*.jsonl.gz > all.jsonl.gz`); each is checked and named LOG#K.\n"
-          "\n"
-          "The game length and rules come from start_game: taikai's \"taikai_rules\", else the\n"
-          "mjai \"kyoku_first\" (0 hanchan, 4 east-only) and \"aka_flag\" over Tenhou's rules;\n"
-          "a log declaring neither is replayed as east-only, then as hanchan, and a note says\n"
-          "which one replays. Fields a log lacks are not compared; yaku lists are compared in\n"
-          "logs taikai wrote or converted (names differ between mjai dialects).\n"
           "\n"
           "Exit status: 0 every log replays; 1 a log does not (a mismatch, or a line that is\n"
           "not JSON); 2 bad usage, or a file or folder that cannot be read (the message names\n"
@@ -194,36 +174,18 @@ out:
 
 static const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-/* Replays one daifugo block from `g` (the segment of `path` starting after line `offset`,
- * called `name`) and prints its line. Returns 0 replayed, 1 a mismatch, 2 unreadable. */
-static int replay_daifugo(FILE *g, const char *path, const char *name, int offset, int quiet) {
-  tk_daifugo_replay *r = malloc(sizeof *r);
-  if (!r) {
-    fprintf(stderr, "taikai replay: %s: out of memory\n", name);
-    return 2;
+/* The game of a log whose first line is text[0 .. n): the game whose log_start is that line's
+ * "type", else the first game with a replay (see the file's comment). */
+static const tk_game *game_of_log(const char *line) {
+  const tk_game *first = NULL;
+  for (const tk_game *const *g = tk_game_all(); *g; g++) {
+    if (!(*g)->replay) continue;
+    if (!first) first = *g;
+    char marker[96];
+    snprintf(marker, sizeof marker, "\"%s\"", (*g)->log_start);
+    if (strstr(line, marker)) return *g;
   }
-  tk_error err;
-  tk_error_clear(&err);
-  int e = tk_daifugo_log_replay(g, r, &err), rc = 0;
-  if (r->bad_line) r->bad_line += offset; /* the file's line */
-  if (e == TK_EIO || e == TK_ENOMEM) {
-    fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
-    rc = 2;
-  } else if (e) {
-    printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
-           r->bad_event[0] ? ": " : "", r->bad_what);
-    if (r->expected[0]) printf("  expected: %s\n", r->expected);
-    if (r->logged[0] || r->expected[0])
-      printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
-    rc = 1;
-  } else if (!quiet) {
-    printf("OK %s: daifugo block %llu, %d %s, %d actions checked, points %d %d %d %d %d\n", name,
-           (unsigned long long)r->block, r->games, plural(r->games, "game", "games"), r->actions,
-           (int)r->points[0], (int)r->points[1], (int)r->points[2], (int)r->points[3],
-           (int)r->points[4]);
-  }
-  free(r);
-  return rc;
+  return first;
 }
 
 int tk_cmd_replay(int argc, char **argv) {
@@ -270,7 +232,7 @@ int tk_cmd_replay(int argc, char **argv) {
       continue;
     }
     logs++;
-    /* a file may hold several games, each from its start_game line (daifugo: start_block) */
+    /* a file may hold several games, each from its line of the game's log_start type */
     size_t first = 0;
     while (first < len && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' ||
                            text[first] == '\n'))
@@ -279,9 +241,10 @@ int tk_cmd_replay(int argc, char **argv) {
     size_t head = eol ? (size_t)(eol - text) : len;
     char saved = text[head];
     text[head] = '\0';
-    int daifugo = strstr(text + first, "\"start_block\"") != NULL;
+    const tk_game *game = game_of_log(text + first);
     text[head] = saved;
-    const char *marker = daifugo ? "\"start_block\"" : "\"start_game\"";
+    char marker[96];
+    snprintf(marker, sizeof marker, "\"%s\"", game->log_start);
     size_t *starts = NULL;
     int *firstline = NULL, nseg = tk_log_games(text, len, marker, &starts, &firstline);
     if (nseg < 0) {
@@ -296,18 +259,7 @@ int tk_cmd_replay(int argc, char **argv) {
       if (nseg > 1) snprintf(name, sizeof name, "%s#%d", path, k + 1);
       else snprintf(name, sizeof name, "%s", path);
       FILE *g = b > a ? fmemopen(text + a, b - a, "r") : tmpfile(); /* empty: no line */
-      if (daifugo && g) {
-        int e = replay_daifugo(g, path, name, firstline[k] - 1, quiet);
-        fclose(g);
-        if (e == 2) unreadable++;
-        else if (e == 1) bad++;
-        else games++;
-        continue;
-      }
-      tk_riichi_replay *r = g ? malloc(sizeof *r) : NULL;
-      if (!r) {
-        if (g) fclose(g);
-        free(r);
+      if (!g) {
         free(text);
         free(starts);
         free(firstline);
@@ -315,31 +267,11 @@ int tk_cmd_replay(int argc, char **argv) {
         rc = 2;
         goto done;
       }
-      tk_error err;
-      tk_error_clear(&err);
-      int e = tk_riichi_log_replay(g, r, &err);
+      int e = game->replay(g, path, name, firstline[k], quiet);
       fclose(g);
-      if (r->bad_line) r->bad_line += firstline[k] - 1; /* the file's line */
-      if (e == TK_EIO || e == TK_ENOMEM) {
-        fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
-        unreadable++;
-      } else if (e) {
-        bad++;
-        printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
-               r->bad_event[0] ? ": " : "", r->bad_what);
-        if (r->expected[0]) printf("  expected: %s\n", r->expected);
-        if (r->logged[0] || r->expected[0])
-          printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
-        if (r->rules_note[0]) printf("  note:     %s\n", r->rules_note);
-      } else {
-        games++;
-        if (!quiet)
-          printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", name, r->kyoku,
-                 plural(r->kyoku, "hand", "hands"), r->events_checked, (int)r->scores[0],
-                 (int)r->scores[1], (int)r->scores[2], (int)r->scores[3]);
-        if (!quiet && r->rules_note[0]) printf("  note: %s\n", r->rules_note);
-      }
-      free(r);
+      if (e == 2) unreadable++;
+      else if (e == 1) bad++;
+      else games++;
     }
     free(starts);
     free(firstline);

@@ -36,9 +36,8 @@ static void usage(FILE *f) {
           "  --resume    continue the interrupted run in the output folder; an error if the\n"
           "              folder holds no run\n"
           "  --logs      also write every game as JSON lines, one file per unit:\n"
-          "              DIR/logs/unit-NNNNNNNN.jsonl (riichi: mjai-style, readable by mjai\n"
-          "              tools; daifugo: one block per file, docs/daifugo.md); checked by\n"
-          "              taikai replay\n"
+          "              DIR/logs/unit-NNNNNNNN.jsonl in the game's format (riichi: mjai,\n"
+          "              readable by mjai tools; docs/GAME.md); checked by taikai replay\n"
           "  --logs=gz   the same, gzip-compressed: DIR/logs/unit-NNNNNNNN.jsonl.gz (also\n"
           "              --logs-gzip; taikai replay reads either)\n"
           "  --logs=run  the same lines in one file for the run, unit after unit in unit\n"
@@ -280,9 +279,13 @@ int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, v
   }
   run.records = a->records;
   if (a->logs && !run.game->logs) {
-    fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (riichi and daifugo have)\n",
-            cmd,
-            run.spec.game);
+    char have[256] = "";
+    size_t n = 0;
+    for (const tk_game *const *g = tk_game_all(); *g; g++)
+      if ((*g)->logs && n < sizeof have)
+        n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", n ? ", " : "", (*g)->name);
+    fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (games with logs: %s)\n", cmd,
+            run.spec.game, have);
     tk_run_free(&run);
     return 2;
   }

@@ -1,22 +1,20 @@
-/* harness/core/game.c — the table of games (adding a game adds one line to it) and the helpers
- * every game shares. */
+/* harness/core/game.c — the table of games (a game is registered by its name in TAIKAI_GAMES,
+ * CMakeLists.txt) and the helpers every game shares. */
 #include <stdio.h>
 #include <string.h>
 
 #include "game.h"
 #include "taikai/rng.h"
 
-extern const tk_game tk_game_solo;   /* harness/games/solo.c */
-extern const tk_game tk_game_riichi; /* harness/games/riichi.c */
-extern const tk_game tk_game_daifugo; /* harness/games/daifugo.c */
+/* The registered games, NULL-terminated: generated from TAIKAI_GAMES (CMakeLists.txt) into
+ * the build folder (harness/embed/games_table.c). */
+extern const tk_game *const tk_game_table[];
 
-static const tk_game *const games[] = {&tk_game_solo, &tk_game_riichi, &tk_game_daifugo, NULL};
-
-const tk_game *const *tk_game_all(void) { return games; }
+const tk_game *const *tk_game_all(void) { return tk_game_table; }
 
 const tk_game *tk_game_find(const char *name) {
-  for (int i = 0; name && games[i]; i++)
-    if (!strcmp(games[i]->name, name)) return games[i];
+  for (int i = 0; name && tk_game_table[i]; i++)
+    if (!strcmp(tk_game_table[i]->name, name)) return tk_game_table[i];
   return NULL;
 }
 
@@ -24,9 +22,9 @@ const char *tk_game_names(void) {
   static char names[256];
   if (!names[0]) {
     size_t n = 0;
-    for (int i = 0; games[i]; i++)
+    for (int i = 0; tk_game_table[i]; i++)
       n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s",
-                            i ? ", " : "", games[i]->name);
+                            i ? ", " : "", tk_game_table[i]->name);
   }
   return names;
 }

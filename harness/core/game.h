@@ -190,6 +190,7 @@ typedef struct tk_game {
    * error to stderr, and returns 0 (replayed), 1 (a mismatch) or 2 (unreadable). */
   const char *log_start;
   int (*replay)(FILE *log, const char *path, const char *name, int first_line, int quiet);
+  const char *replay_help;    /* what the replay checks, a paragraph of `taikai replay --help` */
   /* The game's own subcommands (`taikai serve`, `taikai rescore`, ...) and benchmarks (`taikai
    * bench NAME`), each array terminated by a NULL name. */
   const struct tk_game_command *commands;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "taikai/file.h"
+#include "game.h"
 #include "spec.h"
 
 const char *tk_format_name(tk_format f) {
@@ -21,23 +22,6 @@ const char *tk_format_name(tk_format f) {
 const char *tk_interval_name(tk_interval i) {
   return i == TK_INTERVAL_CLOPPER_PEARSON ? "clopper-pearson" : "wilson";
 }
-
-/* `v` compact, keys in their order, into buf, cut with "..." when it does not fit; `none` for
- * NULL (or what cannot be encoded). */
-static void brief(const json_t *v, const char *none, char *buf, size_t cap) {
-  if (!cap) return;
-  char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-  const char *t = s ? s : none;
-  if (strlen(t) + 1 > cap && cap > 4)
-    snprintf(buf, cap, "%.*s...", (int)cap - 4, t);
-  else
-    snprintf(buf, cap, "%s", t);
-  free(s);
-}
-
-void tk_json_brief(const json_t *v, char *buf, size_t cap) { brief(v, "(nothing)", buf, cap); }
-
-void tk_json_cut(const json_t *v, char *buf, size_t cap) { brief(v, "", buf, cap); }
 
 const char *tk_fault_policy_name(tk_fault_policy p) {
   return p == TK_POLICY_SKIP ? "skip" : p == TK_POLICY_ABORT ? "abort" : "forfeit";
@@ -408,3 +392,35 @@ json_t *tk_spec_to_json(const tk_spec *s) {
   json_object_set_new(o, "illegal_policy", json_string(tk_illegal_policy_name(s->illegal_policy)));
   return o;
 }
+
+/* core/spec.schema.base.json, the fields every spec shares (taikai_embed_text) */
+extern const char tk_spec_schema_base[];
+
+json_t *tk_spec_schema(tk_error *err) {
+  json_error_t je;
+  json_t *s = json_loads(tk_spec_schema_base, JSON_PRESERVE_ORDER, &je);
+  if (!s) {
+    tk_error_set(err, TK_EPARSE, -1, "the referee's schema is not JSON (line %d): %s", je.line,
+                 je.text);
+    return NULL;
+  }
+  json_t *names = json_array(), *all = json_array();
+  json_object_set_new(json_object_get(json_object_get(s, "properties"), "game"), "enum", names);
+  json_object_set_new(s, "allOf", all);
+  for (const tk_game *const *g = tk_game_all(); *g; g++) {
+    json_array_append_new(names, json_string((*g)->name));
+    if (!(*g)->rules_schema) continue;
+    json_t *rules = json_loads((*g)->rules_schema, JSON_PRESERVE_ORDER, &je);
+    if (!rules) {
+      tk_error_set(err, TK_EPARSE, -1, "the rules schema of %s is not JSON (line %d): %s",
+                   (*g)->name, je.line, je.text);
+      json_decref(s);
+      return NULL;
+    }
+    json_array_append_new(
+        all, json_pack("{s:{s:{s:{s:s}}}, s:{s:{s:o}}}", "if", "properties", "game", "const",
+                       (*g)->name, "then", "properties", "rules", rules));
+  }
+  return s;
+}
+

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "logtext.h"
 #include "taikai/common.h"
 
 /* seated: agents[i] plays seat i of every wall (exactly as many agents as seats), as the UECda
@@ -94,10 +95,9 @@ const char *tk_illegal_policy_name(tk_illegal_policy p);
  * as accepted by tk_spec_parse. */
 json_t *tk_spec_to_json(const tk_spec *s);
 
-/* A compact rendering of `v` (keys in their order) into `buf`, at most `cap` bytes, cut with
- * "..." when longer; "(nothing)" for NULL. */
-void tk_json_brief(const json_t *v, char *buf, size_t cap);
-/* The same with "" for NULL: for messages that print a missing value as nothing. */
-void tk_json_cut(const json_t *v, char *buf, size_t cap);
-
+/* The JSON Schema of a spec: the fields every spec shares (harness/core/spec.schema.base.json)
+ * with "game" one of the registered games and, for each, "rules" following the game's fragment
+ * (tk_game.rules_schema). A new reference, or NULL with `err` set (a fragment that is not JSON:
+ * a defect of the build). `taikai schema` prints it; harness/spec.schema.json is its output. */
+json_t *tk_spec_schema(tk_error *err);
 #endif

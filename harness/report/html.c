@@ -35,27 +35,6 @@ typedef struct page {
   int nagents;
 } page;
 
-/* The metrics each game's charts show first: what a reader of its papers looks at. Games not
- * listed show their first two metrics. */
-static const struct {
-  const char *game, *metrics[MAX_HEADLINE];
-} headline_table[] = {
-    {"solo", {"points_per_game", "win_rate", NULL}},
-    {"riichi", {"mean_rank", "mean_final_points", NULL}},
-    {"daifugo", {"mean_place", "paper_points_per_game", NULL}},
-};
-
-/* The metrics that make up a multi-seat game's rank distribution, first place first. */
-static const struct {
-  const char *game, *metrics[TK_MAX_SEATS];
-  const char *names[TK_MAX_SEATS];
-} rank_table[] = {
-    {"riichi", {"rank_1_rate", "rank_2_rate", "rank_3_rate", "rank_4_rate", NULL},
-     {"1st", "2nd", "3rd", "4th", NULL}},
-    {"daifugo", {"daifugo_rate", "fugo_rate", "heimin_rate", "hinmin_rate", "daihinmin_rate", NULL},
-     {"daifugo", "fugo", "heimin", "hinmin", "daihinmin", NULL}},
-};
-
 static const tk_metric *metric_of(const tk_game *g, const char *name) {
   for (int m = 0; name && m < g->nmetrics; m++)
     if (!strcmp(g->metrics[m].name, name)) return &g->metrics[m];
@@ -248,12 +227,10 @@ static void forest(page *p, const tk_metric *mt) {
 }
 
 static void rank_bars(page *p) {
-  int t = -1;
-  for (size_t i = 0; i < sizeof rank_table / sizeof rank_table[0]; i++)
-    if (!strcmp(rank_table[i].game, p->g->name)) t = (int)i;
-  if (t < 0) return;
+  const char *const *metrics = p->g->rank_metrics, *const *names = p->g->rank_labels;
+  if (!metrics || !names) return;
   int nseg = 0;
-  while (nseg < TK_MAX_SEATS && rank_table[t].metrics[nseg]) nseg++;
+  while (nseg < TK_MAX_SEATS && metrics[nseg]) nseg++;
   json_t *agents = json_object_get(p->sum, "agents");
   size_t n = json_array_size(agents);
   double *frac = calloc(n * (size_t)nseg + 1, sizeof *frac);
@@ -269,12 +246,12 @@ static void rank_bars(page *p) {
       double v, lo, hi;
       json_t *a = json_array_get(agents, i);
       frac[i * (size_t)nseg + (size_t)k] =
-          estimate_of(json_object_get(a, rank_table[t].metrics[k]), &v, &lo, &hi) ? NAN : v;
+          estimate_of(json_object_get(a, metrics[k]), &v, &lo, &hi) ? NAN : v;
     }
   }
   fputs("<h2>Rank distribution</h2>\n", p->f);
   tk_svg_stacked(p->f, "share of games in each place, first place left", labels, (int)n,
-                 rank_table[t].names, nseg, frac);
+                 names, nseg, frac);
   free(frac);
   free(labels);
 }
@@ -695,16 +672,11 @@ int tk_html_report(const char *run_dir, const tk_html_opts *o, tk_error *err) {
                                                     json_object_get(p.gate, "test"), "metric")))
                                : NULL;
   if (gm) hl[nhl++] = gm;
-  int listed = 0;
-  for (size_t i = 0; i < sizeof headline_table / sizeof headline_table[0]; i++)
-    if (!strcmp(headline_table[i].game, p.g->name)) {
-      listed = 1;
-      for (int k = 0; k < MAX_HEADLINE && headline_table[i].metrics[k]; k++) {
-        const tk_metric *mt = metric_of(p.g, headline_table[i].metrics[k]);
-        if (mt && mt != gm && nhl < MAX_HEADLINE) hl[nhl++] = mt;
-      }
-    }
-  for (int m = 0; !listed && m < p.g->nmetrics && nhl < 2; m++)
+  for (int k = 0; p.g->headline && p.g->headline[k]; k++) {
+    const tk_metric *mt = metric_of(p.g, p.g->headline[k]);
+    if (mt && mt != gm && nhl < MAX_HEADLINE) hl[nhl++] = mt;
+  }
+  for (int m = 0; !p.g->headline && m < p.g->nmetrics && nhl < 2; m++)
     if (&p.g->metrics[m] != gm) hl[nhl++] = &p.g->metrics[m];
   if (p.nagents > 1) {
     fputs("<h2>Paired differences</h2>\n<p class=\"note\">Each agent minus <b>", f);

@@ -12,7 +12,7 @@
  * Inputs. Records of `taikai run --records` (records.tkr), and mjai logs (*.jsonl, *.jsonl.gz,
  * one game or several one after the other; a folder: its logs in name order) of any source:
  * `taikai run --logs`, `taikai import tenhou`, other mjai writers. A log is replayed through
- * the engine by the reader of `taikai replay` (harness/games/riichi_log.h), which rebuilds at
+ * the engine by the reader of `taikai replay` (harness/games/riichi/riichi_log.h), which rebuilds at
  * every decision the view and legal actions the referee gives an agent, and the move made; the
  * examples below are then drawn the same way from either source. The teachers are the agents
  * whose label (records), the players whose start_game name (logs), or the seats (0-3) --teacher
@@ -58,7 +58,7 @@
 
 #include <jansson.h>
 
-#include "import.h"
+#include "logtext.h"
 #include "policy.h"
 #include "riichi_log.h"
 #include "taikai/records.h"

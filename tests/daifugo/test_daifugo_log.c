@@ -1,4 +1,4 @@
-/* tests/daifugo/test_daifugo_log.c — daifugo logs (harness/games/daifugo_log.h): blocks played by
+/* tests/daifugo/test_daifugo_log.c — daifugo logs (harness/games/daifugo/daifugo_log.h): blocks played by
  * random players written through the writer the referee adapter uses, then read back.
  * Known answers: the start_block line, the deal (a partition of the 53 cards, 11/11/11/10/10, the
  * ♦3 holder acting first, seats as dealt), the transfers (the daihinmin's two and the hinmin's

@@ -414,6 +414,25 @@ static void test_presets_validate(void) {
 
 /* The schema's games are the registered games, and each game's rule options in the schema are
  * exactly the ones its parser resolves, with the same defaults. */
+/* harness/spec.schema.json is what `taikai schema` assembles from the referee's part and the
+ * registered games' fragments (regenerate: taikai schema > harness/spec.schema.json). */
+static void test_schema_file_current(void) {
+  json_t *file = load_schema();
+  if (!file) return;
+  tk_error e;
+  tk_error_clear(&e);
+  json_t *built = tk_spec_schema(&e);
+  if (!built) TK_FAILF("tk_spec_schema: %s", e.msg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(built);
+  if (!json_equal(file, built))
+    TK_FAILF("harness/spec.schema.json is not the schema of this build: regenerate it with %s",
+             "`taikai schema > harness/spec.schema.json`");
+  for (const tk_game *const *g = tk_game_all(); *g; g++)
+    if (!(*g)->rules_schema) TK_FAILF("game '%s' has no rules schema", (*g)->name);
+  json_decref(built);
+  json_decref(file);
+}
+
 static void test_schema_matches_games(void) {
   json_t *schema = load_schema();
   if (!schema) return;
@@ -465,6 +484,7 @@ int main(void) {
       {"preset_and_schema", test_preset_and_schema},
       {"presets_validate", test_presets_validate},
       {"schema_matches_games", test_schema_matches_games},
+      {"schema_file_current", test_schema_file_current},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("referee spec", tests);

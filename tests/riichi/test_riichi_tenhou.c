@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "import.h"
+#include "logtext.h"
 #include "referee/e2e_util.h"
 #include "riichi_log.h"
 
