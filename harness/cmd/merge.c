@@ -25,6 +25,7 @@
 #include "line.h"
 #include "readfile.h"
 #include "output.h"
+#include "summary.h"
 #include "shard.h"
 #include "taikai/file.h"
 #include "taikai/records.h"

@@ -1,7 +1,6 @@
 /* harness/cmd/run.c — `taikai run SPEC [-j N] [--walls N] [--seed S] [--out DIR] [--resume]
- *   [--logs[=gz|run|run,gz]] [--records] [--shard K/N] [--mpi]`:
- * options, the output folder decision (new run, continue the same tournament, or refuse), the
- * run, and its exit status. */
+ *   [--logs[=gz|run|run,gz]] [--records] [--shard K/N] [--mpi]`: its options and usage; the
+ * tournament itself is tk_run_tournament (harness/run/tournament.c). */
 #include <errno.h>
 #include <libgen.h>
 #include <signal.h>
@@ -12,6 +11,7 @@
 
 #include "commands.h"
 #include "output.h"
+#include "summary.h"
 #include "runargs.h"
 #include "shard.h"
 
@@ -81,22 +81,6 @@ static void usage(FILE *f) {
           "folder refused before the run; 3 stopped by the fault policy \"abort\"; 130 / 143\n"
           "stopped by SIGINT / SIGTERM (3, 130, 143: partial results saved, run the same\n"
           "command again to finish).\n");
-}
-
-/* How many of the units [first, first + n) have no log in `logs_dir` (unit-NNNNNNNN.jsonl or
- * .jsonl.gz, whichever the run that played them wrote): the units a continued or extended run
- * kept from a run without --logs. */
-static uint64_t units_without_log(const char *logs_dir, uint64_t first, uint64_t n) {
-  uint64_t missing = 0;
-  char path[TK_PATH_MAX + 40];
-  for (uint64_t u = first; u < first + n; u++) {
-    snprintf(path, sizeof path, "%s/unit-%08llu.jsonl", logs_dir, (unsigned long long)u);
-    if (access(path, F_OK)) {
-      strcat(path, ".gz");
-      if (access(path, F_OK)) missing++;
-    }
-  }
-  return missing;
 }
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
@@ -202,182 +186,6 @@ int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, i
     return 0;
   }
   return 1;
-}
-
-int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx) {
-  if (a->mpi && a->shard_n) {
-    /* a shard is one machine's share; MPI shares one run among ranks: one or the other */
-    fprintf(stderr, "taikai %s: --shard and --mpi do not go together: under mpirun the ranks "
-            "share the whole run (drop --shard), or run each shard without --mpi\n", cmd);
-    return 2;
-  }
-  if (a->mpi) return tk_run_mpi(a, cmd, hook, hook_ctx);
-  tk_error err;
-  tk_error_clear(&err);
-  tk_spec spec;
-  if (tk_spec_load(a->spec_path, &spec, &err)) {
-    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
-    return 2;
-  }
-  if (a->walls) spec.walls = a->walls;
-  if (a->have_seed) spec.seed = a->seed;
-  if (a->jobs) spec.jobs = (int)a->jobs;
-  if (a->shard_n && a->shard_n > spec.walls) {
-    fprintf(stderr, "taikai %s: --shard %u/%u: %s plays %llu walls, and a shard holds whole "
-            "walls: at most %llu shards\n", cmd, a->shard_k, a->shard_n, a->spec_path,
-            (unsigned long long)spec.walls, (unsigned long long)spec.walls);
-    tk_spec_free(&spec);
-    return 2;
-  }
-  if (a->shard_n && hook) {
-    fprintf(stderr, "taikai %s: --shard: only a plain `taikai run` plays a shard (a sequential "
-            "test decides on the walls in the order they are played; taikai serve plays the "
-            "whole tournament)\n", cmd);
-    tk_spec_free(&spec);
-    return 2;
-  }
-  if (a->out) {
-    free(spec.output);
-    spec.output = strdup(a->out);
-  } else if (a->shard_n) { /* each shard its own folder beside the whole run's */
-    size_t len = strlen(spec.output) + 48;
-    char *o = malloc(len);
-    if (o) snprintf(o, len, "%s-shard-%u-of-%u", spec.output, a->shard_k, a->shard_n);
-    free(spec.output);
-    spec.output = o;
-  }
-  if (!spec.output) {
-    fprintf(stderr, "taikai %s: out of memory\n", cmd);
-    tk_spec_free(&spec);
-    return 1;
-  }
-  if (a->edit && a->edit(hook_ctx, &spec, &err)) {
-    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
-    tk_spec_free(&spec);
-    return 2;
-  }
-  char dirbuf[TK_PATH_MAX];
-  snprintf(dirbuf, sizeof dirbuf, "%s", a->spec_path);
-  const char *spec_dir = dirname(dirbuf);
-  tk_run run;
-  if (tk_run_prepare(&run, &spec, spec_dir, &err)) {
-    fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
-    return 2;
-  }
-  run.shard_index = a->shard_k;
-  run.shard_count = a->shard_n;
-  if (!a->external_ok && tk_run_has_external(&run)) {
-    for (int i = 0; i < run.spec.nagents; i++)
-      if (run.spec.agents[i].external) {
-        fprintf(stderr, "taikai %s: refused: %s: agent '%s' (agents[%d]) is external: only "
-                "`taikai serve` plays external seats\n", cmd, run.spec.path,
-                run.spec.agents[i].label, i);
-        break;
-      }
-    tk_run_free(&run);
-    return 2;
-  }
-  run.records = a->records;
-  if (a->logs && !run.game->logs) {
-    char have[256] = "";
-    size_t n = 0;
-    for (const tk_game *const *g = tk_game_all(); *g; g++)
-      if ((*g)->logs && n < sizeof have)
-        n += (size_t)snprintf(have + n, sizeof have - n, "%s%s", n ? ", " : "", (*g)->name);
-    fprintf(stderr, "taikai %s: --logs: game '%s' has no game logs (games with logs: %s)\n", cmd,
-            run.spec.game, have);
-    tk_run_free(&run);
-    return 2;
-  }
-  char who[64];
-  snprintf(who, sizeof who, "taikai %s", cmd);
-  tk_run_opts o = {.jobs = run.spec.jobs, .out_dir = run.spec.output,
-                   .progress = a->quiet ? 0 : -1, .cmd = who, .no_html = a->no_html};
-  /* the caller's stopping rule, set up on the prepared run before the folder is touched */
-  if (hook && hook(hook_ctx, &run, NULL, &o)) {
-    tk_run_free(&run);
-    return 2;
-  }
-  /* the output folder: new, the same tournament to continue or extend, or refused */
-  int existing = 0, lock = -1;
-  if (tk_outdir_check(&run, run.spec.output, a->resume, &existing, &err) ||
-      tk_mkdirs(run.spec.output, &err) || (lock = tk_outdir_lock(run.spec.output, &err)) < 0 ||
-      tk_outdir_check(&run, run.spec.output, a->resume, &existing, &err)) { /* again, locked */
-    fprintf(stderr, "taikai %s: refused: %s\n", cmd, err.msg);
-    tk_run_free(&run);
-    return 2;
-  }
-  if (hook && hook(hook_ctx, &run, run.spec.output, &o)) { /* the folder is the rule's too */
-    tk_run_free(&run);
-    return 2;
-  }
-  if (a->logs) {
-    size_t len = strlen(run.spec.output) + sizeof "/logs";
-    if (!(run.logs_dir = malloc(len))) {
-      fprintf(stderr, "taikai %s: out of memory\n", cmd);
-      tk_run_free(&run);
-      return 1;
-    }
-    snprintf(run.logs_dir, len, "%s/logs", run.spec.output);
-    run.logs_gzip = a->logs == 2;
-    if (a->logs_run) { /* the workers' unit logs go to logs/.units, the run's file beside it */
-      size_t rl = len + sizeof "/run.jsonl.gz", ul = len + sizeof "/.units";
-      char *units = malloc(ul);
-      if (!units || !(run.logs_run = malloc(rl))) {
-        free(units);
-        fprintf(stderr, "taikai %s: out of memory\n", cmd);
-        tk_run_free(&run);
-        return 1;
-      }
-      snprintf(run.logs_run, rl, "%s/run.jsonl%s", run.logs_dir, run.logs_gzip ? ".gz" : "");
-      snprintf(units, ul, "%s/.units", run.logs_dir);
-      free(run.logs_dir);
-      run.logs_dir = units;
-    }
-    if (tk_mkdirs(run.logs_dir, &err)) {
-      fprintf(stderr, "taikai %s: refused: --logs: %s\n", cmd, err.msg);
-      tk_run_free(&run);
-      return 2;
-    }
-  }
-  tk_run_outcome outcome;
-  o.resume = existing != 0;
-  o.extend = existing == 2;
-  o.outcome = &outcome;
-  json_t *sum = NULL;
-  int rc = tk_run_execute(&run, &o, &sum, &err);
-  if (rc) {
-    fprintf(stderr, "taikai %s: %s%s\n", cmd, outcome.refused ? "refused: " : "", err.msg);
-    tk_run_free(&run);
-    return outcome.refused ? 2 : 1;
-  }
-  uint64_t first, end;
-  tk_run_units(&run, &first, &end);
-  uint64_t units = end - first;
-  if (existing && !a->quiet)
-    fprintf(stderr, "taikai %s: %s: %s a run of this tournament (%llu of %llu units were "
-            "already done)\n", cmd, run.spec.output, existing == 2 ? "extended" : "continued",
-            (unsigned long long)outcome.resumed, (unsigned long long)units);
-  uint64_t unlogged = existing && a->logs && !a->logs_run
-                          ? units_without_log(run.logs_dir, first, outcome.resumed) : 0;
-  if (unlogged)
-    fprintf(stderr, "taikai %s: --logs: %llu of the %llu units played before this command have "
-            "no log in %s (played without --logs)\n", cmd, (unsigned long long)unlogged,
-            (unsigned long long)outcome.resumed, run.logs_dir);
-  tk_summary_table(&run, sum, stdout);
-  printf("\nwrote %s/{spec.json,games.jsonl,summary.json,report.md%s%s%s}\n", run.spec.output,
-         a->no_html ? "" : ",report.html", a->records ? ",records.tkr" : "",
-         a->logs_run ? (a->logs == 2 ? ",logs/run.jsonl.gz" : ",logs/run.jsonl")
-                     : a->logs ? ",logs/" : "");
-  json_decref(sum);
-  tk_run_free(&run);
-  if (outcome.stopped == TK_STOP_RULE) return 0; /* the rule's caller reports its decision */
-  if (outcome.stopped) {
-    fprintf(stderr, "taikai %s: stopped: %s; the results so far are saved (summary.json says "
-            "\"complete\": false); run the same command again to finish\n", cmd, outcome.why);
-    return outcome.stopped == TK_STOP_ABORT ? 3 : 128 + outcome.stopped;
-  }
-  return 0;
 }
 
 int tk_cmd_run(int argc, char **argv) {

@@ -1,5 +1,11 @@
-/* harness/core/readfile.c — JSON files read through taikai/file.h (readfile.h). */
+/* harness/core/readfile.c — JSON files read through taikai/file.h, files written whole
+ * (readfile.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "readfile.h"
@@ -27,4 +33,50 @@ gzFile tk_games_open(const char *dir, char *path, size_t cap, tk_error *err) {
     tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", path);
   }
   return z;
+}
+
+int tk_mkdirs(const char *path, tk_error *err) {
+  char buf[TK_PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1;; p++) {
+    if (*p == '/' || *p == '\0') {
+      char c = *p;
+      *p = '\0';
+      if (mkdir(buf, 0777) && errno != EEXIST)
+        return tk_error_set(err, TK_EIO, -1, "%s: cannot create folder: %s", buf, strerror(errno));
+      *p = c;
+      if (!c) break;
+    }
+  }
+  return 0;
+}
+
+int tk_write_atomic(const char *dir, const char *name, const char *text, size_t len,
+                    tk_error *err) {
+  char path[TK_PATH_MAX], tmp[TK_PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", tmp, strerror(errno));
+  size_t off = 0;
+  while (off < len) {
+    ssize_t w = write(fd, text + off, len - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      int e = errno;
+      close(fd);
+      unlink(tmp);
+      return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", tmp, strerror(e));
+    }
+    off += (size_t)w;
+  }
+  int bad = fsync(fd) != 0;
+  int e = errno;
+  if (close(fd) && !bad) bad = 1, e = errno;
+  if (!bad && rename(tmp, path)) bad = 1, e = errno;
+  if (bad) {
+    unlink(tmp);
+    return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path, strerror(e));
+  }
+  return 0;
 }

@@ -13,7 +13,6 @@
 #include "loader.h"
 #include "schedule.h"
 #include "spec.h"
-#include "tally.h"
 #include "watch.h"
 
 #ifndef TAIKAI_VERSION
@@ -111,15 +110,5 @@ int tk_pool_feed(const tk_run *r, tk_feed_fn feed, void *feed_ctx, int jobs, tk_
 
 /* Set (to the signal number) by a SIGINT/SIGTERM handler: the pool stops at once. */
 extern volatile sig_atomic_t tk_run_stop_signal;
-
-/* ---- outputs (harness/stats/summary.c) */
-
-/* summary.json as a new object: per agent label, plugin, games, faults and every metric as
- * {"value", "ci": [lo, hi]}; per pair of agents the paired differences with p-values. */
-json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err);
-/* Writes the tables of `summary` as Markdown (report.md) to `f`. */
-void tk_summary_markdown(const tk_run *r, json_t *summary, FILE *f);
-/* Writes the one-screen table of `summary` to `f`. */
-void tk_summary_table(const tk_run *r, json_t *summary, FILE *f);
 
 #endif

@@ -18,7 +18,7 @@
 #include "game.h"
 #include "html.h"
 #include "line.h"
-#include "output.h"
+#include "readfile.h"
 #include "sprt.h"
 #include "stats.h"
 #include "svg.h"

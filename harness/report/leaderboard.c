@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "html.h"
-#include "output.h"
+#include "readfile.h"
 #include "svg.h"
 
 /* A cell's background: white at 0.5, green towards 1, red towards 0. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fault.h"
+#include "summary.h"
 #include "run.h"
 #include "shard.h"
 #include "sprt.h"

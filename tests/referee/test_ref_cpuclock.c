@@ -98,8 +98,8 @@ static void test_waiting_is_not_idle(void) {
     sleep_ms(5);
     samples++;
     if (tk_span_over(&a, 0, limit) == TK_LIMIT_IDLE + 1) idle_verdicts++;
-    int64_t wait = 0, cpu = tk_cpu_tree_ns(starved, &wait);
-    int64_t naive = (now_ns() - a.wall0) - (cpu - a.cpu0) - (wait - a.wait0);
+    int64_t wait = 0, used = tk_cpu_tree_ns(starved, &wait);
+    int64_t naive = (now_ns() - a.wall0) - (used - a.cpu0) - (wait - a.wait0);
     if (naive > limit) naive_over++;
   }
   TK_EQ(idle_verdicts, 0, "a child waiting for a CPU judged idle");

@@ -4,6 +4,7 @@
 #define TAIKAI_HARNESS_OUTPUT_H
 
 #include "progress.h"
+#include "readfile.h"
 #include "run.h"
 
 /* How a run ended, when it wrote its outputs (tk_run_execute returned 0). */
@@ -61,9 +62,6 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary, tk_e
  * with a faulted seat gets "skipped" (every writer of a games.jsonl line calls this first). */
 void tk_run_apply_policy(const tk_run *r, tk_unit_rec *rec);
 
-/* mkdir -p. */
-int tk_mkdirs(const char *path, tk_error *err);
-
 /* Decides whether output folder `dir` may take the run `r`, before anything is written:
  * absent or without a run: 0 with *existing = 0; holding a run of the same resolved spec
  * (the same game, seed, walls, agents, params, plugin versions, taikai version, limits and
@@ -102,10 +100,5 @@ void tk_spec_files_diff(const json_t *there, const json_t *here, tk_file_diff *d
  * descriptor is closed), so that two runs never write into one folder. Returns the descriptor,
  * or TK_EINVAL (another run holds it) / TK_EIO. */
 int tk_outdir_lock(const char *dir, tk_error *err);
-
-/* Writes `len` bytes to <dir>/<name> through a temporary file in the same folder, fsync and
- * rename: readers see the old file or the whole new one. */
-int tk_write_atomic(const char *dir, const char *name, const char *text, size_t len,
-                    tk_error *err);
 
 #endif

@@ -20,6 +20,7 @@
 #include "taikai/file.h"
 #include "taikai/records.h"
 #include "output.h"
+#include "summary.h"
 #include "stats.h"
 
 enum { NOTICES_PER_AGENT = 10 };
@@ -282,22 +283,6 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
   if (c->rule && c->rule(c->rule_ctx, &res, c->why, sizeof c->why) && rec->unit + 1 < c->end) {
     c->ruled = 1;
     return tk_error_set(c->err, TK_ESTATE, -1, "%s", c->why);
-  }
-  return 0;
-}
-
-int tk_mkdirs(const char *path, tk_error *err) {
-  char buf[TK_PATH_MAX];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1;; p++) {
-    if (*p == '/' || *p == '\0') {
-      char c = *p;
-      *p = '\0';
-      if (mkdir(buf, 0777) && errno != EEXIST)
-        return tk_error_set(err, TK_EIO, -1, "%s: cannot create folder: %s", buf, strerror(errno));
-      *p = c;
-      if (!c) break;
-    }
   }
   return 0;
 }

@@ -295,36 +295,6 @@ int tk_outdir_check(const tk_run *r, const char *dir, int resume, int *existing,
   return 0;
 }
 
-int tk_write_atomic(const char *dir, const char *name, const char *text, size_t len,
-                    tk_error *err) {
-  char path[TK_PATH_MAX], tmp[TK_PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", tmp, strerror(errno));
-  size_t off = 0;
-  while (off < len) {
-    ssize_t w = write(fd, text + off, len - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      int e = errno;
-      close(fd);
-      unlink(tmp);
-      return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", tmp, strerror(e));
-    }
-    off += (size_t)w;
-  }
-  int bad = fsync(fd) != 0;
-  int e = errno;
-  if (close(fd) && !bad) bad = 1, e = errno;
-  if (!bad && rename(tmp, path)) bad = 1, e = errno;
-  if (bad) {
-    unlink(tmp);
-    return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path, strerror(e));
-  }
-  return 0;
-}
-
 int tk_outdir_lock(const char *dir, tk_error *err) {
   char path[TK_PATH_MAX];
   snprintf(path, sizeof path, "%s/.taikai.lock", dir);

@@ -1,0 +1,19 @@
+/* harness/stats/summary.h — a run's results: summary.json from its tally, and the same as
+ * Markdown (report.md) and as the one-screen table `taikai run` prints. */
+#ifndef TAIKAI_HARNESS_SUMMARY_H
+#define TAIKAI_HARNESS_SUMMARY_H
+
+#include <stdio.h>
+
+#include "run.h"
+#include "tally.h"
+
+/* summary.json as a new object: per agent label, plugin, games, faults and every metric as
+ * {"value", "ci": [lo, hi]}; per pair of agents the paired differences with p-values. */
+json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err);
+/* Writes the tables of `summary` as Markdown (report.md) to `f`. */
+void tk_summary_markdown(const tk_run *r, json_t *summary, FILE *f);
+/* Writes the one-screen table of `summary` to `f`. */
+void tk_summary_table(const tk_run *r, json_t *summary, FILE *f);
+
+#endif
