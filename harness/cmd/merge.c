@@ -23,6 +23,7 @@
 #include "chain.h"
 #include "commands.h"
 #include "line.h"
+#include "opts.h"
 #include "readfile.h"
 #include "output.h"
 #include "shard.h"
@@ -611,32 +612,26 @@ int tk_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "taikai merge: out of memory\n");
     return 1;
   }
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      free(ps);
-      return 0;
-    } else if (!strcmp(a, "--out")) {
-      if (out || i + 1 >= argc || !*argv[i + 1]) {
-        fprintf(stderr, "taikai merge: --out expects one folder name, got '%s'\n",
-                out ? "a second --out" : i + 1 < argc ? argv[i + 1] : "(nothing)");
-        goto done;
-      }
-      out = argv[++i];
-    } else if (!strcmp(a, "--partial")) {
-      partial = 1;
-    } else if (!strcmp(a, "--no-html")) {
-      no_html = 1;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai merge: unknown option '%s' (see taikai merge --help)\n", a);
-      goto done;
-    } else {
-      ps[n++].dir = a;
-    }
+  const tk_opt opts[] = {
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &out, .once = 1, .value = "OUT",
+       .help = "the merged run's folder (must not hold a run)"},
+      {.name = "partial", .kind = TK_OPT_FLAG, .dest = &partial,
+       .help = "merge the units from 0 up to the first missing one"},
+      {.name = "no-html", .kind = TK_OPT_FLAG, .dest = &no_html, .help = "no report.html"},
+      {.name = "quiet", .short_name = 'q', .kind = TK_OPT_FLAG, .dest = &quiet,
+       .help = "no progress on stderr"},
+      {.name = NULL},
+  };
+  const char **dirs = calloc((size_t)argc, sizeof *dirs);
+  int ndirs = 0, prc = dirs ? tk_opts_parse("merge", opts, argc, argv, dirs, argc, &ndirs) : 2;
+  for (int i = 0; i < ndirs; i++) ps[n++].dir = dirs[i];
+  free(dirs);
+  if (prc == 1) {
+    usage(stdout);
+    free(ps);
+    return 0;
   }
+  if (prc) goto done;
   if (!n || !out) {
     usage(stderr);
     goto done;

@@ -24,6 +24,7 @@
 #include "readfile.h"
 #include "taikai/file.h"
 #include "commands.h"
+#include "opts.h"
 #include "html.h"
 #include "game.h"
 #include "sprt.h"
@@ -753,39 +754,27 @@ int tk_cmd_report(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   const char *notes = NULL, *out_path = NULL, *pairs = NULL, *html_path = NULL;
   int strict = 0, no_html = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!strcmp(a, "--strict")) {
-      strict = 1;
-      continue;
-    }
-    if (!strcmp(a, "--no-html")) {
-      no_html = 1;
-      continue;
-    }
-    const char **slot = !strcmp(a, "--reference") ? &r.ref_path
-                        : !strcmp(a, "--notes")   ? &notes
-                        : !strcmp(a, "--out") || !strcmp(a, "-o") ? &out_path
-                        : !strcmp(a, "--pairs")   ? &pairs
-                        : !strcmp(a, "--html")    ? &html_path
-                                                  : NULL;
-    if (slot) {
-      if (!v || !*v) return fail("%s expects a value, got '%s'%s", a, v ? v : "(nothing)", "");
-      if (*slot) return fail("%s given twice%s%s", a, "", "");
-      *slot = v;
-      i++;
-    } else if (a[0] == '-' && a[1]) {
-      return fail("unknown option '%s' (see taikai report --help)%s%s", a, "", "");
-    } else if (!r.summary_path) {
-      r.summary_path = a;
-    } else {
-      return fail("one summary at a time (got '%s' and '%s')%s", r.summary_path, a, "");
-    }
-  }
+  const tk_opt opts[] = {
+      {.name = "reference", .kind = TK_OPT_STRING, .dest = &r.ref_path, .once = 1,
+       .value = "REF", .help = "the published table (the Markdown report needs it)"},
+      {.name = "notes", .kind = TK_OPT_STRING, .dest = &notes, .once = 1, .value = "FILE",
+       .help = "Markdown appended as the report's discussion"},
+      {.name = "out", .short_name = 'o', .kind = TK_OPT_STRING, .dest = &out_path, .once = 1,
+       .value = "FILE", .help = "write the report there (default: stdout)"},
+      {.name = "pairs", .kind = TK_OPT_STRING, .dest = &pairs, .once = 1, .value = "L,...",
+       .help = "also list the paired differences (other agent - L)"},
+      {.name = "html", .kind = TK_OPT_STRING, .dest = &html_path, .once = 1, .value = "FILE",
+       .help = "also write the run's report.html there"},
+      {.name = "strict", .kind = TK_OPT_FLAG, .dest = &strict, .help = "exit status 1 when a check of REF does not hold"},
+      {.name = "no-html", .kind = TK_OPT_FLAG, .dest = &no_html, .help = "no report.html"},
+      {.name = NULL},
+  };
+  const char *pos[2];
+  int npos = 0, prc = tk_opts_parse("report", opts, argc, argv, pos, 2, &npos);
+  if (prc == 1) usage(stdout);
+  if (prc) return prc == 1 ? 0 : 2;
+  if (npos > 1) return fail("one summary at a time (got '%s' and '%s')%s", pos[0], pos[1], "");
+  r.summary_path = npos ? pos[0] : NULL;
   if (!r.summary_path) {
     usage(stderr);
     return 2;

@@ -100,109 +100,78 @@ static uint64_t units_without_log(const char *logs_dir, uint64_t first, uint64_t
   return missing;
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || !*s || *s == '-') return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v > max) return -1;
-  *out = v;
+/* --logs[=FORM], FORM plain, gz, run, run,gz (or gz,run): one or the other of plain and gzip,
+ * of a file per unit and a file for the run, however often given. */
+static int logs_option(void *dest, const char *spelling, const char *form, tk_error *err) {
+  tk_run_args *a = dest;
+  int gz = !strcmp(spelling, "--logs-gzip");
+  if (gz && form)
+    return tk_error_set(err, TK_EINVAL, -1, "--logs-gzip takes no value (got '%s')", form);
+  if (!form) form = gz ? "gz" : "";
+  gz = !strcmp(form, "gz") || !strcmp(form, "run,gz") || !strcmp(form, "gz,run");
+  int per_run = !strcmp(form, "run") || !strcmp(form, "run,gz") || !strcmp(form, "gz,run");
+  if (*form && !gz && !per_run && strcmp(form, "plain"))
+    return tk_error_set(err, TK_EINVAL, -1, "--logs= expects gz, plain, run or run,gz, got '%s'",
+                        form);
+  if (a->logs && a->logs != 1 + gz)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: the logs are either plain or gzip-compressed, "
+                        "not both", spelling);
+  if (a->logs && a->logs_run != per_run)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: the logs are either one file per unit or one "
+                        "file for the run (--logs=run), not both", spelling);
+  a->logs = 1 + gz;
+  a->logs_run = per_run;
   return 0;
 }
 
-/* Parses one of `taikai run`'s options at argv[*i] into `a`; returns 1 if it was one, 0 if
- * not (the caller's own option, or an argument), or -2 (usage error, printed with `cmd`). */
+/* --shard K/N (harness/core/shard.h). */
+static int shard_option(void *dest, const char *spelling, const char *v, tk_error *err) {
+  tk_run_args *a = dest;
+  (void)spelling;
+  if (tk_shard_parse(v, &a->shard_k, &a->shard_n))
+    return tk_error_set(err, TK_EINVAL, -1, "--shard expects K/N with 1 <= K <= N <= %d (shard K "
+                        "of N), got '%s'", TK_SHARD_MAX, v);
+  return 0;
+}
+
+int tk_run_args_table(tk_run_args *a, tk_opt *t, int cap) {
+  const tk_opt run[] = {
+      {.name = "jobs", .short_name = 'j', .kind = TK_OPT_U64, .dest = &a->jobs, .once = 1,
+       .value = "N", .min = 1, .max = 1024, .help = "worker processes"},
+      {.name = "walls", .kind = TK_OPT_U64, .dest = &a->walls, .once = 1, .value = "N", .min = 1,
+       .max = 1000000000, .help = "number of walls (overrides \"walls\")"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &a->seed, .given = &a->have_seed, .once = 1,
+       .value = "S", .max = INT64_MAX, .help = "tournament seed (overrides \"seed\")"},
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &a->out, .once = 1, .value = "DIR",
+       .help = "output folder (overrides \"output\")"},
+      {.name = "resume", .kind = TK_OPT_FLAG, .dest = &a->resume, .once = 1,
+       .help = "continue the interrupted run in the output folder"},
+      {.name = "logs", .kind = TK_OPT_CALL, .dest = a, .call = logs_option, .optional = 1,
+       .value = "[=FORM]", .help = "every game as JSON lines (FORM: plain, gz, run, run,gz)"},
+      {.name = "logs-gzip", .kind = TK_OPT_CALL, .dest = a, .call = logs_option, .optional = 1,
+       .once = 1, .help = "--logs=gz"},
+      {.name = "records", .kind = TK_OPT_FLAG, .dest = &a->records, .once = 1,
+       .help = "every agent decision into DIR/records.tkr"},
+      {.name = "shard", .kind = TK_OPT_CALL, .dest = a, .call = shard_option, .once = 1,
+       .value = "K/N", .help = "play only shard K of N"},
+      {.name = "quiet", .short_name = 'q', .kind = TK_OPT_FLAG, .dest = &a->quiet,
+       .help = "no progress on stderr"},
+      {.name = "no-html", .kind = TK_OPT_FLAG, .dest = &a->no_html, .once = 1,
+       .help = "no report.html"},
+      {.name = "mpi", .kind = TK_OPT_FLAG, .dest = &a->mpi, .once = 1,
+       .help = "under mpirun: rank 0 hands out units"},
+  };
+  int n = (int)(sizeof run / sizeof run[0]);
+  if (n >= cap) return -1;
+  memcpy(t, run, sizeof run);
+  t[n] = (tk_opt){.name = NULL};
+  return n;
+}
+
 int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i) {
-  const char *arg = argv[*i];
-  const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-  if (arg[0] == '-' && arg[1] == '-' && strcmp(arg, "--quiet")) {
-    for (int k = 0; k < a->nseen; k++)
-      if (!strcmp(a->seen[k], arg)) {
-        fprintf(stderr, "taikai %s: %s given twice\n", cmd, arg);
-        return -2;
-      }
-    if (a->nseen < (int)(sizeof a->seen / sizeof a->seen[0])) a->seen[a->nseen++] = arg;
-  }
-  if (!strcmp(arg, "-j") || !strcmp(arg, "--jobs")) {
-    if (parse_u64(v, 1024, &a->jobs) || !a->jobs) {
-      fprintf(stderr, "taikai %s: -j expects a number of workers from 1 to 1024, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    (*i)++;
-  } else if (!strncmp(arg, "-j", 2) && arg[2]) {
-    if (parse_u64(arg + 2, 1024, &a->jobs) || !a->jobs) {
-      fprintf(stderr, "taikai %s: -j expects a number of workers from 1 to 1024, got '%s'\n", cmd,
-              arg + 2);
-      return -2;
-    }
-  } else if (!strcmp(arg, "--walls")) {
-    if (parse_u64(v, 1000000000, &a->walls) || !a->walls) {
-      fprintf(stderr, "taikai %s: --walls expects a number from 1 to 1000000000, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    (*i)++;
-  } else if (!strcmp(arg, "--seed")) {
-    if (parse_u64(v, INT64_MAX, &a->seed)) {
-      fprintf(stderr, "taikai %s: --seed expects an integer from 0 to 2^63-1, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    a->have_seed = 1;
-    (*i)++;
-  } else if (!strcmp(arg, "--out")) {
-    if (!v || !*v) {
-      fprintf(stderr, "taikai %s: --out expects a folder name, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    a->out = v;
-    (*i)++;
-  } else if (!strcmp(arg, "--resume")) {
-    a->resume = 1;
-  } else if (!strcmp(arg, "--logs") || !strcmp(arg, "--logs-gzip") || !strncmp(arg, "--logs=", 7)) {
-    /* --logs[=FORM] with FORM plain, gz, run, run,gz (or gz,run) */
-    const char *form = arg[6] == '=' ? arg + 7 : "";
-    int gz = !strcmp(arg, "--logs-gzip") || !strcmp(form, "gz") || !strcmp(form, "run,gz") ||
-             !strcmp(form, "gz,run");
-    int per_run = !strcmp(form, "run") || !strcmp(form, "run,gz") || !strcmp(form, "gz,run");
-    if (arg[6] == '=' && !gz && !per_run && strcmp(form, "plain")) {
-      fprintf(stderr, "taikai %s: --logs= expects gz, plain, run or run,gz, got '%s'\n", cmd,
-              form);
-      return -2;
-    }
-    if (a->logs && a->logs != 1 + gz) {
-      fprintf(stderr, "taikai %s: %s: the logs are either plain or gzip-compressed, not both\n",
-              cmd, arg);
-      return -2;
-    }
-    if (a->logs && a->logs_run != per_run) {
-      fprintf(stderr, "taikai %s: %s: the logs are either one file per unit or one file for the "
-              "run (--logs=run), not both\n", cmd, arg);
-      return -2;
-    }
-    a->logs = 1 + gz;
-    a->logs_run = per_run;
-  } else if (!strcmp(arg, "--records")) {
-    a->records = 1;
-  } else if (!strcmp(arg, "--mpi")) {
-    a->mpi = 1;
-  } else if (!strcmp(arg, "--shard")) {
-    if (tk_shard_parse(v, &a->shard_k, &a->shard_n)) {
-      fprintf(stderr, "taikai %s: --shard expects K/N with 1 <= K <= N <= %d (shard K of N), "
-              "got '%s'\n", cmd, TK_SHARD_MAX, v ? v : "(nothing)");
-      return -2;
-    }
-    (*i)++;
-  } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-    a->quiet = 1;
-  } else if (!strcmp(arg, "--no-html")) {
-    a->no_html = 1;
-  } else {
-    return 0;
-  }
-  return 1;
+  tk_opt t[TK_RUN_NOPTS];
+  tk_run_args_table(a, t, TK_RUN_NOPTS);
+  return tk_opts_one(cmd, t, &a->seen, argc, argv, i);
 }
 
 int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx) {
@@ -390,21 +359,16 @@ int tk_cmd_run(int argc, char **argv) {
   }
   /* a sequential test as the stopping rule: the gate's command with the gate's options */
   if (sprt) return tk_gate_main(argc, argv, "run");
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    int k = tk_run_args_option(&a, "run", argc, argv, &i);
-    if (k < 0) return 2;
-    if (k) continue;
-    if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "taikai run: unknown option '%s' (see taikai run --help)\n", arg);
-      return 2;
-    } else if (!a.spec_path) {
-      a.spec_path = arg;
-    } else {
-      fprintf(stderr, "taikai run: one spec at a time (got '%s' and '%s')\n", a.spec_path, arg);
-      return 2;
-    }
+  tk_opt t[TK_RUN_NOPTS];
+  tk_run_args_table(&a, t, TK_RUN_NOPTS);
+  const char *pos[2];
+  int npos = 0;
+  if (tk_opts_parse("run", t, argc, argv, pos, 2, &npos)) return 2;
+  if (npos > 1) {
+    fprintf(stderr, "taikai run: one spec at a time (got '%s' and '%s')\n", pos[0], pos[1]);
+    return 2;
   }
+  a.spec_path = npos ? pos[0] : NULL;
   if (!a.spec_path) {
     usage(stderr);
     return 2;
