@@ -351,8 +351,9 @@ static int std_shanten(const uint8_t c[TK_KINDS]) {
   return rof__plain_mode ? tk_shanten_forms(c, TK_FORM_STANDARD) : tk_shanten_standard(c);
 }
 
-int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *err) {
-  memset(o, 0, sizeof *o);
+/* The hand's own errors: more than 4 melds or 4 copies, a tile count that does not fit the
+ * melds, a meld that is none. 0, or TK_EINVAL with err set. */
+static int check_hand(const rof_hand *h, tk_error *err) {
   if (h->nmelds > 4) return tk_error_set(err, TK_EINVAL, -1, "oneplayer features: hand.nmelds = %d (at most 4)",
                         h->nmelds);
   int n = 0;
@@ -373,9 +374,14 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
                           "oneplayer features: hand.melds[%d] = (type %d, kind %d) is no meld", i,
                           m->type, m->kind);
   }
+  return 0;
+}
+
+/* all[]: every tile of the hand, melds included; the shanten of each form, the normal form's
+ * effective tiles, and whether riichi is open to the hand. */
+static void shape(const rof_hand *h, const rof_ctx *x, rof_comp *o, uint8_t all[TK_KINDS]) {
   const uint8_t *c = h->c;
   /* every tile of the hand, melds included (a kan counts 4) */
-  uint8_t all[TK_KINDS];
   memcpy(all, c, TK_KINDS);
   o->calls = h->nmelds;
   for (int i = 0; i < h->nmelds; i++) {
@@ -417,19 +423,23 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
       if (tk_kind_is_yaochu(k)) o->ukeire_yaochu = (uint8_t)(o->ukeire_yaochu + left);
     }
   o->riichi = x->riichi_ok && !o->open && o->sh_all == 0;
+}
 
+/* The ryanmen-first decomposition *d and what it counts: melds, partials, pairs, isolated
+ * tiles, overlapping waits, the perfect 1/2-shanten, heads and triplets. */
+static void blocks(const rof_hand *h, const rof_ctx *x, rof_comp *o, decomp *d) {
+  const uint8_t *c = h->c;
   /* decomposition */
-  decomp d;
-  decompose(c, &d);
-  o->melds = (uint8_t)(d.n[B_MELD] + h->nmelds);
-  o->ryanmen = (uint8_t)d.n[B_RYANMEN];
-  o->bad = (uint8_t)d.n[B_BAD];
-  o->pairs = (uint8_t)d.n[B_PAIR];
-  o->rpair = (uint8_t)d.n[B_RPAIR];
-  o->bpair = (uint8_t)d.n[B_BPAIR];
+  decompose(c, d);
+  o->melds = (uint8_t)(d->n[B_MELD] + h->nmelds);
+  o->ryanmen = (uint8_t)d->n[B_RYANMEN];
+  o->bad = (uint8_t)d->n[B_BAD];
+  o->pairs = (uint8_t)d->n[B_PAIR];
+  o->rpair = (uint8_t)d->n[B_RPAIR];
+  o->bpair = (uint8_t)d->n[B_BPAIR];
   int np = 0;
-  for (int j = 0; j < d.nb; j++) {
-    const block *b = &d.b[j];
+  for (int j = 0; j < d->nb; j++) {
+    const block *b = &d->b[j];
     if (b->type == B_ISO) o->isolated[o->nisolated++] = b->lo;
     if (b->type == B_PAIR && np < 7) o->pair_kind[np++] = b->lo;
   }
@@ -442,11 +452,11 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
     for (int b = a; b > 0 && o->pair_kind[b - 1] > o->pair_kind[b]; b--) {
       uint8_t t = o->pair_kind[b]; o->pair_kind[b] = o->pair_kind[b - 1]; o->pair_kind[b - 1] = t;
     }
-  for (int a = 0; a < d.nb; a++) {
-    const block *p = &d.b[a];
+  for (int a = 0; a < d->nb; a++) {
+    const block *p = &d->b[a];
     if (p->type != B_RYANMEN && p->type != B_BAD) continue;
-    for (int b = a + 1; b < d.nb; b++) {
-      const block *q = &d.b[b];
+    for (int b = a + 1; b < d->nb; b++) {
+      const block *q = &d->b[b];
       if (q->type != B_RYANMEN && q->type != B_BAD) continue;
       if (!(partial_waits(p) & partial_waits(q))) continue;
       if (p->type == B_RYANMEN && q->type == B_RYANMEN) o->over_ryanmen++;
@@ -495,7 +505,12 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
     if (h->melds[i].type != TK_CALL_CHI) o->triplets++;
   for (int k = 0; k < TK_KINDS; k++)
     if (c[k] == 2 && 4 - 2 - x->seen[k] <= 0) o->dead_pairs++;
+}
 
+/* The yaku parts: yakuhai, dora, tanyao, chanta, one suit, sanshoku and ittsu. */
+static void yaku_parts(const rof_hand *h, const rof_ctx *x, rof_comp *o, const uint8_t all[TK_KINDS],
+                       const decomp *d) {
+  const uint8_t *c = h->c;
   /* yakuhai */
   for (int k = TK_EAST; k < TK_KINDS; k++) {
     if (!is_yakuhai(k, x)) continue;
@@ -555,8 +570,8 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
       o->chanta_blocks++;
     }
   }
-  for (int j = 0; j < d.nb; j++)
-    if (d.b[j].type != B_ISO && block_chanta(&d.b[j])) o->chanta_blocks++;
+  for (int j = 0; j < d->nb; j++)
+    if (d->b[j].type != B_ISO && block_chanta(&d->b[j])) o->chanta_blocks++;
   int s = 0;
   for (int g = 1; g < 3; g++)
     if (suitn[g] > suitn[s]) s = g;
@@ -583,7 +598,12 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
     for (int r = 0; r < 9; r++) m += all[9 * g + r] > 0;
     if (m > o->ittsu_max) o->ittsu_max = (uint8_t)m;
   }
+}
 
+/* Tenpai: the han of a ron and of a tsumo on each wait, the yaku status and furiten. */
+static void waits(const rof_hand *h, const rof_ctx *x, rof_comp *o) {
+  const uint8_t *c = h->c;
+  uint8_t t[TK_KINDS]; /* the hand with one wait added */
   /* waits: han of a ron and of a tsumo on each (no riichi: the yaku the hand itself holds) */
   o->yaku = o->yakuhai_trip ? 0 : 1;
   if (o->sh_all == 0) {
@@ -622,5 +642,17 @@ int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *e
     o->furiten = (x->furiten & ROF_FURITEN_OTHER) || (w & x->river);
     o->special_form = o->sh > 0;
   }
+}
+
+int rof_components(const rof_hand *h, const rof_ctx *x, rof_comp *o, tk_error *err) {
+  memset(o, 0, sizeof *o);
+  int rc = check_hand(h, err);
+  if (rc) return rc;
+  uint8_t all[TK_KINDS];
+  decomp d;
+  shape(h, x, o, all);
+  blocks(h, x, o, &d);
+  yaku_parts(h, x, o, all, &d);
+  waits(h, x, o);
   return 0;
 }
