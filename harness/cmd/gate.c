@@ -31,6 +31,7 @@
 #include "readfile.h"
 #include "commands.h"
 #include "html.h"
+#include "opts.h"
 #include "runargs.h"
 #include "sprt.h"
 #include "tally.h"
@@ -370,6 +371,72 @@ static void gate_free(gate *g) {
   json_decref(g->looks);
 }
 
+/* --bounds D0,D1: two numbers. */
+static int bounds_option(void *dest, const char *spelling, const char *v, tk_error *err) {
+  gate *g = dest;
+  char buf[128], *comma;
+  (void)spelling;
+  snprintf(buf, sizeof buf, "%s", v);
+  if (!(comma = strchr(buf, ',')) || (*comma = '\0', parse_double(buf, &g->p.d0)) ||
+      parse_double(comma + 1, &g->p.d1))
+    return tk_error_set(err, TK_EINVAL, -1, "--bounds expects D0,D1 (two numbers, e.g. "
+                        "-0.1,0.02), got '%s'", v);
+  g->bounds_set = 1;
+  return 0;
+}
+
+/* Parses the gate's command line (its own options and run's) into g and a: 0, 1 for --help,
+ * 2 on a usage error (printed). */
+static int gate_args(int argc, char **argv, const char *cmd, gate *g, tk_run_args *a) {
+  uint64_t max_walls = 0, min_walls = 0;
+  int raw = 0, have_max = 0, have_min = 0;
+  tk_opt t[TK_RUN_NOPTS + 12];
+  int n = tk_run_args_table(a, t, TK_RUN_NOPTS);
+  const tk_opt own[] = {
+      {.name = "candidate", .kind = TK_OPT_STRING, .dest = &g->cand_label, .once = 1,
+       .value = "LABEL", .help = "the agent under test"},
+      {.name = "baseline", .kind = TK_OPT_STRING, .dest = &g->base_label, .once = 1,
+       .value = "LABEL", .help = "the agent it is compared with"},
+      {.name = "metric", .kind = TK_OPT_STRING, .dest = &g->metric_name, .once = 1,
+       .value = "NAME", .help = "the metric compared"},
+      {.name = "bounds", .kind = TK_OPT_CALL, .dest = g, .call = bounds_option, .once = 1,
+       .value = "D0,D1", .help = "the differences of H0 and H1"},
+      {.name = "raw", .kind = TK_OPT_FLAG, .dest = &raw, .once = 1,
+       .help = "bounds in the metric's units"},
+      {.name = "alpha", .kind = TK_OPT_DOUBLE, .dest = &g->p.alpha, .once = 1, .value = "A",
+       .help = "the error of accepting H1 under H0"},
+      {.name = "beta", .kind = TK_OPT_DOUBLE, .dest = &g->p.beta, .once = 1, .value = "B",
+       .help = "the error of accepting H0 under H1"},
+      {.name = "confidence", .kind = TK_OPT_DOUBLE, .dest = &g->p.confidence, .once = 1,
+       .value = "C", .help = "the confidence sequence's level"},
+      {.name = "batch", .kind = TK_OPT_U64, .dest = &g->batch, .once = 1, .value = "W",
+       .min = 1, .max = 1000000000, .help = "walls between looks"},
+      {.name = "max-walls", .kind = TK_OPT_U64, .dest = &max_walls, .given = &have_max,
+       .once = 1, .value = "N", .min = 1, .max = 1000000000, .help = "walls at most"},
+      {.name = "min-walls", .kind = TK_OPT_U64, .dest = &min_walls, .given = &have_min,
+       .once = 1, .value = "N", .min = 1, .max = 1000000000, .help = "walls before any decision"},
+      {.name = "sprt", .kind = TK_OPT_FLAG, .once = 1, .help = "`taikai run --sprt`"},
+  };
+  memcpy(t + n, own, sizeof own);
+  t[n + (int)(sizeof own / sizeof own[0])] = (tk_opt){.name = NULL};
+  const char *pos[2];
+  int npos = 0, rc = tk_opts_parse(cmd, t, argc, argv, pos, 2, &npos);
+  if (rc) return rc;
+  if (npos > 1) {
+    fprintf(stderr, "taikai %s: one spec at a time (got '%s' and '%s')\n", cmd, pos[0], pos[1]);
+    return 2;
+  }
+  a->spec_path = npos ? pos[0] : NULL;
+  if (raw) g->p.normalised = 0;
+  if (have_min) g->p.min_walls = (size_t)min_walls;
+  if (have_max && a->walls && a->walls != max_walls) {
+    fprintf(stderr, "taikai %s: --max-walls and --walls disagree\n", cmd);
+    return 2;
+  }
+  if (have_max) a->walls = max_walls;
+  return 0;
+}
+
 int tk_gate_main(int argc, char **argv, const char *cmd) {
   gate g;
   memset(&g, 0, sizeof g);
@@ -381,82 +448,12 @@ int tk_gate_main(int argc, char **argv, const char *cmd) {
   g.p.min_walls = 20;
   tk_run_args a;
   memset(&a, 0, sizeof a);
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    int k = tk_run_args_option(&a, cmd, argc, argv, &i);
-    if (k < 0) return EXIT_USAGE;
-    if (k) continue;
-    const char **str = !strcmp(arg, "--candidate") ? &g.cand_label
-                       : !strcmp(arg, "--baseline") ? &g.base_label
-                       : !strcmp(arg, "--metric")   ? &g.metric_name
-                                                    : NULL;
-    double *num = !strcmp(arg, "--alpha") ? &g.p.alpha
-                  : !strcmp(arg, "--beta") ? &g.p.beta
-                  : !strcmp(arg, "--confidence") ? &g.p.confidence
-                                                 : NULL;
-    if (str) {
-      if (!v || !*v) {
-        fprintf(stderr, "taikai %s: %s expects a name\n", cmd, arg);
-        return EXIT_USAGE;
-      }
-      *str = v;
-      i++;
-    } else if (num) {
-      if (parse_double(v, num)) {
-        fprintf(stderr, "taikai %s: %s expects a number, got '%s'\n", cmd, arg,
-                v ? v : "(nothing)");
-        return EXIT_USAGE;
-      }
-      i++;
-    } else if (!strcmp(arg, "--bounds")) {
-      char buf[128], *comma;
-      snprintf(buf, sizeof buf, "%s", v ? v : "");
-      if (!v || !(comma = strchr(buf, ',')) || (*comma = '\0', parse_double(buf, &g.p.d0)) ||
-          parse_double(comma + 1, &g.p.d1)) {
-        fprintf(stderr, "taikai %s: --bounds expects D0,D1 (two numbers, e.g. -0.1,0.02), got "
-                "'%s'\n", cmd, v ? v : "(nothing)");
-        return EXIT_USAGE;
-      }
-      g.bounds_set = 1;
-      i++;
-    } else if (!strcmp(arg, "--batch") || !strcmp(arg, "--max-walls") ||
-               !strcmp(arg, "--min-walls")) {
-      char *end;
-      errno = 0;
-      unsigned long long n = v && *v && *v != '-' ? strtoull(v, &end, 10) : 0;
-      if (!v || !*v || *v == '-' || errno || *end || !n || n > 1000000000ull) {
-        fprintf(stderr, "taikai %s: %s expects a number from 1 to 1000000000, got '%s'\n", cmd,
-                arg, v ? v : "(nothing)");
-        return EXIT_USAGE;
-      }
-      if (arg[2] == 'b') g.batch = n;
-      else if (arg[3] == 'i') g.p.min_walls = (size_t)n;
-      else if (a.walls && a.walls != n) {
-        fprintf(stderr, "taikai %s: --max-walls and --walls disagree\n", cmd);
-        return EXIT_USAGE;
-      } else {
-        a.walls = n;
-      }
-      i++;
-    } else if (!strcmp(arg, "--raw")) {
-      g.p.normalised = 0;
-    } else if (!strcmp(arg, "--sprt")) {
-      continue; /* `taikai run --sprt` */
-    } else if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "taikai %s: unknown option '%s' (see taikai gate --help)\n", cmd, arg);
-      return EXIT_USAGE;
-    } else if (!a.spec_path) {
-      a.spec_path = arg;
-    } else {
-      fprintf(stderr, "taikai %s: one spec at a time (got '%s' and '%s')\n", cmd, a.spec_path,
-              arg);
-      return EXIT_USAGE;
-    }
+  int prc = gate_args(argc, argv, cmd, &g, &a);
+  if (prc == 1) {
+    usage(stdout);
+    return 0;
   }
+  if (prc) return EXIT_USAGE;
   const char *missing = !a.spec_path ? "SPEC" : !g.cand_label ? "--candidate"
                         : !g.base_label ? "--baseline" : !g.metric_name ? "--metric"
                         : !g.bounds_set ? "--bounds" : NULL;

@@ -108,57 +108,64 @@ static int solve_hand(const tk_hand_args *a, const uint8_t *c, tk_solve_result *
 
 static const char *const OBJECTIVE[] = {"win", "points"};
 
-int tk_cmd_hand(int argc, char **argv) {
-  tk_hand_args a;
-  tk_error err;
-  tk_error_clear(&err);
-  if (tk_hand_args_parse(argc, argv, &a, &err) < 0) {
-    fprintf(stderr, "taikai hand: %s\n", err.msg);
-    return 2;
-  }
-  if (a.help) {
-    fputs(tk_hand_usage, stdout);
-    return 0;
-  }
-  uint8_t c[TK_KINDS] = {0};
-  for (int i = 0; i < a.ntiles; i++) c[tk_tile_kind(a.tiles[i])]++;
-  int n = a.ntiles;
+/* 3k+2 tiles and not complete: a discard with the shanten and effective tiles after it. */
+typedef struct discard_info {
+  int kind, shanten, count;
+  uint64_t mask;
+} discard_info;
+
+/* What `taikai hand` prints, computed once for the text and the JSON. */
+typedef struct hand_report {
+  uint8_t c[TK_KINDS];         /* the concealed tiles' counts */
+  char tiles[64];              /* as given, formatted */
+  int n, shanten;              /* tiles; shanten over every form */
+  uint64_t uk, waits;          /* effective tiles and waits of the hand before the last tile */
+  int uk_count, sh_before;
+  int complete;                /* 3k+2 tiles that form a win */
+  tk_score s;                  /* its score, when complete */
+  int rc;                      /* tk_score_hand's: 0 or TK_ENOYAKU */
+  discard_info disc[TK_KINDS]; /* each discard, best first */
+  int nd;
+  tk_solve_result sol;         /* --solve */
+  int order[14];
+} hand_report;
+
+/* Fills r from a: 0, or 2 after printing why the hand cannot be scored. */
+static int analyse(const tk_hand_args *a, hand_report *r) {
+  uint8_t *c = r->c;
+  memset(c, 0, TK_KINDS);
+  for (int i = 0; i < a->ntiles; i++) c[tk_tile_kind(a->tiles[i])]++;
+  int n = a->ntiles;
   int shanten = tk_shanten(c);
-  char tiles[64];
-  tk_tiles_format(a.tiles, a.ntiles, tiles, sizeof tiles);
+  tk_tiles_format(a->tiles, a->ntiles, r->tiles, sizeof r->tiles);
 
   /* 3k+1 tiles: the hand itself; 3k+2 tiles: the hand before the winning / drawn tile. */
   uint8_t before[TK_KINDS];
   memcpy(before, c, TK_KINDS);
-  if (n % 3 == 2) before[tk_tile_kind(a.ctx.win_tile)]--;
+  if (n % 3 == 2) before[tk_tile_kind(a->ctx.win_tile)]--;
   int uk_count = 0, sh_before = 0;
-  uint64_t uk = tk_ukeire(before, a.seen, TK_FORM_ALL, &uk_count, &sh_before);
+  uint64_t uk = tk_ukeire(before, a->seen, TK_FORM_ALL, &uk_count, &sh_before);
   uint64_t waits = sh_before == 0 ? tk_waits(before) : 0;
 
   int complete = n % 3 == 2 && shanten == -1;
-  tk_score s;
   int rc = 0;
   tk_error serr;
   tk_error_clear(&serr);
-  if (complete) rc = tk_score_hand(a.tiles, a.ntiles, a.calls, a.ncalls, &a.ctx, &s, &serr);
+  if (complete) rc = tk_score_hand(a->tiles, a->ntiles, a->calls, a->ncalls, &a->ctx, &r->s, &serr);
   if (complete && rc < 0 && rc != TK_ENOYAKU) {
     fprintf(stderr, "taikai hand: %s\n", serr.msg);
     return 2;
   }
 
   /* 3k+2 tiles and not complete: every discard with the shanten and effective tiles after it */
-  typedef struct discard_info {
-    int kind, shanten, count;
-    uint64_t mask;
-  } discard_info;
-  discard_info disc[TK_KINDS];
+  discard_info *disc = r->disc;
   int nd = 0;
   if (n % 3 == 2 && !complete)
     for (int k = 0; k < TK_KINDS; k++) {
       if (!c[k]) continue;
       c[k]--;
       disc[nd].kind = k;
-      disc[nd].mask = tk_ukeire(c, a.seen, TK_FORM_ALL, &disc[nd].count, &disc[nd].shanten);
+      disc[nd].mask = tk_ukeire(c, a->seen, TK_FORM_ALL, &disc[nd].count, &disc[nd].shanten);
       c[k]++;
       nd++;
     }
@@ -172,101 +179,128 @@ int tk_cmd_hand(int argc, char **argv) {
       disc[j] = disc[j - 1];
       disc[j - 1] = t;
     }
+  r->n = n;
+  r->shanten = shanten;
+  r->uk = uk;
+  r->waits = waits;
+  r->uk_count = uk_count;
+  r->sh_before = sh_before;
+  r->complete = complete;
+  r->rc = rc;
+  r->nd = nd;
+  return 0;
+}
 
-  tk_solve_result sol;
-  int order[14];
-  if (a.solve && (rc = solve_hand(&a, c, &sol, order))) return rc;
-
-  if (a.json) {
-    json_t *o = json_object();
-    json_object_set_new(o, "tiles", json_string(tiles));
-    json_object_set_new(o, "ruleset", json_string(a.ctx.ruleset == TK_RULES_SOLO ? "solo" : "tenhou"));
-    json_object_set_new(o, "shanten", json_integer(shanten));
-    json_object_set_new(o, "waits", kinds_json(waits));
-    json_t *u = json_object();
-    json_object_set_new(u, "shanten", json_integer(sh_before));
-    json_object_set_new(u, "count", json_integer(uk_count));
-    json_object_set_new(u, "tiles", kinds_json(uk));
-    json_object_set_new(o, "ukeire", u);
-    if (nd) {
-      json_t *arr = json_array();
-      for (int i = 0; i < nd; i++) {
-        json_t *d = json_object();
-        json_object_set_new(d, "discard", json_string(tk_tile_str((tk_tile)disc[i].kind)));
-        json_object_set_new(d, "shanten", json_integer(disc[i].shanten));
-        json_object_set_new(d, "ukeire", json_integer(disc[i].count));
-        json_object_set_new(d, "tiles", kinds_json(disc[i].mask));
-        json_array_append_new(arr, d);
-      }
-      json_object_set_new(o, "discards", arr);
+/* The report as one JSON object (format in README.md) on stdout. */
+static void print_json(const tk_hand_args *ap, const hand_report *r) {
+  const tk_hand_args a = *ap;
+  const char *tiles = r->tiles;
+  int shanten = r->shanten, complete = r->complete, rc = r->rc, nd = r->nd;
+  int uk_count = r->uk_count, sh_before = r->sh_before;
+  uint64_t uk = r->uk, waits = r->waits;
+  const tk_score s = r->s;
+  const discard_info *disc = r->disc;
+  const tk_solve_result sol = r->sol;
+  const int *order = r->order;
+  json_t *o = json_object();
+  json_object_set_new(o, "tiles", json_string(tiles));
+  json_object_set_new(o, "ruleset", json_string(a.ctx.ruleset == TK_RULES_SOLO ? "solo" : "tenhou"));
+  json_object_set_new(o, "shanten", json_integer(shanten));
+  json_object_set_new(o, "waits", kinds_json(waits));
+  json_t *u = json_object();
+  json_object_set_new(u, "shanten", json_integer(sh_before));
+  json_object_set_new(u, "count", json_integer(uk_count));
+  json_object_set_new(u, "tiles", kinds_json(uk));
+  json_object_set_new(o, "ukeire", u);
+  if (nd) {
+    json_t *arr = json_array();
+    for (int i = 0; i < nd; i++) {
+      json_t *d = json_object();
+      json_object_set_new(d, "discard", json_string(tk_tile_str((tk_tile)disc[i].kind)));
+      json_object_set_new(d, "shanten", json_integer(disc[i].shanten));
+      json_object_set_new(d, "ukeire", json_integer(disc[i].count));
+      json_object_set_new(d, "tiles", kinds_json(disc[i].mask));
+      json_array_append_new(arr, d);
     }
-    json_object_set_new(o, "complete", json_boolean(complete));
-    if (complete) {
-      json_object_set_new(o, "win", json_string(tk_tile_str(a.ctx.win_tile)));
-      json_object_set_new(o, "ron", json_boolean(a.ctx.ron));
-      json_object_set_new(o, "seat", json_string(WIND[a.ctx.seat_wind]));
-      json_object_set_new(o, "round", json_string(WIND[a.ctx.round_wind]));
-      if (rc == TK_ENOYAKU) {
-        json_object_set_new(o, "result", json_string("no_yaku"));
-        json_object_set_new(o, "han", json_integer(0));
-        json_object_set_new(o, "yaku", json_array());
-      } else {
-        char dbuf[160];
-        decomp_text(&s, &a, dbuf, sizeof dbuf);
-        json_object_set_new(o, "result", json_string("win"));
-        json_object_set_new(o, "han", json_integer(s.han));
-        json_object_set_new(o, "fu", json_integer(s.fu));
-        json_object_set_new(o, "yakuman", json_integer(s.yakuman));
-        json_object_set_new(o, "limit", json_string(tk_limit_name(s.limit, s.yakuman)));
-        json_t *y = json_array();
-        for (int i = 0; i < s.nyaku; i++)
-          json_array_append_new(y, json_pack("{s:s,s:i}", "name", tk_yaku_name(s.yaku[i]), "han", s.yaku_han[i]));
-        json_object_set_new(o, "yaku", y);
-        json_object_set_new(o, "decomposition", json_string(dbuf));
-        json_object_set_new(o, "base", json_integer(s.base));
-        json_t *p;
-        if (a.ctx.ruleset == TK_RULES_SOLO) p = json_pack("{s:i}", "points", s.total);
-        else if (a.ctx.ron) p = json_pack("{s:i}", "ron", s.pay_ron);
-        else if (a.ctx.seat_wind == 0) p = json_pack("{s:i}", "all", s.pay_all);
-        else p = json_pack("{s:i,s:i}", "dealer", s.pay_dealer, "non_dealer", s.pay_non_dealer);
-        json_object_set_new(o, "payment", p);
-        json_object_set_new(o, "honba", json_integer(a.ctx.honba));
-        json_object_set_new(o, "sticks", json_integer(a.ctx.sticks));
-        json_object_set_new(o, "total", json_integer(s.total));
-      }
-    } else {
-      json_object_set_new(o, "result", json_string("incomplete"));
-    }
-    if (a.solve) {
-      json_t *so = json_object();
-      json_object_set_new(so, "draws", json_integer(a.draws));
-      json_object_set_new(so, "objective", json_string(OBJECTIVE[a.objective]));
-      if (a.objective == TK_SOLVE_POINTS)
-        json_object_set_new(so, "points_rules", json_string(a.ctx.ruleset == TK_RULES_SOLO ? "solo" : "tenhou"));
-      json_object_set_new(so, "mode", json_string(tk_solve_mode_name(sol.mode)));
-      json_object_set_new(so, "exact", json_boolean(sol.mode == TK_SOLVE_EXACT));
-      json_object_set_new(so, "states", json_integer(sol.states));
-      if (sol.mode == TK_SOLVE_DETOUR) json_object_set_new(so, "detours", json_integer(sol.detours));
-      json_t *arr = json_array();
-      for (int i = 0; i < sol.n; i++) {
-        const tk_solve_choice *ch = &sol.c[order[i]];
-        json_t *d = json_object();
-        json_object_set_new(d, "discard", ch->discard < 0 ? json_null() : json_string(tk_tile_str((tk_tile)ch->discard)));
-        json_object_set_new(d, "shanten", json_integer(ch->shanten));
-        json_object_set_new(d, "win", json_real(ch->win));
-        json_object_set_new(d, "points", a.objective == TK_SOLVE_POINTS ? json_real(ch->points) : json_null());
-        json_array_append_new(arr, d);
-      }
-      json_object_set_new(so, "choices", arr);
-      json_object_set_new(o, "solve", so);
-    }
-    char *text = json_dumps(o, JSON_COMPACT);
-    puts(text);
-    free(text);
-    json_decref(o);
-    return 0;
+    json_object_set_new(o, "discards", arr);
   }
+  json_object_set_new(o, "complete", json_boolean(complete));
+  if (complete) {
+    json_object_set_new(o, "win", json_string(tk_tile_str(a.ctx.win_tile)));
+    json_object_set_new(o, "ron", json_boolean(a.ctx.ron));
+    json_object_set_new(o, "seat", json_string(WIND[a.ctx.seat_wind]));
+    json_object_set_new(o, "round", json_string(WIND[a.ctx.round_wind]));
+    if (rc == TK_ENOYAKU) {
+      json_object_set_new(o, "result", json_string("no_yaku"));
+      json_object_set_new(o, "han", json_integer(0));
+      json_object_set_new(o, "yaku", json_array());
+    } else {
+      char dbuf[160];
+      decomp_text(&s, &a, dbuf, sizeof dbuf);
+      json_object_set_new(o, "result", json_string("win"));
+      json_object_set_new(o, "han", json_integer(s.han));
+      json_object_set_new(o, "fu", json_integer(s.fu));
+      json_object_set_new(o, "yakuman", json_integer(s.yakuman));
+      json_object_set_new(o, "limit", json_string(tk_limit_name(s.limit, s.yakuman)));
+      json_t *y = json_array();
+      for (int i = 0; i < s.nyaku; i++)
+        json_array_append_new(y, json_pack("{s:s,s:i}", "name", tk_yaku_name(s.yaku[i]), "han", s.yaku_han[i]));
+      json_object_set_new(o, "yaku", y);
+      json_object_set_new(o, "decomposition", json_string(dbuf));
+      json_object_set_new(o, "base", json_integer(s.base));
+      json_t *p;
+      if (a.ctx.ruleset == TK_RULES_SOLO) p = json_pack("{s:i}", "points", s.total);
+      else if (a.ctx.ron) p = json_pack("{s:i}", "ron", s.pay_ron);
+      else if (a.ctx.seat_wind == 0) p = json_pack("{s:i}", "all", s.pay_all);
+      else p = json_pack("{s:i,s:i}", "dealer", s.pay_dealer, "non_dealer", s.pay_non_dealer);
+      json_object_set_new(o, "payment", p);
+      json_object_set_new(o, "honba", json_integer(a.ctx.honba));
+      json_object_set_new(o, "sticks", json_integer(a.ctx.sticks));
+      json_object_set_new(o, "total", json_integer(s.total));
+    }
+  } else {
+    json_object_set_new(o, "result", json_string("incomplete"));
+  }
+  if (a.solve) {
+    json_t *so = json_object();
+    json_object_set_new(so, "draws", json_integer(a.draws));
+    json_object_set_new(so, "objective", json_string(OBJECTIVE[a.objective]));
+    if (a.objective == TK_SOLVE_POINTS)
+      json_object_set_new(so, "points_rules", json_string(a.ctx.ruleset == TK_RULES_SOLO ? "solo" : "tenhou"));
+    json_object_set_new(so, "mode", json_string(tk_solve_mode_name(sol.mode)));
+    json_object_set_new(so, "exact", json_boolean(sol.mode == TK_SOLVE_EXACT));
+    json_object_set_new(so, "states", json_integer(sol.states));
+    if (sol.mode == TK_SOLVE_DETOUR) json_object_set_new(so, "detours", json_integer(sol.detours));
+    json_t *arr = json_array();
+    for (int i = 0; i < sol.n; i++) {
+      const tk_solve_choice *ch = &sol.c[order[i]];
+      json_t *d = json_object();
+      json_object_set_new(d, "discard", ch->discard < 0 ? json_null() : json_string(tk_tile_str((tk_tile)ch->discard)));
+      json_object_set_new(d, "shanten", json_integer(ch->shanten));
+      json_object_set_new(d, "win", json_real(ch->win));
+      json_object_set_new(d, "points", a.objective == TK_SOLVE_POINTS ? json_real(ch->points) : json_null());
+      json_array_append_new(arr, d);
+    }
+    json_object_set_new(so, "choices", arr);
+    json_object_set_new(o, "solve", so);
+  }
+  char *text = json_dumps(o, JSON_COMPACT);
+  puts(text);
+  free(text);
+  json_decref(o);
+}
 
+/* The report as text on stdout. */
+static void print_text(const tk_hand_args *ap, const hand_report *r) {
+  const tk_hand_args a = *ap;
+  const char *tiles = r->tiles;
+  int n = r->n, shanten = r->shanten, complete = r->complete, rc = r->rc, nd = r->nd;
+  int uk_count = r->uk_count;
+  uint64_t uk = r->uk, waits = r->waits;
+  const tk_score s = r->s;
+  const discard_info *disc = r->disc;
+  const tk_solve_result sol = r->sol;
+  const int *order = r->order;
   char buf[256];
   printf("hand      %s", tiles);
   for (int i = 0; i < a.ncalls; i++) {
@@ -314,10 +348,10 @@ int tk_cmd_hand(int argc, char **argv) {
              ch->shanten);
     }
   }
-  if (!complete) return 0;
+  if (!complete) return;
   if (rc == TK_ENOYAKU) {
     printf("result    complete, but no yaku: not a valid win (dora are not yaku)\n");
-    return 0;
+    return;
   }
   decomp_text(&s, &a, buf, sizeof buf);
   printf("win       %s by %s: %s\n", tk_tile_str(a.ctx.win_tile), a.ctx.ron ? "ron" : "tsumo", buf);
@@ -333,5 +367,26 @@ int tk_cmd_hand(int argc, char **argv) {
   else printf("payment   tsumo %d / %d (dealer / non-dealer)\n", s.pay_dealer, s.pay_non_dealer);
   if (a.ctx.ruleset != TK_RULES_SOLO)
     printf("total     %d (honba %d, riichi sticks %d)\n", s.total, a.ctx.honba, a.ctx.sticks);
+}
+
+int tk_cmd_hand(int argc, char **argv) {
+  tk_hand_args a;
+  tk_error err;
+  tk_error_clear(&err);
+  if (tk_hand_args_parse(argc, argv, &a, &err) < 0) {
+    fprintf(stderr, "taikai hand: %s\n", err.msg);
+    return 2;
+  }
+  if (a.help) {
+    fputs(tk_hand_usage, stdout);
+    return 0;
+  }
+  hand_report r;
+  memset(&r, 0, sizeof r);
+  int rc = analyse(&a, &r);
+  if (rc) return rc;
+  if (a.solve && (rc = solve_hand(&a, r.c, &r.sol, r.order))) return rc;
+  if (a.json) print_json(&a, &r);
+  else print_text(&a, &r);
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "handargs.h"
+#include "opts.h"
 #include "taikai/solve.h"
 
 const char tk_hand_usage[] =
@@ -113,7 +114,7 @@ static int meld_of(const char *v, tk_hand_args *a, tk_error *err) {
   int n = tk_tiles_parse(colon + 1, t, 5, &e);
   if (n < 0) return tk_error_set(err, n, -1, "--meld '%s': %s", v, e.msg);
   if (n != need) return tk_error_set(err, TK_EINVAL, -1, "--meld '%s': a %.*s has %d tiles, not %d", v, (int)(colon - v), v, need, n);
-  int k[4], red = 0;
+  int k[4] = {0}, red = 0; /* n is 3 or 4 here */
   for (int i = 0; i < n; i++) {
     k[i] = tk_tile_kind(t[i]);
     red += tk_tile_is_red(t[i]);
@@ -168,190 +169,183 @@ static int check_tiles(tk_hand_args *a, tk_error *err) {
   return 0;
 }
 
-/* The flags that accumulate when repeated. */
-static int is_list_flag(const char *f) {
-  return !strcmp(f, "--meld") || !strcmp(f, "--dora") || !strcmp(f, "--ura") || !strcmp(f, "--seen");
+/* The parse of one command line: tk_hand_args and what its checks need besides. */
+typedef struct hand_parse {
+  tk_hand_args *a;
+  const char *tiles, *win;
+  const char *seen[64]; /* the --seen values, checked once the hand is known */
+  int nseen;
+  int ron, riichi, double_riichi, ippatsu, rinshan, chankan, haitei, tenhou, max_states;
+  int seat_given, round_given, draws_given, objective_given;
+} hand_parse;
+
+/* The options' value parsers (tk_opt.call): 0, or a negative TK_E code with err set. */
+static int meld_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  (void)sp;
+  int rc = meld_of(v, ((hand_parse *)d)->a, err);
+  return rc < 0 ? rc : 0;
+}
+static int dora_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  tk_win_ctx *c = &((hand_parse *)d)->a->ctx;
+  int rc = indicators(sp, v, c->dora, &c->ndora, err);
+  return rc < 0 ? rc : 0;
+}
+static int ura_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  tk_win_ctx *c = &((hand_parse *)d)->a->ctx;
+  int rc = indicators(sp, v, c->ura, &c->nura, err);
+  return rc < 0 ? rc : 0;
+}
+static int round_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  return wind_of(sp, v, &((hand_parse *)d)->a->ctx.round_wind, err);
+}
+static int seat_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  return wind_of(sp, v, &((hand_parse *)d)->a->ctx.seat_wind, err);
+}
+static int honba_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  return number_of(sp, v, &((hand_parse *)d)->a->ctx.honba, err);
+}
+static int sticks_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  return number_of(sp, v, &((hand_parse *)d)->a->ctx.sticks, err);
+}
+static int seen_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  hand_parse *h = d;
+  (void)sp;
+  if (h->nseen == (int)(sizeof h->seen / sizeof h->seen[0]))
+    return tk_error_set(err, TK_ERANGE, -1, "--seen: at most %d times", h->nseen);
+  h->seen[h->nseen++] = v;
+  return 0;
+}
+static int draws_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  uint16_t x = 0;
+  int rc = number_of(sp, v, &x, err);
+  if (rc < 0) return rc;
+  if (x > TK_SOLVE_MAX_DRAWS)
+    return tk_error_set(err, TK_ERANGE, -1, "--draws: '%s' is more than %d", v, TK_SOLVE_MAX_DRAWS);
+  ((hand_parse *)d)->a->draws = x;
+  return 0;
+}
+static int objective_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  (void)sp;
+  if (!strcmp(v, "win")) ((hand_parse *)d)->a->objective = TK_SOLVE_WIN;
+  else if (!strcmp(v, "points")) ((hand_parse *)d)->a->objective = TK_SOLVE_POINTS;
+  else return tk_error_set(err, TK_EINVAL, -1, "--objective: '%s' is not an objective (win or points)", v);
+  return 0;
+}
+static int ruleset_opt(void *d, const char *sp, const char *v, tk_error *err) {
+  (void)sp;
+  if (!strcmp(v, "tenhou")) ((hand_parse *)d)->a->ctx.ruleset = TK_RULES_TENHOU;
+  else if (!strcmp(v, "solo")) ((hand_parse *)d)->a->ctx.ruleset = TK_RULES_SOLO;
+  else return tk_error_set(err, TK_EINVAL, -1, "--ruleset: '%s' is not a ruleset (tenhou or solo)", v);
+  return 0;
 }
 
-/* The name under which a flag counts as given: its first spelling for aliases and for the two
- * sides of one choice (--ron and --tsumo). */
-static const char *flag_key(const char *f) {
-  static const char *const ALIAS[][2] = {{"--houtei", "--haitei"}, {"--chiihou", "--tenhou"},
-                                         {"--tsumo", "--ron"}};
-  for (size_t i = 0; i < sizeof ALIAS / sizeof ALIAS[0]; i++)
-    if (!strcmp(f, ALIAS[i][0])) return ALIAS[i][1];
-  return f;
+/* Reads argv into h (and h->a): 0, or a negative TK_E code with err set. The list options
+ * (--meld, --dora, --ura, --seen) accumulate; any other may be given once, and the two spellings
+ * of one condition (--haitei/--houtei, --tenhou/--chiihou) or the two sides of a choice (--ron,
+ * --tsumo) count as one option. */
+static int read_options(int argc, char **argv, hand_parse *h, tk_error *err) {
+  tk_hand_args *a = h->a;
+  enum { LAST_TILE = 1, FIRST_DRAW, WIN_KIND };
+#define FLAG(n, d, g) {.name = n, .kind = TK_OPT_FLAG, .dest = d, .once = 1, .group = g}
+#define CALL(n, f, many) {.name = n, .kind = TK_OPT_CALL, .dest = h, .call = f, .once = !(many)}
+  const tk_opt opts[] = {
+      FLAG("json", &a->json, 0), FLAG("ron", &h->ron, WIN_KIND), FLAG("tsumo", NULL, WIN_KIND),
+      FLAG("riichi", &h->riichi, 0), FLAG("double-riichi", &h->double_riichi, 0),
+      FLAG("ippatsu", &h->ippatsu, 0), FLAG("haitei", &h->haitei, LAST_TILE),
+      FLAG("houtei", &h->haitei, LAST_TILE), FLAG("rinshan", &h->rinshan, 0),
+      FLAG("chankan", &h->chankan, 0), FLAG("tenhou", &h->tenhou, FIRST_DRAW),
+      FLAG("chiihou", &h->tenhou, FIRST_DRAW), FLAG("solve", &a->solve, 0),
+      {.name = "win", .kind = TK_OPT_STRING, .dest = &h->win, .once = 1, .empty_ok = 1},
+      CALL("meld", meld_opt, 1), CALL("dora", dora_opt, 1), CALL("ura", ura_opt, 1),
+      CALL("seen", seen_opt, 1), CALL("round", round_opt, 0), CALL("seat", seat_opt, 0),
+      CALL("honba", honba_opt, 0), CALL("sticks", sticks_opt, 0), CALL("draws", draws_opt, 0),
+      CALL("objective", objective_opt, 0), CALL("ruleset", ruleset_opt, 0),
+      {.name = "max-states", .kind = TK_OPT_INT, .dest = &h->max_states, .once = 1, .min = 1,
+       .max = 100000000},
+      {.name = "detours", .kind = TK_OPT_INT, .dest = &a->detours, .once = 1, .min = 0,
+       .max = 2 * TK_SOLVE_MAX_DRAWS + 1},
+      {.name = NULL},
+  };
+#undef FLAG
+#undef CALL
+  tk_opt t[sizeof opts / sizeof opts[0]];
+  memcpy(t, opts, sizeof opts);
+  for (tk_opt *o = t; o->name; o++) { /* who counts as given, for the checks after */
+    if (o->call == round_opt) o->given = &h->round_given;
+    if (o->call == seat_opt) o->given = &h->seat_given;
+    if (o->call == draws_opt) o->given = &h->draws_given;
+    if (o->call == objective_opt) o->given = &h->objective_given;
+  }
+  const char *pos[2];
+  int npos = 0, rc = tk_opts_parse_err("hand", t, argc, argv, pos, 2, &npos, err);
+  if (rc == 1) a->help = 1;
+  if (rc) return rc < 0 ? rc : 0;
+  if (npos > 1)
+    return tk_error_set(err, TK_EINVAL, -1, "unexpected argument '%s': TILES was already given as '%s'", pos[1], pos[0]);
+  if (!npos) return tk_error_set(err, TK_EINVAL, -1, "no TILES given (see taikai hand --help)");
+  h->tiles = pos[0];
+  a->ctx.ron = (uint8_t)h->ron;
+  a->ctx.riichi = (uint8_t)h->riichi;
+  a->ctx.double_riichi = (uint8_t)h->double_riichi;
+  a->ctx.ippatsu = (uint8_t)h->ippatsu;
+  a->ctx.rinshan = (uint8_t)h->rinshan;
+  a->ctx.chankan = (uint8_t)h->chankan;
+  a->max_states = h->max_states;
+  return 0;
 }
 
-int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
-  memset(a, 0, sizeof *a);
-  a->ctx.seat_wind = 1; /* South: a non-dealer */
-  a->draws = 17;
-  a->detours = -1;
-  const char *tiles = NULL, *win = NULL;
-  const char *seen[64];
-  int nseen = 0;
-  int seat_given = 0, round_given = 0, haitei = 0, tenhou = 0, draws_given = 0, objective_given = 0;
-  int rc;
-  for (int i = 1; i < argc; i++) {
-    const char *f = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (f[0] == '-' && f[1] == '-' && !is_list_flag(f))
-      for (int j = 1; j < i; j++)
-        if (argv[j][0] == '-' && argv[j][1] == '-' && !strcmp(flag_key(argv[j]), flag_key(f))) {
-          if (!strcmp(argv[j], f))
-            return tk_error_set(err, TK_EINVAL, -1, "%s given twice (only --meld, --dora, --ura and --seen may repeat)", f);
-          return tk_error_set(err, TK_EINVAL, -1, "%s and %s both given: give one", argv[j], f);
-        }
-#define NEED_VALUE()                                                                        \
-  do {                                                                                      \
-    if (!v) return tk_error_set(err, TK_EINVAL, -1, "%s needs a value (see --help)", f);   \
-    i++;                                                                                    \
-  } while (0)
-    if (!strcmp(f, "-h") || !strcmp(f, "--help")) {
-      a->help = 1;
-      return 0;
-    } else if (!strcmp(f, "--json")) a->json = 1;
-    else if (!strcmp(f, "--ron")) a->ctx.ron = 1;
-    else if (!strcmp(f, "--tsumo")) a->ctx.ron = 0;
-    else if (!strcmp(f, "--riichi")) a->ctx.riichi = 1;
-    else if (!strcmp(f, "--double-riichi")) a->ctx.double_riichi = 1;
-    else if (!strcmp(f, "--ippatsu")) a->ctx.ippatsu = 1;
-    else if (!strcmp(f, "--haitei") || !strcmp(f, "--houtei")) haitei = 1;
-    else if (!strcmp(f, "--rinshan")) a->ctx.rinshan = 1;
-    else if (!strcmp(f, "--chankan")) a->ctx.chankan = 1;
-    else if (!strcmp(f, "--tenhou") || !strcmp(f, "--chiihou")) tenhou = 1;
-    else if (!strcmp(f, "--win")) {
-      NEED_VALUE();
-      win = v;
-    } else if (!strcmp(f, "--meld")) {
-      NEED_VALUE();
-      if ((rc = meld_of(v, a, err)) < 0) return rc;
-    } else if (!strcmp(f, "--dora")) {
-      NEED_VALUE();
-      if ((rc = indicators(f, v, a->ctx.dora, &a->ctx.ndora, err)) < 0) return rc;
-    } else if (!strcmp(f, "--ura")) {
-      NEED_VALUE();
-      if ((rc = indicators(f, v, a->ctx.ura, &a->ctx.nura, err)) < 0) return rc;
-    } else if (!strcmp(f, "--round")) {
-      NEED_VALUE();
-      if ((rc = wind_of(f, v, &a->ctx.round_wind, err)) < 0) return rc;
-      round_given = 1;
-    } else if (!strcmp(f, "--seat")) {
-      NEED_VALUE();
-      if ((rc = wind_of(f, v, &a->ctx.seat_wind, err)) < 0) return rc;
-      seat_given = 1;
-    } else if (!strcmp(f, "--honba")) {
-      NEED_VALUE();
-      if ((rc = number_of(f, v, &a->ctx.honba, err)) < 0) return rc;
-    } else if (!strcmp(f, "--sticks")) {
-      NEED_VALUE();
-      if ((rc = number_of(f, v, &a->ctx.sticks, err)) < 0) return rc;
-    } else if (!strcmp(f, "--seen")) {
-      NEED_VALUE();
-      if (nseen == (int)(sizeof seen / sizeof seen[0]))
-        return tk_error_set(err, TK_ERANGE, -1, "--seen: at most %d times", nseen);
-      seen[nseen++] = v;
-    } else if (!strcmp(f, "--solve")) {
-      a->solve = 1;
-    } else if (!strcmp(f, "--draws")) {
-      NEED_VALUE();
-      uint16_t x;
-      if ((rc = number_of(f, v, &x, err)) < 0) return rc;
-      if (x > TK_SOLVE_MAX_DRAWS)
-        return tk_error_set(err, TK_ERANGE, -1, "--draws: '%s' is more than %d", v, TK_SOLVE_MAX_DRAWS);
-      a->draws = x;
-      draws_given = 1;
-    } else if (!strcmp(f, "--objective")) {
-      NEED_VALUE();
-      if (!strcmp(v, "win")) a->objective = TK_SOLVE_WIN;
-      else if (!strcmp(v, "points")) a->objective = TK_SOLVE_POINTS;
-      else return tk_error_set(err, TK_EINVAL, -1, "--objective: '%s' is not an objective (win or points)", v);
-      objective_given = 1;
-    } else if (!strcmp(f, "--max-states")) {
-      NEED_VALUE();
-      char *end;
-      long x = strtol(v, &end, 10);
-      if (!*v || *end || x < 1 || x > 100000000)
-        return tk_error_set(err, TK_EINVAL, -1, "--max-states: '%s' is not a whole number from 1 to 100000000", v);
-      a->max_states = x;
-    } else if (!strcmp(f, "--detours")) {
-      NEED_VALUE();
-      char *end;
-      long x = strtol(v, &end, 10);
-      if (!*v || *end || x < 0 || x > 2 * TK_SOLVE_MAX_DRAWS + 1)
-        return tk_error_set(err, TK_EINVAL, -1, "--detours: '%s' is not a whole number from 0 to %d", v,
-                            2 * TK_SOLVE_MAX_DRAWS + 1);
-      a->detours = (int)x;
-    } else if (!strcmp(f, "--ruleset")) {
-      NEED_VALUE();
-      if (!strcmp(v, "tenhou")) a->ctx.ruleset = TK_RULES_TENHOU;
-      else if (!strcmp(v, "solo")) a->ctx.ruleset = TK_RULES_SOLO;
-      else return tk_error_set(err, TK_EINVAL, -1, "--ruleset: '%s' is not a ruleset (tenhou or solo)", v);
-    } else if (f[0] == '-' && f[1]) {
-      return tk_error_set(err, TK_EINVAL, -1, "unknown option '%s' (see taikai hand --help)", f);
-    } else if (!tiles) {
-      tiles = f;
-    } else {
-      return tk_error_set(err, TK_EINVAL, -1, "unexpected argument '%s': TILES was already given as '%s'", f, tiles);
-    }
-#undef NEED_VALUE
-  }
-  if (!tiles) return tk_error_set(err, TK_EINVAL, -1, "no TILES given (see taikai hand --help)");
-  if (!a->solve && (draws_given || objective_given || a->max_states || a->detours >= 0))
-    return tk_error_set(err, TK_EINVAL, -1, "%s: only with --solve",
-                        draws_given ? "--draws" : objective_given ? "--objective" : a->max_states ? "--max-states" : "--detours");
-  if ((rc = tiles_of("TILES", tiles, a->tiles, 14, err)) < 0) return rc;
-  a->ntiles = rc;
-  int want13 = 13 - 3 * a->ncalls, want14 = 14 - 3 * a->ncalls;
-  if (a->ntiles != want13 && a->ntiles != want14)
-    return tk_error_set(err, TK_EINVAL, -1, "TILES '%s' has %d tiles; with %d meld%s it needs %d (or %d with the winning tile)",
-                        tiles, a->ntiles, a->ncalls, a->ncalls == 1 ? "" : "s", want13, want14);
-  if (a->ctx.ruleset == TK_RULES_SOLO) {
-    if (seat_given && a->ctx.seat_wind != 0)
-      return tk_error_set(err, TK_EINVAL, -1, "--seat: the solo ruleset's player is always the East dealer");
-    if (round_given && a->ctx.round_wind != 0)
-      return tk_error_set(err, TK_EINVAL, -1, "--round: the solo ruleset is always played in the East round");
-    a->ctx.seat_wind = 0;
-    a->ctx.round_wind = 0;
-    const char *bad = a->ctx.ron ? "--ron" : a->ctx.riichi ? "--riichi" : a->ctx.double_riichi ? "--double-riichi"
-                    : a->ctx.ippatsu ? "--ippatsu" : haitei ? "--haitei" : a->ctx.rinshan ? "--rinshan"
-                    : a->ctx.chankan ? "--chankan" : tenhou ? "--tenhou" : a->ctx.nura ? "--ura"
-                    : a->ctx.honba ? "--honba" : a->ctx.sticks ? "--sticks" : a->ncalls ? "--meld" : NULL;
-    if (bad) return tk_error_set(err, TK_EINVAL, -1, "%s: not part of the solo ruleset (closed self-drawn wins only)", bad);
-  }
-  if (a->solve && a->ctx.ruleset == TK_RULES_SOLO && a->ctx.ndora > 1)
-    return tk_error_set(err, TK_EINVAL, -1, "--dora: --solve with --ruleset solo scores one-player points, which have one dora indicator (%d given)",
-                        a->ctx.ndora);
-  if (a->ctx.nura && !(a->ctx.riichi || a->ctx.double_riichi))
-    return tk_error_set(err, TK_EINVAL, -1, "--ura: ura-dora count only for a riichi hand (add --riichi)");
-  a->ctx.last_tile = (uint8_t)haitei;
-  a->ctx.first_draw = (uint8_t)tenhou;
-  if ((rc = check_tiles(a, err)) < 0) return rc;
-  if (win) {
-    tk_error e;
-    tk_error_clear(&e);
-    int t = tk_tile_parse1(win, &e);
-    if (t < 0) return tk_error_set(err, TK_EINVAL, -1, "--win '%s': %s", win, e.msg);
-    int found = 0;
-    for (int i = 0; i < a->ntiles; i++) found |= a->tiles[i] == t;
-    if (!found) return tk_error_set(err, TK_EINVAL, -1, "--win '%s': that tile is not among TILES '%s'", win, tiles);
-    a->ctx.win_tile = (uint8_t)t;
-    a->win_given = 1;
-  } else {
+/* The solo ruleset's player is the East dealer of the East round and wins closed by tsumo: any
+ * flag saying otherwise is refused. */
+static int check_solo(const hand_parse *h, tk_error *err) {
+  tk_hand_args *a = h->a;
+  if (h->seat_given && a->ctx.seat_wind != 0)
+    return tk_error_set(err, TK_EINVAL, -1, "--seat: the solo ruleset's player is always the East dealer");
+  if (h->round_given && a->ctx.round_wind != 0)
+    return tk_error_set(err, TK_EINVAL, -1, "--round: the solo ruleset is always played in the East round");
+  a->ctx.seat_wind = 0;
+  a->ctx.round_wind = 0;
+  const char *bad = a->ctx.ron ? "--ron" : a->ctx.riichi ? "--riichi" : a->ctx.double_riichi ? "--double-riichi"
+                  : a->ctx.ippatsu ? "--ippatsu" : h->haitei ? "--haitei" : a->ctx.rinshan ? "--rinshan"
+                  : a->ctx.chankan ? "--chankan" : h->tenhou ? "--tenhou" : a->ctx.nura ? "--ura"
+                  : a->ctx.honba ? "--honba" : a->ctx.sticks ? "--sticks" : a->ncalls ? "--meld" : NULL;
+  if (bad) return tk_error_set(err, TK_EINVAL, -1, "%s: not part of the solo ruleset (closed self-drawn wins only)", bad);
+  return 0;
+}
+
+/* The winning tile: --win's, which must be among TILES, else the last of TILES. */
+static int win_tile(const hand_parse *h, tk_error *err) {
+  tk_hand_args *a = h->a;
+  if (!h->win) {
     a->ctx.win_tile = a->tiles[a->ntiles - 1];
+    return 0;
   }
-  /* what the player sees besides the concealed hand */
+  tk_error e;
+  tk_error_clear(&e);
+  int t = tk_tile_parse1(h->win, &e);
+  if (t < 0) return tk_error_set(err, TK_EINVAL, -1, "--win '%s': %s", h->win, e.msg);
+  int found = 0;
+  for (int i = 0; i < a->ntiles; i++) found |= a->tiles[i] == t;
+  if (!found) return tk_error_set(err, TK_EINVAL, -1, "--win '%s': that tile is not among TILES '%s'", h->win, h->tiles);
+  a->ctx.win_tile = (uint8_t)t;
+  a->win_given = 1;
+  return 0;
+}
+
+/* a->seen: the copies the player sees outside the concealed hand (melds, dora indicators,
+ * --seen), at most 4 of a kind with the hand's. */
+static int count_seen(const hand_parse *h, tk_error *err) {
+  tk_hand_args *a = h->a;
+  int rc;
   for (int c = 0; c < a->ncalls; c++)
     for (int i = 0; i < a->call_ntiles[c]; i++) a->seen[tk_tile_kind(a->call_tiles[c][i])]++;
   for (int i = 0; i < a->ctx.ndora; i++) a->seen[a->ctx.dora[i]]++;
-  for (int j = 0; j < nseen; j++) {
+  for (int j = 0; j < h->nseen; j++) {
     tk_tile t[136];
-    if ((rc = tiles_of("--seen", seen[j], t, 136, err)) < 0) return rc;
+    if ((rc = tiles_of("--seen", h->seen[j], t, 136, err)) < 0) return rc;
     for (int i = 0; i < rc; i++) {
       int k = tk_tile_kind(t[i]);
       if (a->seen[k] >= 4)
-        return tk_error_set(err, TK_ERANGE, -1, "--seen '%s': more than 4 copies of %s seen in all", seen[j],
+        return tk_error_set(err, TK_ERANGE, -1, "--seen '%s': more than 4 copies of %s seen in all", h->seen[j],
                             tk_tile_str((tk_tile)k));
       a->seen[k]++;
     }
@@ -362,6 +356,36 @@ int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
     if (hand[k] + a->seen[k] > 4)
       return tk_error_set(err, TK_ERANGE, -1,
                           "%s: %d copies of %s seen in melds, dora indicators and --seen besides %d in the hand (a set has 4)",
-                          nseen ? "--seen" : "--dora", a->seen[k], tk_tile_str((tk_tile)k), hand[k]);
+                          h->nseen ? "--seen" : "--dora", a->seen[k], tk_tile_str((tk_tile)k), hand[k]);
   return 0;
+}
+
+int tk_hand_args_parse(int argc, char **argv, tk_hand_args *a, tk_error *err) {
+  memset(a, 0, sizeof *a);
+  a->ctx.seat_wind = 1; /* South: a non-dealer */
+  a->draws = 17;
+  a->detours = -1;
+  hand_parse h = {.a = a};
+  int rc = read_options(argc, argv, &h, err);
+  if (rc < 0 || a->help) return rc;
+  if (!a->solve && (h.draws_given || h.objective_given || a->max_states || a->detours >= 0))
+    return tk_error_set(err, TK_EINVAL, -1, "%s: only with --solve",
+                        h.draws_given ? "--draws" : h.objective_given ? "--objective" : a->max_states ? "--max-states" : "--detours");
+  if ((rc = tiles_of("TILES", h.tiles, a->tiles, 14, err)) < 0) return rc;
+  a->ntiles = rc;
+  int want13 = 13 - 3 * a->ncalls, want14 = 14 - 3 * a->ncalls;
+  if (a->ntiles != want13 && a->ntiles != want14)
+    return tk_error_set(err, TK_EINVAL, -1, "TILES '%s' has %d tiles; with %d meld%s it needs %d (or %d with the winning tile)",
+                        h.tiles, a->ntiles, a->ncalls, a->ncalls == 1 ? "" : "s", want13, want14);
+  if (a->ctx.ruleset == TK_RULES_SOLO && (rc = check_solo(&h, err)) < 0) return rc;
+  if (a->solve && a->ctx.ruleset == TK_RULES_SOLO && a->ctx.ndora > 1)
+    return tk_error_set(err, TK_EINVAL, -1, "--dora: --solve with --ruleset solo scores one-player points, which have one dora indicator (%d given)",
+                        a->ctx.ndora);
+  if (a->ctx.nura && !(a->ctx.riichi || a->ctx.double_riichi))
+    return tk_error_set(err, TK_EINVAL, -1, "--ura: ura-dora count only for a riichi hand (add --riichi)");
+  a->ctx.last_tile = (uint8_t)h.haitei;
+  a->ctx.first_draw = (uint8_t)h.tenhou;
+  if ((rc = check_tiles(a, err)) < 0) return rc;
+  if ((rc = win_tile(&h, err)) < 0) return rc;
+  return count_seen(&h, err);
 }

@@ -23,6 +23,7 @@
 #include "chain.h"
 #include "commands.h"
 #include "line.h"
+#include "opts.h"
 #include "readfile.h"
 #include "output.h"
 #include "summary.h"
@@ -600,6 +601,87 @@ static int put_in_place(const char *tmp, const char *out) {
   return bad;
 }
 
+/* Refuses (printed) two of the ps[0..n) that name one folder: -1, else 0. */
+static int same_folders(const piece *ps, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++) {
+      struct stat a, b;
+      if (!stat(ps[i].dir, &a) && !stat(ps[j].dir, &b) && a.st_dev == b.st_dev &&
+          a.st_ino == b.st_ino) {
+        fprintf(stderr, "taikai merge: %s and %s are the same folder\n", ps[j].dir, ps[i].dir);
+        return -1;
+      }
+    }
+  return 0;
+}
+
+/* Refuses (printed) a shard whose units are not those its K/N holds in run r: -1, else 0. */
+static int shards_fit(const piece *ps, int n, const tk_run *r, uint64_t per_wall) {
+  for (int i = 0; i < n; i++) {
+    const piece *p = &ps[i];
+    uint64_t lo, hi;
+    tk_shard_walls(r->spec.walls, p->k, p->n, &lo, &hi);
+    if (p->n > r->spec.walls || p->first != lo * per_wall || p->end != hi * per_wall) {
+      fprintf(stderr, "taikai merge: %s/spec.json: field 'shard.units': [%llu, %llu], but shard "
+              "%u/%u of this tournament (%llu walls of %llu units) holds units [%llu, %llu)\n",
+              p->dir, (unsigned long long)p->first, (unsigned long long)p->end, p->k, p->n,
+              (unsigned long long)r->spec.walls, (unsigned long long)per_wall,
+              (unsigned long long)(lo * per_wall), (unsigned long long)(hi * per_wall));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The output folder must be new: absent, or a folder holding no run. -1 (printed), else 0. */
+static int out_is_new(const char *out) {
+  struct stat st;
+  if (stat(out, &st)) return 0;
+  if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "taikai merge: --out %s: exists and is not a folder\n", out);
+    return -1;
+  }
+  static const char *const held[] = {"spec.json", "games.jsonl", "summary.json"};
+  for (int i = 0; i < 3; i++)
+    if (has(out, held[i])) {
+      fprintf(stderr, "taikai merge: --out %s: holds a run already (%s): merge into a new "
+              "folder\n", out, held[i]);
+      return -1;
+    }
+  return 0;
+}
+
+/* The folder the merge is written into, tmp[cap] = "OUT.merging", locked (OUT too when it
+ * exists) and emptied; it is renamed to OUT once whole, so a merge that fails or is stopped
+ * leaves OUT as it was, and the same merge can be run again. *made is set once tmp exists (the
+ * caller removes it). Returns 0, 2 (refused) or 1 (failed), printed. */
+static int make_tmp(const char *out, char *tmp, size_t cap, int *made) {
+  struct stat st;
+  tk_error err;
+  tk_error_clear(&err);
+  size_t olen = strlen(out);
+  while (olen > 1 && out[olen - 1] == '/') olen--;
+  if (olen + 32 >= cap) {
+    fprintf(stderr, "taikai merge: --out %s: the name is too long\n", out);
+    return 2;
+  }
+  snprintf(tmp, cap, "%.*s.merging", (int)olen, out);
+  if (!stat(out, &st) && tk_outdir_lock(out, &err) < 0) {
+    fprintf(stderr, "taikai merge: refused: %s\n", err.msg);
+    return 2;
+  }
+  if (tk_mkdirs(tmp, &err) || tk_outdir_lock(tmp, &err) < 0) {
+    fprintf(stderr, "taikai merge: refused: %s\n", err.msg);
+    return 2;
+  }
+  *made = 1;
+  if (remove_tree(tmp, 0)) { /* what a killed merge left there */
+    fprintf(stderr, "taikai merge: cannot empty %s: %s\n", tmp, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
 int tk_cmd_merge(int argc, char **argv) {
   const char *out = NULL;
   int partial = 0, quiet = 0, no_html = 0, rc = 2, made_tmp = 0;
@@ -612,32 +694,26 @@ int tk_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "taikai merge: out of memory\n");
     return 1;
   }
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      free(ps);
-      return 0;
-    } else if (!strcmp(a, "--out")) {
-      if (out || i + 1 >= argc || !*argv[i + 1]) {
-        fprintf(stderr, "taikai merge: --out expects one folder name, got '%s'\n",
-                out ? "a second --out" : i + 1 < argc ? argv[i + 1] : "(nothing)");
-        goto done;
-      }
-      out = argv[++i];
-    } else if (!strcmp(a, "--partial")) {
-      partial = 1;
-    } else if (!strcmp(a, "--no-html")) {
-      no_html = 1;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai merge: unknown option '%s' (see taikai merge --help)\n", a);
-      goto done;
-    } else {
-      ps[n++].dir = a;
-    }
+  const tk_opt opts[] = {
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &out, .once = 1, .value = "OUT",
+       .help = "the merged run's folder (must not hold a run)"},
+      {.name = "partial", .kind = TK_OPT_FLAG, .dest = &partial,
+       .help = "merge the units from 0 up to the first missing one"},
+      {.name = "no-html", .kind = TK_OPT_FLAG, .dest = &no_html, .help = "no report.html"},
+      {.name = "quiet", .short_name = 'q', .kind = TK_OPT_FLAG, .dest = &quiet,
+       .help = "no progress on stderr"},
+      {.name = NULL},
+  };
+  const char **dirs = calloc((size_t)argc, sizeof *dirs);
+  int ndirs = 0, prc = dirs ? tk_opts_parse("merge", opts, argc, argv, dirs, argc, &ndirs) : 2;
+  for (int i = 0; i < ndirs; i++) ps[n++].dir = dirs[i];
+  free(dirs);
+  if (prc == 1) {
+    usage(stdout);
+    free(ps);
+    return 0;
   }
+  if (prc) goto done;
   if (!n || !out) {
     usage(stderr);
     goto done;
@@ -645,15 +721,7 @@ int tk_cmd_merge(int argc, char **argv) {
   for (int i = 0; i < n; i++)
     if ((rc = load_piece(&ps[i]))) goto done;
   rc = 2;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < i; j++) {
-      struct stat a, b;
-      if (!stat(ps[i].dir, &a) && !stat(ps[j].dir, &b) && a.st_dev == b.st_dev &&
-          a.st_ino == b.st_ino) {
-        fprintf(stderr, "taikai merge: %s and %s are the same folder\n", ps[j].dir, ps[i].dir);
-        goto done;
-      }
-    }
+  if (same_folders(ps, n)) goto done;
   qsort(ps, (size_t)n, sizeof *ps, by_first);
   for (int i = 1; i < n; i++)
     if (same_tournament(&ps[0], &ps[i])) goto done;
@@ -667,19 +735,7 @@ int tk_cmd_merge(int argc, char **argv) {
   }
   tk_run *r = &fr.run;
   uint64_t total = tk_schedule_units(&r->sched), per_wall = r->sched.per_wall;
-  for (int i = 0; i < n; i++) {
-    piece *p = &ps[i];
-    uint64_t lo, hi;
-    tk_shard_walls(r->spec.walls, p->k, p->n, &lo, &hi);
-    if (p->n > r->spec.walls || p->first != lo * per_wall || p->end != hi * per_wall) {
-      fprintf(stderr, "taikai merge: %s/spec.json: field 'shard.units': [%llu, %llu], but shard "
-              "%u/%u of this tournament (%llu walls of %llu units) holds units [%llu, %llu)\n",
-              p->dir, (unsigned long long)p->first, (unsigned long long)p->end, p->k, p->n,
-              (unsigned long long)r->spec.walls, (unsigned long long)per_wall,
-              (unsigned long long)(lo * per_wall), (unsigned long long)(hi * per_wall));
-      goto done;
-    }
-  }
+  if (shards_fit(ps, n, r, per_wall)) goto done;
   const char **labels = calloc((size_t)r->spec.nagents, sizeof *labels);
   if (!labels) {
     fprintf(stderr, "taikai merge: out of memory\n");
@@ -707,44 +763,8 @@ int tk_cmd_merge(int argc, char **argv) {
   if (with_logs && with_logs < used)
     fprintf(stderr, "taikai merge: only %d of the %d shards merged have logs/: %s/logs will "
             "hold theirs\n", with_logs, used, out);
-  /* the output folder: a new one */
-  struct stat st;
-  if (!stat(out, &st)) {
-    if (!S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "taikai merge: --out %s: exists and is not a folder\n", out);
-      goto done;
-    }
-    static const char *const held[] = {"spec.json", "games.jsonl", "summary.json"};
-    for (int i = 0; i < 3; i++)
-      if (has(out, held[i])) {
-        fprintf(stderr, "taikai merge: --out %s: holds a run already (%s): merge into a new "
-                "folder\n", out, held[i]);
-        goto done;
-      }
-  }
-  /* written into a folder beside OUT, renamed to OUT once whole: a merge that fails or is
-   * stopped leaves OUT as it was, and the same merge can be run again */
-  size_t olen = strlen(out);
-  while (olen > 1 && out[olen - 1] == '/') olen--;
-  if (olen + 32 >= sizeof tmp) {
-    fprintf(stderr, "taikai merge: --out %s: the name is too long\n", out);
-    goto done;
-  }
-  snprintf(tmp, sizeof tmp, "%.*s.merging", (int)olen, out);
-  if (!stat(out, &st) && tk_outdir_lock(out, &err) < 0) {
-    fprintf(stderr, "taikai merge: refused: %s\n", err.msg);
-    goto done;
-  }
-  if (tk_mkdirs(tmp, &err) || tk_outdir_lock(tmp, &err) < 0) {
-    fprintf(stderr, "taikai merge: refused: %s\n", err.msg);
-    goto done;
-  }
-  made_tmp = 1;
-  if (remove_tree(tmp, 0)) { /* what a killed merge left there */
-    fprintf(stderr, "taikai merge: cannot empty %s: %s\n", tmp, strerror(errno));
-    rc = 1;
-    goto done;
-  }
+  if (out_is_new(out) || (rc = make_tmp(out, tmp, sizeof tmp, &made_tmp))) goto done;
+  rc = 2;
   free(r->spec.output);
   if (!(r->spec.output = strdup(out))) {
     fprintf(stderr, "taikai merge: out of memory\n");

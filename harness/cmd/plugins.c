@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "loader.h"
+#include "opts.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -75,24 +76,27 @@ static int show_dir(const char *dir, int quiet_missing) {
 
 int tk_cmd_plugins(int argc, char **argv) {
   int bad = 0, any = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    }
+  const tk_opt none[] = {{.name = NULL}};
+  const char **paths = calloc((size_t)argc, sizeof *paths);
+  int npaths = 0, prc = paths ? tk_opts_parse("plugins", none, argc, argv, paths, argc, &npaths) : 2;
+  if (prc == 1) usage(stdout);
+  if (prc) {
+    free(paths);
+    return prc == 1 ? 0 : 2;
   }
-  for (int i = 1; i < argc; i++) {
+  for (int i = 0; i < npaths; i++) {
     struct stat st;
     any = 1;
-    if (stat(argv[i], &st)) {
-      fprintf(stderr, "taikai plugins: %s: no such file or folder\n", argv[i]);
+    if (stat(paths[i], &st)) {
+      fprintf(stderr, "taikai plugins: %s: no such file or folder\n", paths[i]);
       bad = 1;
     } else if (S_ISDIR(st.st_mode)) {
-      bad |= show_dir(argv[i], 0);
+      bad |= show_dir(paths[i], 0);
     } else {
-      bad |= show(argv[i]);
+      bad |= show(paths[i]);
     }
   }
+  free(paths);
   if (!any) {
     const char *dirs[16];
     int n = tk_plugin_dirs(dirs, 16);

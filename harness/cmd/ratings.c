@@ -25,6 +25,7 @@
 #include "chain.h"
 #include "commands.h"
 #include "game.h"
+#include "opts.h"
 #include "leaderboard.h"
 #include "line.h"
 #include "ratings.h"
@@ -369,61 +370,308 @@ static double quantile(double *v, size_t n, double q) {
   return gsl_stats_quantile_from_sorted_data(v, 1, n, q);
 }
 
-int tk_cmd_ratings(int argc, char **argv) {
-  const char *runs[MAX_RUNS], *html = NULL, *anchor = NULL, *key = NULL, *title = NULL;
-  int nruns = 0, json = 0, ascending = 0;
-  long resamples = 1000;
-  unsigned long long seed = 1;
-  double level = 0.95, prior = 2;
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i];
-    int more = i + 1 < argc;
-    char *end = NULL;
-    if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(o, "--json")) json = 1;
-    else if (!strcmp(o, "--ascending")) ascending = 1;
-    else if (!strcmp(o, "--html") && more) html = argv[++i];
-    else if (!strcmp(o, "--anchor") && more) anchor = argv[++i];
-    else if (!strcmp(o, "--key") && more) key = argv[++i];
-    else if (!strcmp(o, "--title") && more) title = argv[++i];
-    else if (!strcmp(o, "--seed") && more) {
-      errno = 0;
-      seed = strtoull(argv[++i], &end, 10);
-      if (errno || !*argv[i] || *end || argv[i][0] == '-')
-        return bad("--seed: expected a whole number >= 0, got '%s'", argv[i]);
-    } else if (!strcmp(o, "--resamples") && more) {
-      errno = 0;
-      resamples = strtol(argv[++i], &end, 10);
-      if (errno || !*argv[i] || *end || resamples < 0 || resamples > 1000000)
-        return bad("--resamples: expected a whole number from 0 to 1000000, got '%s'", argv[i]);
-    } else if (!strcmp(o, "--level") && more) {
-      level = strtod(argv[++i], &end);
-      if (!*argv[i] || *end || !(level > 0 && level < 1))
-        return bad("--level: expected a number between 0 and 1 (0.95), got '%s'", argv[i]);
-    } else if (!strcmp(o, "--prior") && more) {
-      prior = strtod(argv[++i], &end);
-      if (!*argv[i] || *end || !(prior >= 0 && prior < 1e9))
-        return bad("--prior: expected a number of virtual games >= 0, got '%s'", argv[i]);
-    } else if (o[0] == '-' && o[1]) {
-      fprintf(stderr, "taikai ratings: unknown option or missing value: '%s'\n\n", o);
-      usage(stderr);
-      return 2;
-    } else if (nruns == MAX_RUNS) {
-      return bad("more than %d run folders", MAX_RUNS);
-    } else {
-      runs[nruns++] = o;
+/* `taikai ratings`'s command line. */
+typedef struct ratings_args {
+  const char *runs[MAX_RUNS], *html, *anchor, *key, *title;
+  int nruns, json, ascending, resamples;
+  uint64_t seed;
+  double level, prior;
+} ratings_args;
+
+/* Parses argv into `a`: 0, 1 after --help (printed), 2 on a usage error (printed). */
+static int parse_args(int argc, char **argv, ratings_args *a) {
+  *a = (ratings_args){.resamples = 1000, .seed = 1, .level = 0.95, .prior = 2};
+  const tk_opt opts[] = {
+      {.name = "json", .kind = TK_OPT_FLAG, .dest = &a->json, .help = "JSON instead of Markdown"},
+      {.name = "ascending", .kind = TK_OPT_FLAG, .dest = &a->ascending,
+       .help = "a lower --key is better"},
+      {.name = "html", .kind = TK_OPT_STRING, .dest = &a->html, .empty_ok = 1, .value = "FILE",
+       .help = "also write the leaderboard page there"},
+      {.name = "anchor", .kind = TK_OPT_STRING, .dest = &a->anchor, .empty_ok = 1,
+       .value = "LABEL", .help = "the agent rated 0"},
+      {.name = "key", .kind = TK_OPT_STRING, .dest = &a->key, .empty_ok = 1, .value = "FIELD",
+       .help = "the result field that orders a game's seats"},
+      {.name = "title", .kind = TK_OPT_STRING, .dest = &a->title, .empty_ok = 1,
+       .value = "TEXT", .help = "the table's title"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &a->seed, .value = "S",
+       .help = "the resamples' seed"},
+      {.name = "resamples", .kind = TK_OPT_INT, .dest = &a->resamples, .value = "N",
+       .min = 0, .max = 1000000, .help = "refits on resampled walls"},
+      {.name = "level", .kind = TK_OPT_DOUBLE, .dest = &a->level, .value = "P", .lo = 0,
+       .hi = 1, .open = 1, .help = "the intervals' level"},
+      {.name = "prior", .kind = TK_OPT_DOUBLE, .dest = &a->prior, .value = "G", .lo = 0,
+       .hi = 1e9, .help = "virtual games per agent"},
+      {.name = NULL},
+  };
+  const char *pos[MAX_RUNS + 1];
+  int rc = tk_opts_parse("ratings", opts, argc, argv, pos, MAX_RUNS + 1, &a->nruns);
+  if (rc == 1) usage(stdout);
+  if (rc) return rc;
+  if (a->nruns > MAX_RUNS) return bad("more than %d run folders", MAX_RUNS);
+  memcpy(a->runs, pos, (size_t)a->nruns * sizeof *pos);
+  return 0;
+}
+
+/* The index of the agent labelled `anchor` (-1 when anchor is NULL); -2 after printing that no
+ * agent has that label. */
+static int find_anchor(const ctx *c, const char *anchor) {
+  if (!anchor) return -1;
+  for (int a = 0; a < c->nagents; a++)
+    if (!strcmp(c->agents[a].label, anchor)) return a;
+  char known[1024] = "";
+  for (int a = 0; a < c->nagents; a++)
+    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", a ? ", " : "",
+             c->agents[a].label);
+  bad("--anchor: no agent labelled '%s' (agents: %s)", anchor, known);
+  return -2;
+}
+
+/* The fitted ratings of m agents, their intervals and the table's rows, owned by the struct
+ * (board_free). Rows are in `order`: by rating, best first. */
+typedef struct board {
+  int m, anchor_i;
+  size_t R;           /* resamples */
+  double *theta;      /* the fit's log-strengths (m) */
+  double *rs;         /* each resample's ratings (R rows of m) */
+  double *rating;     /* m each: rating, lo, hi, then pnext (by row) */
+  double *lo, *hi, *pnext;
+  int *order;         /* row k's agent */
+  double *expected;   /* m x m: row's agent ahead of column's, by rows */
+  tk_board_row *rows;
+} board;
+
+static void board_free(board *b) {
+  free(b->theta);
+  free(b->rs);
+  free(b->rating);
+  free(b->order);
+  free(b->expected);
+  free(b->rows);
+}
+
+/* Names the agent that a fit's message numbers ("agent 3 ...") and prints the failure. */
+static void fit_failed(const ctx *c, const tk_error *e) {
+  for (int a = 0; a < c->nagents; a++) {
+    char num[32];
+    snprintf(num, sizeof num, "agent %d ", a);
+    const char *at = strstr(e->msg, num);
+    if (at) {
+      fprintf(stderr, "taikai ratings: the fit failed: %.*s'%s' %s\n", (int)(at - e->msg), e->msg,
+              c->agents[a].label, at + strlen(num));
+      return;
     }
   }
+  fprintf(stderr, "taikai ratings: the fit failed: %s\n", e->msg);
+}
+
+/* Fits c's games, resamples, and fills b (zeroed by the caller; m, anchor_i and R set): 0, 1
+ * when the fit failed, 2 out of memory (printed). */
+static int fit_board(const ctx *c, const ratings_args *args, board *b) {
+  int m = b->m, anchor_i = b->anchor_i;
+  size_t R = b->R;
+  b->theta = calloc((size_t)m, sizeof *b->theta);
+  b->rs = malloc((R + 1) * (size_t)m * sizeof *b->rs);
+  double *col = malloc((R + 1) * sizeof *col);
+  b->rating = calloc((size_t)m * 5, sizeof *b->rating);
+  b->order = calloc((size_t)m, sizeof *b->order);
+  b->expected = calloc((size_t)m * (size_t)m, sizeof *b->expected);
+  b->rows = calloc((size_t)m, sizeof *b->rows);
+  if (!b->theta || !b->rs || !col || !b->rating || !b->order || !b->expected || !b->rows) {
+    free(col);
+    return bad("out of memory");
+  }
+  double *theta = b->theta, *rs = b->rs, *rating = b->rating;
+  double *lo = rating + m, *hi = lo + m, *pnext = hi + m;
+  int *order = b->order;
+  double *expected = b->expected;
+  b->lo = lo, b->hi = hi, b->pnext = pnext;
+  tk_pl_opts opts = {.prior = args->prior};
+  tk_error e;
+  tk_error_clear(&e);
+  if (tk_pl_fit(c->pl, &opts, theta, NULL, &e) ||
+      (R && tk_pl_resample(c->pl, &opts, theta, (int)R, args->seed, rs, &e))) {
+    fit_failed(c, &e);
+    free(col);
+    return 1;
+  }
+  /* anchored ratings, of the fit and of each resample */
+  for (int a = 0; a < m; a++)
+    rating[a] = TK_ELO_PER_LOG * (theta[a] - (anchor_i >= 0 ? theta[anchor_i] : 0));
+  for (size_t r = 0; r < R; r++) {
+    double *row = rs + r * (size_t)m, base = anchor_i >= 0 ? row[anchor_i] : 0;
+    for (int a = 0; a < m; a++) row[a] = TK_ELO_PER_LOG * (row[a] - base);
+  }
+  for (int a = 0; a < m; a++) {
+    order[a] = a;
+    lo[a] = hi[a] = NAN;
+    if (!R) continue;
+    for (size_t r = 0; r < R; r++) col[r] = rs[r * (size_t)m + (size_t)a];
+    lo[a] = quantile(col, R, (1 - args->level) / 2);
+    hi[a] = quantile(col, R, (1 + args->level) / 2);
+  }
+  for (int a = 0; a < m; a++)
+    if (R && a != anchor_i && lo[a] == hi[a])
+      fprintf(stderr, "taikai ratings: note: '%s' has the same rating in every resample (the same "
+              "order in every game?): its interval has no width and does not measure its "
+              "uncertainty; the prior alone keeps the rating finite\n", c->agents[a].label);
+  for (int k = 1; k < m; k++) /* by rating, best first; equal ratings keep the agents' order */
+    for (int j = k; j > 0 && rating[order[j]] > rating[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int k = 0; k < m; k++) {
+    pnext[k] = NAN;
+    if (k + 1 == m || !R) continue;
+    double above = 0;
+    for (size_t r = 0; r < R; r++) {
+      double x = rs[r * (size_t)m + (size_t)order[k]], y = rs[r * (size_t)m + (size_t)order[k + 1]];
+      above += x > y ? 1 : x == y ? 0.5 : 0;
+    }
+    pnext[k] = above / (double)R;
+  }
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < m; j++)
+      expected[(size_t)i * (size_t)m + (size_t)j] =
+          1 / (1 + exp(theta[order[j]] - theta[order[i]]));
+  free(col);
+  for (int k = 0; k < m; k++) {
+    const rated *ag = &c->agents[order[k]];
+    b->rows[k] = (tk_board_row){.label = ag->label, .plugin = ag->plugin, .params = ag->params,
+                                .rating = rating[order[k]], .lo = lo[order[k]], .hi = hi[order[k]],
+                                .p_next = pnext[k], .games = tk_pl_agent_games(c->pl, order[k])};
+  }
+  return 0;
+}
+
+/* The method paragraph of the table, into method[cap]. */
+static void method_text(const ctx *c, const ratings_args *args, const board *b, char *method,
+                        size_t cap) {
+  const tk_field *kf = &c->game->fields_def[c->field];
+  int m = b->m, anchor_i = b->anchor_i, nruns = args->nruns;
+  size_t R = b->R;
+  int mn = snprintf(method, cap,
+                    "Plackett–Luce ratings of %d agents from %llu games (%llu walls) in %d run%s of "
+                    "%s, each game ordered by the seats' '%s' (%s is better; equal values are tied "
+                    "places, Breslow's approximation), fitted by Hunter's MM algorithm with a prior "
+                    "of %g virtual games per agent. Rating: 400·log10 of the strength, ",
+                    m, (unsigned long long)tk_pl_games(c->pl),
+                    (unsigned long long)tk_pl_clusters(c->pl), nruns, nruns == 1 ? "" : "s",
+                    c->game_name, kf->name, c->ascending ? "lower" : "higher", args->prior);
+  if (anchor_i >= 0) mn += snprintf(method + mn, cap - (size_t)mn, "%s at 0", c->agents[anchor_i].label);
+  else mn += snprintf(method + mn, cap - (size_t)mn, "the mean at 0");
+  if (R)
+    snprintf(method + mn, cap - (size_t)mn,
+             ". Intervals: %g %% percentile intervals of %zu refits on resamples of whole walls "
+             "(seed %llu); P(above next): the share of resamples with the agent above the next row.",
+             100 * args->level, R, (unsigned long long)args->seed);
+  else
+    snprintf(method + mn, cap - (size_t)mn, ". No resamples: no intervals.");
+}
+
+/* The ratings as one JSON object on stdout. */
+static void print_json(const ctx *c, const ratings_args *args, const board *b) {
+  const tk_field *kf = &c->game->fields_def[c->field];
+  int m = b->m, anchor_i = b->anchor_i, nruns = args->nruns;
+  size_t R = b->R;
+  const int *order = b->order;
+  const double *theta = b->theta, *rating = b->rating, *lo = b->lo, *hi = b->hi;
+  const double *pnext = b->pnext, *expected = b->expected;
+  const tk_board_row *rows = b->rows;
+  const char *const *runs = args->runs;
+  double prior = args->prior, level = args->level;
+  uint64_t seed = args->seed;
+  json_t *o = json_object(), *ags = json_array(), *ex = json_array(), *rl = json_array();
+  json_object_set_new(o, "game", json_string(c->game_name));
+  json_object_set_new(o, "model", json_string("plackett-luce"));
+  json_object_set_new(o, "ties", json_string("breslow"));
+  json_object_set_new(o, "key", json_string(kf->name));
+  json_object_set_new(o, "ascending", json_boolean(c->ascending));
+  json_object_set_new(o, "scale", json_string("400*log10(strength)"));
+  json_object_set_new(o, "anchor", anchor_i >= 0 ? json_string(c->agents[anchor_i].label) : json_string("mean"));
+  json_object_set_new(o, "prior", json_real(prior));
+  json_object_set_new(o, "level", json_real(level));
+  json_object_set_new(o, "resamples", json_integer((json_int_t)R));
+  json_object_set_new(o, "seed", json_integer((json_int_t)seed));
+  json_object_set_new(o, "games", json_integer((json_int_t)tk_pl_games(c->pl)));
+  json_object_set_new(o, "walls", json_integer((json_int_t)tk_pl_clusters(c->pl)));
+  json_object_set_new(o, "units", json_integer((json_int_t)c->units));
+  for (int r = 0; r < nruns; r++) json_array_append_new(rl, json_string(runs[r]));
+  json_object_set_new(o, "runs", rl);
+  for (int k = 0; k < m; k++) {
+    const rated *ag = &c->agents[order[k]];
+    json_t *x = json_object(), *ci = json_array(), *row = json_array();
+    json_object_set_new(x, "rank", json_integer(k + 1));
+    json_object_set_new(x, "label", json_string(ag->label));
+    json_object_set_new(x, "plugin", json_string(ag->plugin));
+    json_object_set_new(x, "params", json_loads(ag->params, JSON_DECODE_ANY, NULL));
+    json_object_set_new(x, "rating", json_real(rating[order[k]]));
+    json_array_append_new(ci, isfinite(lo[order[k]]) ? json_real(lo[order[k]]) : json_null());
+    json_array_append_new(ci, isfinite(hi[order[k]]) ? json_real(hi[order[k]]) : json_null());
+    json_object_set_new(x, "ci", ci);
+    json_object_set_new(x, "log_strength", json_real(theta[order[k]] - (anchor_i >= 0 ? theta[anchor_i] : 0)));
+    json_object_set_new(x, "games", json_integer((json_int_t)rows[k].games));
+    json_object_set_new(x, "runs", json_integer((json_int_t)ag->runs));
+    json_object_set_new(x, "p_above_next", isfinite(pnext[k]) ? json_real(pnext[k]) : json_null());
+    json_array_append_new(ags, x);
+    for (int j = 0; j < m; j++) json_array_append_new(row, json_real(expected[(size_t)k * (size_t)m + (size_t)j]));
+    json_array_append_new(ex, row);
+  }
+  json_object_set_new(o, "agents", ags);
+  json_object_set_new(o, "expected", ex);
+  json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+  fputc('\n', stdout);
+  json_decref(o);
+}
+
+/* The ratings as a Markdown table and the expected scores' matrix on stdout. */
+static void print_markdown(const ratings_args *args, const board *b, const char *method) {
+  int m = b->m;
+  const tk_board_row *rows = b->rows;
+  const double *expected = b->expected;
+  if (args->title) printf("# %s\n\n", args->title);
+  printf("%s\n\n| rank | agent | plugin | rating | %g %% interval | games | P(above next) |\n"
+         "|---:|---|---|---:|---|---:|---:|\n", method, 100 * args->level);
+  for (int k = 0; k < m; k++) {
+    const tk_board_row *r = &rows[k];
+    printf("| %d | %s | %s | %+.1f | ", k + 1, r->label, r->plugin, r->rating);
+    if (isfinite(r->lo)) printf("[%+.1f, %+.1f]", r->lo, r->hi);
+    else printf("–");
+    printf(" | %llu | ", (unsigned long long)r->games);
+    if (isfinite(r->p_next)) printf("%.3f |\n", r->p_next);
+    else printf("– |\n");
+  }
+  if (m > 1) {
+    printf("\nExpected score of the row's agent against the column's (the model's probability "
+           "of finishing ahead of it):\n\n|  |");
+    for (int j = 0; j < m; j++) printf(" %s |", rows[j].label);
+    printf("\n|---|");
+    for (int j = 0; j < m; j++) printf("---:|");
+    printf("\n");
+    for (int i = 0; i < m; i++) {
+      printf("| %s |", rows[i].label);
+      for (int j = 0; j < m; j++)
+        if (i == j) printf(" – |");
+        else printf(" %.3f |", expected[(size_t)i * (size_t)m + (size_t)j]);
+      printf("\n");
+    }
+  }
+}
+
+int tk_cmd_ratings(int argc, char **argv) {
+  ratings_args args;
+  int prc = parse_args(argc, argv, &args);
+  if (prc) return prc == 1 ? 0 : 2;
+  const char **runs = args.runs, *key = args.key;
+  int nruns = args.nruns, ascending = args.ascending;
   if (!nruns) {
     usage(stderr);
     return 2;
   }
   gsl_set_error_handler_off();
   ctx c = {0};
+  board b = {0};
   int rc = 0;
-  double *theta = NULL, *rs = NULL, *col = NULL;
   /* sized for every agent there may be, lowered to those seen once every run is read */
   c.pl = tk_pl_new(MAX_AGENTS);
   if (!c.pl) return bad("out of memory");
@@ -469,210 +717,33 @@ int tk_cmd_ratings(int argc, char **argv) {
   if (rc) goto done;
   int m = c.nagents;
   tk_pl_shrink(c.pl, m);
-  int anchor_i = -1;
-  if (anchor) {
-    for (int a = 0; a < m; a++)
-      if (!strcmp(c.agents[a].label, anchor)) anchor_i = a;
-    if (anchor_i < 0) {
-      char known[1024] = "";
-      for (int a = 0; a < m; a++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", a ? ", " : "",
-                 c.agents[a].label);
-      rc = bad("--anchor: no agent labelled '%s' (agents: %s)", anchor, known);
-      goto done;
-    }
+  b.m = m;
+  b.R = (size_t)args.resamples;
+  if ((b.anchor_i = find_anchor(&c, args.anchor)) == -2) {
+    rc = 2;
+    goto done;
   }
   if (!tk_pl_games(c.pl)) {
     rc = bad("no games to rate in the runs given");
     goto done;
   }
-  size_t R = (size_t)resamples;
-  theta = calloc((size_t)m, sizeof *theta);
-  rs = malloc((R + 1) * (size_t)m * sizeof *rs);
-  col = malloc((R + 1) * sizeof *col);
-  double *rating = calloc((size_t)m * 5, sizeof *rating);
-  int *order = calloc((size_t)m, sizeof *order);
-  double *expected = calloc((size_t)m * (size_t)m, sizeof *expected);
-  tk_board_row *rows = calloc((size_t)m, sizeof *rows);
-  if (!theta || !rs || !col || !rating || !order || !expected || !rows) {
-    rc = bad("out of memory");
-    goto out;
-  }
-  double *lo = rating + m, *hi = lo + m, *pnext = hi + m, *games_ = pnext + m;
-  (void)games_;
-  tk_pl_opts opts = {.prior = prior};
-  tk_error e;
-  tk_error_clear(&e);
-  if (tk_pl_fit(c.pl, &opts, theta, NULL, &e) ||
-      (R && tk_pl_resample(c.pl, &opts, theta, (int)R, seed, rs, &e))) {
-    for (int a = 0; a < m; a++) { /* name the agent the message numbers */
-      char num[32];
-      snprintf(num, sizeof num, "agent %d ", a);
-      char *at = strstr(e.msg, num);
-      if (at) {
-        fprintf(stderr, "taikai ratings: the fit failed: %.*s'%s' %s\n", (int)(at - e.msg), e.msg,
-                c.agents[a].label, at + strlen(num));
-        rc = 1;
-        goto out;
-      }
-    }
-    fprintf(stderr, "taikai ratings: the fit failed: %s\n", e.msg);
-    rc = 1;
-    goto out;
-  }
-  /* anchored ratings, of the fit and of each resample */
-  for (int a = 0; a < m; a++)
-    rating[a] = TK_ELO_PER_LOG * (theta[a] - (anchor_i >= 0 ? theta[anchor_i] : 0));
-  for (size_t r = 0; r < R; r++) {
-    double *row = rs + r * (size_t)m, base = anchor_i >= 0 ? row[anchor_i] : 0;
-    for (int a = 0; a < m; a++) row[a] = TK_ELO_PER_LOG * (row[a] - base);
-  }
-  for (int a = 0; a < m; a++) {
-    order[a] = a;
-    lo[a] = hi[a] = NAN;
-    if (!R) continue;
-    for (size_t r = 0; r < R; r++) col[r] = rs[r * (size_t)m + (size_t)a];
-    lo[a] = quantile(col, R, (1 - level) / 2);
-    hi[a] = quantile(col, R, (1 + level) / 2);
-  }
-  for (int a = 0; a < m; a++)
-    if (R && a != anchor_i && lo[a] == hi[a])
-      fprintf(stderr, "taikai ratings: note: '%s' has the same rating in every resample (the same "
-              "order in every game?): its interval has no width and does not measure its "
-              "uncertainty; the prior alone keeps the rating finite\n", c.agents[a].label);
-  for (int k = 1; k < m; k++) /* by rating, best first; equal ratings keep the agents' order */
-    for (int j = k; j > 0 && rating[order[j]] > rating[order[j - 1]]; j--) {
-      int t = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = t;
-    }
-  for (int k = 0; k < m; k++) {
-    pnext[k] = NAN;
-    if (k + 1 == m || !R) continue;
-    double above = 0;
-    for (size_t r = 0; r < R; r++) {
-      double x = rs[r * (size_t)m + (size_t)order[k]], y = rs[r * (size_t)m + (size_t)order[k + 1]];
-      above += x > y ? 1 : x == y ? 0.5 : 0;
-    }
-    pnext[k] = above / (double)R;
-  }
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < m; j++)
-      expected[(size_t)i * (size_t)m + (size_t)j] =
-          1 / (1 + exp(theta[order[j]] - theta[order[i]]));
-  const tk_field *kf = &c.game->fields_def[c.field];
+  if ((rc = fit_board(&c, &args, &b))) goto done;
   char method[2048];
-  int mn = snprintf(method, sizeof method,
-                    "Plackett–Luce ratings of %d agents from %llu games (%llu walls) in %d run%s of "
-                    "%s, each game ordered by the seats' '%s' (%s is better; equal values are tied "
-                    "places, Breslow's approximation), fitted by Hunter's MM algorithm with a prior "
-                    "of %g virtual games per agent. Rating: 400·log10 of the strength, ",
-                    m, (unsigned long long)tk_pl_games(c.pl),
-                    (unsigned long long)tk_pl_clusters(c.pl), nruns, nruns == 1 ? "" : "s",
-                    c.game_name, kf->name, c.ascending ? "lower" : "higher", prior);
-  if (anchor_i >= 0) mn += snprintf(method + mn, sizeof method - (size_t)mn, "%s at 0", c.agents[anchor_i].label);
-  else mn += snprintf(method + mn, sizeof method - (size_t)mn, "the mean at 0");
-  if (R)
-    snprintf(method + mn, sizeof method - (size_t)mn,
-             ". Intervals: %g %% percentile intervals of %zu refits on resamples of whole walls "
-             "(seed %llu); P(above next): the share of resamples with the agent above the next row.",
-             100 * level, R, seed);
-  else
-    snprintf(method + mn, sizeof method - (size_t)mn, ". No resamples: no intervals.");
-  for (int k = 0; k < m; k++) {
-    rated *ag = &c.agents[order[k]];
-    rows[k] = (tk_board_row){.label = ag->label, .plugin = ag->plugin, .params = ag->params,
-                             .rating = rating[order[k]], .lo = lo[order[k]], .hi = hi[order[k]],
-                             .p_next = pnext[k], .games = tk_pl_agent_games(c.pl, order[k])};
-  }
-  if (json) {
-    json_t *o = json_object(), *ags = json_array(), *ex = json_array(), *rl = json_array();
-    json_object_set_new(o, "game", json_string(c.game_name));
-    json_object_set_new(o, "model", json_string("plackett-luce"));
-    json_object_set_new(o, "ties", json_string("breslow"));
-    json_object_set_new(o, "key", json_string(kf->name));
-    json_object_set_new(o, "ascending", json_boolean(c.ascending));
-    json_object_set_new(o, "scale", json_string("400*log10(strength)"));
-    json_object_set_new(o, "anchor", anchor_i >= 0 ? json_string(c.agents[anchor_i].label) : json_string("mean"));
-    json_object_set_new(o, "prior", json_real(prior));
-    json_object_set_new(o, "level", json_real(level));
-    json_object_set_new(o, "resamples", json_integer((json_int_t)R));
-    json_object_set_new(o, "seed", json_integer((json_int_t)seed));
-    json_object_set_new(o, "games", json_integer((json_int_t)tk_pl_games(c.pl)));
-    json_object_set_new(o, "walls", json_integer((json_int_t)tk_pl_clusters(c.pl)));
-    json_object_set_new(o, "units", json_integer((json_int_t)c.units));
-    for (int r = 0; r < nruns; r++) json_array_append_new(rl, json_string(runs[r]));
-    json_object_set_new(o, "runs", rl);
-    for (int k = 0; k < m; k++) {
-      rated *ag = &c.agents[order[k]];
-      json_t *x = json_object(), *ci = json_array(), *row = json_array();
-      json_object_set_new(x, "rank", json_integer(k + 1));
-      json_object_set_new(x, "label", json_string(ag->label));
-      json_object_set_new(x, "plugin", json_string(ag->plugin));
-      json_object_set_new(x, "params", json_loads(ag->params, JSON_DECODE_ANY, NULL));
-      json_object_set_new(x, "rating", json_real(rating[order[k]]));
-      json_array_append_new(ci, isfinite(lo[order[k]]) ? json_real(lo[order[k]]) : json_null());
-      json_array_append_new(ci, isfinite(hi[order[k]]) ? json_real(hi[order[k]]) : json_null());
-      json_object_set_new(x, "ci", ci);
-      json_object_set_new(x, "log_strength", json_real(theta[order[k]] - (anchor_i >= 0 ? theta[anchor_i] : 0)));
-      json_object_set_new(x, "games", json_integer((json_int_t)rows[k].games));
-      json_object_set_new(x, "runs", json_integer((json_int_t)ag->runs));
-      json_object_set_new(x, "p_above_next", isfinite(pnext[k]) ? json_real(pnext[k]) : json_null());
-      json_array_append_new(ags, x);
-      for (int j = 0; j < m; j++) json_array_append_new(row, json_real(expected[(size_t)k * (size_t)m + (size_t)j]));
-      json_array_append_new(ex, row);
-    }
-    json_object_set_new(o, "agents", ags);
-    json_object_set_new(o, "expected", ex);
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    fputc('\n', stdout);
-    json_decref(o);
-  } else {
-    if (title) printf("# %s\n\n", title);
-    printf("%s\n\n| rank | agent | plugin | rating | %g %% interval | games | P(above next) |\n"
-           "|---:|---|---|---:|---|---:|---:|\n", method, 100 * level);
-    for (int k = 0; k < m; k++) {
-      const tk_board_row *r = &rows[k];
-      printf("| %d | %s | %s | %+.1f | ", k + 1, r->label, r->plugin, r->rating);
-      if (isfinite(r->lo)) printf("[%+.1f, %+.1f]", r->lo, r->hi);
-      else printf("–");
-      printf(" | %llu | ", (unsigned long long)r->games);
-      if (isfinite(r->p_next)) printf("%.3f |\n", r->p_next);
-      else printf("– |\n");
-    }
-    if (m > 1) {
-      printf("\nExpected score of the row's agent against the column's (the model's probability "
-             "of finishing ahead of it):\n\n|  |");
-      for (int j = 0; j < m; j++) printf(" %s |", rows[j].label);
-      printf("\n|---|");
-      for (int j = 0; j < m; j++) printf("---:|");
-      printf("\n");
-      for (int i = 0; i < m; i++) {
-        printf("| %s |", rows[i].label);
-        for (int j = 0; j < m; j++)
-          if (i == j) printf(" – |");
-          else printf(" %.3f |", expected[(size_t)i * (size_t)m + (size_t)j]);
-        printf("\n");
-      }
-    }
-  }
-  if (html) {
+  method_text(&c, &args, &b, method, sizeof method);
+  if (args.json) print_json(&c, &args, &b);
+  else print_markdown(&args, &b, method);
+  if (args.html) {
     char t[512];
-    if (!title) snprintf(t, sizeof t, "Ratings: %s", c.game_name);
-    tk_board b = {.title = title ? title : t, .method = method, .nrows = m, .rows = rows,
-                  .expected = expected, .nruns = nruns, .runs = runs, .level = level};
+    if (!args.title) snprintf(t, sizeof t, "Ratings: %s", c.game_name);
+    tk_board bd = {.title = args.title ? args.title : t, .method = method, .nrows = m,
+                   .rows = b.rows, .expected = b.expected, .nruns = nruns, .runs = runs,
+                   .level = args.level};
+    tk_error e;
     tk_error_clear(&e);
-    if (tk_board_html(&b, html, &e)) rc = bad("%s", e.msg);
+    if (tk_board_html(&bd, args.html, &e)) rc = bad("%s", e.msg);
   }
-out:
-  free(rating);
-  free(order);
-  free(expected);
-  free(rows);
 done:
-  free(theta);
-  free(rs);
-  free(col);
+  board_free(&b);
   tk_pl_free(c.pl);
   for (int a = 0; a < c.nagents; a++) {
     free(c.agents[a].id);

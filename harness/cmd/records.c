@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "game.h"
+#include "opts.h"
 #include "taikai/records.h"
 #include "watch.h"
 
@@ -33,37 +34,26 @@ int tk_cmd_records(int argc, char **argv) {
   const char *in = NULL, *agent = NULL;
   int dump = 0;
   long long limit = -1;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--dump")) {
-      dump = 1;
-    } else if (!strcmp(argv[i], "--limit") || !strcmp(argv[i], "--agent")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "taikai records: %s expects a value\n", argv[i]);
-        return 2;
-      }
-      if (argv[i][2] == 'a') {
-        agent = argv[++i];
-      } else {
-        char *end;
-        limit = strtoll(argv[++i], &end, 10);
-        if (*end || limit < 0) {
-          fprintf(stderr, "taikai records: --limit expects a count, got '%s'\n", argv[i]);
-          return 2;
-        }
-      }
-    } else if (argv[i][0] == '-') {
-      fprintf(stderr, "taikai records: unknown option '%s' (see taikai records --help)\n", argv[i]);
-      return 2;
-    } else if (!in) {
-      in = argv[i];
-    } else {
-      fprintf(stderr, "taikai records: one folder or file at a time\n");
-      return 2;
-    }
+  uint64_t max_dump = 0;
+  int have_limit = 0;
+  const tk_opt opts[] = {
+      {.name = "dump", .kind = TK_OPT_FLAG, .dest = &dump, .help = "print the decisions"},
+      {.name = "limit", .kind = TK_OPT_U64, .dest = &max_dump, .given = &have_limit,
+       .value = "N", .max = INT64_MAX, .help = "at most N decisions (with --dump)"},
+      {.name = "agent", .kind = TK_OPT_STRING, .dest = &agent, .empty_ok = 1, .value = "LABEL",
+       .help = "only the decisions of that agent (with --dump)"},
+      {.name = NULL},
+  };
+  const char *pos[2];
+  int npos = 0, prc = tk_opts_parse("records", opts, argc, argv, pos, 2, &npos);
+  if (prc == 1) usage(stdout);
+  if (prc) return prc == 1 ? 0 : 2;
+  if (npos > 1) {
+    fprintf(stderr, "taikai records: one folder or file at a time\n");
+    return 2;
   }
+  in = npos ? pos[0] : NULL;
+  if (have_limit) limit = (long long)max_dump;
   if (!in) {
     usage(stderr);
     return 2;

@@ -83,111 +83,6 @@ static void usage(FILE *f) {
           "command again to finish).\n");
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || !*s || *s == '-') return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v > max) return -1;
-  *out = v;
-  return 0;
-}
-
-/* Parses one of `taikai run`'s options at argv[*i] into `a`; returns 1 if it was one, 0 if
- * not (the caller's own option, or an argument), or -2 (usage error, printed with `cmd`). */
-int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i) {
-  const char *arg = argv[*i];
-  const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-  if (arg[0] == '-' && arg[1] == '-' && strcmp(arg, "--quiet")) {
-    for (int k = 0; k < a->nseen; k++)
-      if (!strcmp(a->seen[k], arg)) {
-        fprintf(stderr, "taikai %s: %s given twice\n", cmd, arg);
-        return -2;
-      }
-    if (a->nseen < (int)(sizeof a->seen / sizeof a->seen[0])) a->seen[a->nseen++] = arg;
-  }
-  if (!strcmp(arg, "-j") || !strcmp(arg, "--jobs")) {
-    if (parse_u64(v, 1024, &a->jobs) || !a->jobs) {
-      fprintf(stderr, "taikai %s: -j expects a number of workers from 1 to 1024, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    (*i)++;
-  } else if (!strncmp(arg, "-j", 2) && arg[2]) {
-    if (parse_u64(arg + 2, 1024, &a->jobs) || !a->jobs) {
-      fprintf(stderr, "taikai %s: -j expects a number of workers from 1 to 1024, got '%s'\n", cmd,
-              arg + 2);
-      return -2;
-    }
-  } else if (!strcmp(arg, "--walls")) {
-    if (parse_u64(v, 1000000000, &a->walls) || !a->walls) {
-      fprintf(stderr, "taikai %s: --walls expects a number from 1 to 1000000000, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    (*i)++;
-  } else if (!strcmp(arg, "--seed")) {
-    if (parse_u64(v, INT64_MAX, &a->seed)) {
-      fprintf(stderr, "taikai %s: --seed expects an integer from 0 to 2^63-1, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    a->have_seed = 1;
-    (*i)++;
-  } else if (!strcmp(arg, "--out")) {
-    if (!v || !*v) {
-      fprintf(stderr, "taikai %s: --out expects a folder name, got '%s'\n", cmd,
-              v ? v : "(nothing)");
-      return -2;
-    }
-    a->out = v;
-    (*i)++;
-  } else if (!strcmp(arg, "--resume")) {
-    a->resume = 1;
-  } else if (!strcmp(arg, "--logs") || !strcmp(arg, "--logs-gzip") || !strncmp(arg, "--logs=", 7)) {
-    /* --logs[=FORM] with FORM plain, gz, run, run,gz (or gz,run) */
-    const char *form = arg[6] == '=' ? arg + 7 : "";
-    int gz = !strcmp(arg, "--logs-gzip") || !strcmp(form, "gz") || !strcmp(form, "run,gz") ||
-             !strcmp(form, "gz,run");
-    int per_run = !strcmp(form, "run") || !strcmp(form, "run,gz") || !strcmp(form, "gz,run");
-    if (arg[6] == '=' && !gz && !per_run && strcmp(form, "plain")) {
-      fprintf(stderr, "taikai %s: --logs= expects gz, plain, run or run,gz, got '%s'\n", cmd,
-              form);
-      return -2;
-    }
-    if (a->logs && a->logs != 1 + gz) {
-      fprintf(stderr, "taikai %s: %s: the logs are either plain or gzip-compressed, not both\n",
-              cmd, arg);
-      return -2;
-    }
-    if (a->logs && a->logs_run != per_run) {
-      fprintf(stderr, "taikai %s: %s: the logs are either one file per unit or one file for the "
-              "run (--logs=run), not both\n", cmd, arg);
-      return -2;
-    }
-    a->logs = 1 + gz;
-    a->logs_run = per_run;
-  } else if (!strcmp(arg, "--records")) {
-    a->records = 1;
-  } else if (!strcmp(arg, "--mpi")) {
-    a->mpi = 1;
-  } else if (!strcmp(arg, "--shard")) {
-    if (tk_shard_parse(v, &a->shard_k, &a->shard_n)) {
-      fprintf(stderr, "taikai %s: --shard expects K/N with 1 <= K <= N <= %d (shard K of N), "
-              "got '%s'\n", cmd, TK_SHARD_MAX, v ? v : "(nothing)");
-      return -2;
-    }
-    (*i)++;
-  } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-    a->quiet = 1;
-  } else if (!strcmp(arg, "--no-html")) {
-    a->no_html = 1;
-  } else {
-    return 0;
-  }
-  return 1;
-}
-
 int tk_cmd_run(int argc, char **argv) {
   tk_run_args a;
   memset(&a, 0, sizeof a);
@@ -201,21 +96,16 @@ int tk_cmd_run(int argc, char **argv) {
   }
   /* a sequential test as the stopping rule: the gate's command with the gate's options */
   if (sprt) return tk_gate_main(argc, argv, "run");
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    int k = tk_run_args_option(&a, "run", argc, argv, &i);
-    if (k < 0) return 2;
-    if (k) continue;
-    if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "taikai run: unknown option '%s' (see taikai run --help)\n", arg);
-      return 2;
-    } else if (!a.spec_path) {
-      a.spec_path = arg;
-    } else {
-      fprintf(stderr, "taikai run: one spec at a time (got '%s' and '%s')\n", a.spec_path, arg);
-      return 2;
-    }
+  tk_opt t[TK_RUN_NOPTS];
+  tk_run_args_table(&a, t, TK_RUN_NOPTS);
+  const char *pos[2];
+  int npos = 0;
+  if (tk_opts_parse("run", t, argc, argv, pos, 2, &npos)) return 2;
+  if (npos > 1) {
+    fprintf(stderr, "taikai run: one spec at a time (got '%s' and '%s')\n", pos[0], pos[1]);
+    return 2;
   }
+  a.spec_path = npos ? pos[0] : NULL;
   if (!a.spec_path) {
     usage(stderr);
     return 2;

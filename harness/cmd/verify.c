@@ -22,6 +22,7 @@
 
 #include "chain.h"
 #include "commands.h"
+#include "opts.h"
 #include "line.h"
 #include "output.h"
 #include "readfile.h"
@@ -434,16 +435,6 @@ static uint64_t fresh_seed(void) {
 
 /* ------------------------------------------------------------------ the run */
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || !*s || *s == '-') return -1;
-  unsigned long long x = strtoull(s, &end, 10);
-  if (errno || *end || x > max) return -1;
-  *out = x;
-  return 0;
-}
-
 /* The recorded file of agent `a` (spec.json's agents[i]) with role `role`, or NULL. */
 static const char *recorded_path(const json_t *a, const char *role) {
   json_t *files = json_object_get(a, "files");
@@ -615,49 +606,30 @@ int tk_cmd_verify(int argc, char **argv) {
   const char *dir = NULL;
   uint64_t want = 0, seed = 0, jobs = 1;
   int all = 0, have_seed = 0, quiet = 0, ignore = 0, rc = 2;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--units")) {
-      if (parse_u64(val, UINT32_MAX, &want) || !want) {
-        fprintf(stderr, "taikai verify: --units expects a number of units from 1, got '%s'\n",
-                val ? val : "(nothing)");
-        return 2;
-      }
-      i++;
-    } else if (!strcmp(a, "--all")) {
-      all = 1;
-    } else if (!strcmp(a, "--seed")) {
-      if (parse_u64(val, INT64_MAX, &seed)) {
-        fprintf(stderr, "taikai verify: --seed expects an integer from 0 to 2^63-1, got '%s'\n",
-                val ? val : "(nothing)");
-        return 2;
-      }
-      have_seed = 1;
-      i++;
-    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-      if (parse_u64(val, 1024, &jobs) || !jobs) {
-        fprintf(stderr, "taikai verify: -j expects a number of workers from 1 to 1024, got "
-                "'%s'\n", val ? val : "(nothing)");
-        return 2;
-      }
-      i++;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (!strcmp(a, "--ignore-hashes")) {
-      ignore = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai verify: unknown option '%s' (see taikai verify --help)\n", a);
-      return 2;
-    } else if (!dir) {
-      dir = a;
-    } else {
-      fprintf(stderr, "taikai verify: one run folder at a time (got '%s' and '%s')\n", dir, a);
-      return 2;
-    }
+  const tk_opt opts[] = {
+      {.name = "units", .kind = TK_OPT_U64, .dest = &want, .value = "N", .min = 1,
+       .max = UINT32_MAX, .help = "play a random sample of N units"},
+      {.name = "all", .kind = TK_OPT_FLAG, .dest = &all, .help = "play every unit"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .given = &have_seed, .value = "S",
+       .max = INT64_MAX, .help = "the sample's seed"},
+      {.name = "jobs", .short_name = 'j', .kind = TK_OPT_U64, .dest = &jobs, .value = "N",
+       .min = 1, .max = 1024, .help = "worker processes"},
+      {.name = "quiet", .short_name = 'q', .kind = TK_OPT_FLAG, .dest = &quiet,
+       .help = "no progress on stderr"},
+      {.name = "ignore-hashes", .kind = TK_OPT_FLAG, .dest = &ignore,
+       .help = "compare the bytes even when the plugins' hashes differ"},
+      {.name = NULL},
+  };
+  const char *pos[2];
+  int npos = 0, prc = tk_opts_parse("verify", opts, argc, argv, pos, 2, &npos);
+  if (prc == 1) usage(stdout);
+  if (prc) return prc == 1 ? 0 : 2;
+  if (npos > 1) {
+    fprintf(stderr, "taikai verify: one run folder at a time (got '%s' and '%s')\n", pos[0],
+            pos[1]);
+    return 2;
   }
+  dir = npos ? pos[0] : NULL;
   if (!dir) {
     usage(stderr);
     return 2;

@@ -1,10 +1,11 @@
-/* harness/cmd/runargs.h — `taikai run`'s options and body, shared with the commands that run a
+/* harness/run/runargs.h — `taikai run`'s options and body, shared with the commands that run a
  * tournament with a stopping rule (`taikai gate`, `taikai run --sprt`). */
 #ifndef TAIKAI_HARNESS_RUNARGS_H
 #define TAIKAI_HARNESS_RUNARGS_H
 
 #include <stdint.h>
 
+#include "opts.h"
 #include "output.h"
 
 typedef struct tk_run_args {
@@ -13,8 +14,7 @@ typedef struct tk_run_args {
   int have_seed, quiet, resume, logs, records, no_html;
   int logs_run;   /* --logs=run[,gz]: one log file for the run (logs: 1 plain, 2 gzip) */
   int mpi;        /* --mpi: under mpirun, rank 0 hands out units to the other ranks (mpi.c) */
-  const char *seen[16]; /* long options seen (each may be given once) */
-  int nseen;
+  tk_opts_seen seen;  /* tk_run_args_option's options so far (each may be given once) */
   uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
   /* `taikai serve`: the spec's external agents are its clients (its hook sets o->play to play
    * them), and `edit` (may be NULL) changes the loaded spec before the run is prepared (its
@@ -23,8 +23,17 @@ typedef struct tk_run_args {
   int (*edit)(void *ctx, tk_spec *spec, tk_error *err);
 } tk_run_args;
 
+/* The most entries tk_run_args_table writes, its terminator included. */
+enum { TK_RUN_NOPTS = 13 };
+
+/* Writes `taikai run`'s options into t[0..cap-1] (NULL-terminated), their values going to `a`:
+ * the number of entries before the terminator, or -1 when cap is too small. A command that
+ * takes run's options and its own appends its own after them. */
+int tk_run_args_table(tk_run_args *a, tk_opt *t, int cap);
+
 /* Parses one of `taikai run`'s options at argv[*i] (advancing *i past its value): 1 if it was
- * one, 0 if not, -2 on a usage error (printed, prefixed "taikai CMD:"). */
+ * one, 0 if not, -2 on a usage error (printed, prefixed "taikai CMD:"). `a` must have been
+ * zeroed before the first call (its `seen` carries the given-once rule). */
 int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i);
 
 /* A caller's hook into tk_run_tournament, called twice: with dir NULL once the run is prepared

@@ -769,18 +769,21 @@ static void test_bad_flags(void) {
     const char *args[8];
     const char *needle;
   } cases[] = {
-      {{"-j", "0"}, "-j expects a number of workers from 1 to 1024, got '0'"},
-      {{"-j", "two"}, "got 'two'"},
-      {{"-j2000"}, "got '2000'"},
-      {{"--walls", "0"}, "--walls expects a number from 1 to 1000000000, got '0'"},
-      {{"--walls", "1e3"}, "got '1e3'"},
-      {{"--walls"}, "got '(nothing)'"},
-      {{"--seed", "-1"}, "--seed expects an integer from 0 to 2^63-1, got '-1'"},
-      {{"--seed", "99999999999999999999"}, "got '99999999999999999999'"},
-      {{"--out", ""}, "--out expects a folder name, got ''"},
-      {{"--out"}, "--out expects a folder name"},
+      {{"-j", "0"}, "-j: '0' is not a whole number from 1 to 1024 (see taikai run --help)"},
+      {{"-j", "two"}, "-j: 'two' is not a whole number"},
+      {{"-j2000"}, "-j: '2000' is not a whole number from 1 to 1024"},
+      {{"--walls", "0"}, "--walls: '0' is not a whole number from 1 to 1000000000"},
+      {{"--walls", "1e3"}, "--walls: '1e3' is not a whole number"},
+      {{"--walls"}, "--walls needs a value"},
+      {{"--seed", "-1"}, "--seed: '-1' is not a whole number"},
+      {{"--seed", "99999999999999999999"}, "--seed: '99999999999999999999' is not a whole number"},
+      {{"--seed", "9223372036854775808"}, "--seed: '9223372036854775808' is not a whole number from 0 to 9223372036854775807"},
+      {{"--out", ""}, "--out needs a value, got ''"},
+      {{"--out"}, "--out needs a value"},
       {{"--walls", "4", "--walls", "5"}, "--walls given twice"},
-      {{"--frobnicate"}, "unknown option '--frobnicate'"},
+      {{"--frobnicate"}, "unknown option '--frobnicate' (see taikai run --help)"},
+      {{"--resume=yes"}, "--resume takes no value"},
+      {{"--walls=2", "-q", "--walls=3"}, "--walls given twice"},
       {{"extra.json"}, "one spec at a time"},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

@@ -148,9 +148,10 @@ static void refusals(void) {
   TK_EQ(strstr(err_buf, "nothing-here/spec.json") != NULL, 1, err_buf);
   const char *badres[] = {"ratings", W("riichi1"), "--resamples", "lots", NULL};
   TK_EQ(taikai(badres), 2, "bad --resamples");
-  TK_EQ(strstr(err_buf, "--resamples: expected a whole number from 0 to 1000000, got 'lots'") != NULL, 1, err_buf);
+  TK_EQ(strstr(err_buf, "taikai ratings: --resamples: 'lots' is not a whole number (see taikai ratings --help)") != NULL, 1, err_buf);
   const char *badlvl[] = {"ratings", W("riichi1"), "--level", "95", NULL};
   TK_EQ(taikai(badlvl), 2, "bad --level");
+  TK_EQ(strstr(err_buf, "--level: '95' is not a number between 0 and 1") != NULL, 1, err_buf);
   const char *anc[] = {"ratings", W("riichi1"), "--anchor", "nobody", NULL};
   TK_EQ(taikai(anc), 2, "no such anchor");
   TK_EQ(strstr(err_buf, "no agent labelled 'nobody' (agents: tsumogiri, greedy)") != NULL, 1, err_buf);
