@@ -1,4 +1,4 @@
-/* tests/test_opts.c — the option parser of every command (harness/cmd/opts.c): known answers
+/* tests/test_opts.c — the option parser of every command (harness/records/opts.c): known answers
  * for each kind of option, each error's wording, `--`, the `=` and attached forms, the `once`
  * rule and its groups. */
 #include <stdint.h>

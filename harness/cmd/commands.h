@@ -1,6 +1,6 @@
 /* harness/cmd/commands.h — the taikai subcommands every game shares (a game's own commands and
- * benchmarks are members of its tk_game: harness/core/game.h). Each takes the arguments after its name
- * (argv[0] is the subcommand name) and returns the process exit status:
+ * benchmarks are members of its tk_game: harness/core/game.h). Each takes the arguments after
+ * its name (argv[0] is the subcommand name) and returns the process exit status:
  * 0 success, 1 a failure of the work itself, 2 bad usage or bad input. */
 #ifndef TAIKAI_HARNESS_COMMANDS_H
 #define TAIKAI_HARNESS_COMMANDS_H

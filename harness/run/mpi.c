@@ -1,4 +1,4 @@
-/* harness/cmd/mpi.c — `taikai run SPEC --mpi` (and `taikai gate ... --mpi`) under mpirun.
+/* harness/run/mpi.c — `taikai run SPEC --mpi` (and `taikai gate ... --mpi`) under mpirun.
  *
  * Every rank runs the same command line. Rank 0 is the referee of a local run: it decides the
  * output folder, writes every output file through tk_run_execute (its `play` hook is

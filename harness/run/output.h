@@ -1,4 +1,4 @@
-/* harness/core/output.h — running a prepared tournament with its output files (run_output.c) and
+/* harness/run/output.h — running a prepared tournament with its output files (run_output.c) and
  * the output folder rules (run_dir.c). */
 #ifndef TAIKAI_HARNESS_OUTPUT_H
 #define TAIKAI_HARNESS_OUTPUT_H

@@ -1,4 +1,4 @@
-/* harness/core/run_dir.c — the output folder of a run: deciding whether a folder may take a run
+/* harness/run/run_dir.c — the output folder of a run: deciding whether a folder may take a run
  * (new, the same tournament to continue, or another one to refuse, saying what differs: the
  * spec, or the bytes of a file that makes an agent what it is), and writing whole files
  * atomically (a temporary file renamed over the target), so that a killed referee never leaves

@@ -1,4 +1,4 @@
-/* harness/core/run_output.c — running a prepared tournament into its output folder: spec.json
+/* harness/run/run_output.c — running a prepared tournament into its output folder: spec.json
  * first, then games.jsonl line by line in unit order (the fault policy applied to each unit's
  * record, which is written by the one line writer and tallied, so the summary is computed from
  * exactly what was written), with `--records` records.tkr block by block in the same order,

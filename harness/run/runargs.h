@@ -47,7 +47,7 @@ typedef int (*tk_run_hook)(void *ctx, tk_run *r, const char *dir, tk_run_opts *o
  * `taikai run` (0 also when the hook's stopping rule stopped the run: the caller reports it). */
 int tk_run_tournament(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx);
 
-/* tk_run_tournament under mpirun (`--mpi`, harness/cmd/mpi.c): rank 0 runs the command and
+/* tk_run_tournament under mpirun (`--mpi`, harness/run/mpi.c): rank 0 runs the command and
  * writes its outputs, the other ranks play its units and end their process there (never
  * return). Without MPI in the build: an error (2). */
 int tk_run_mpi(const tk_run_args *a, const char *cmd, tk_run_hook hook, void *hook_ctx);
