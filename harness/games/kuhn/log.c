@@ -70,19 +70,26 @@ typedef struct replay {
   int line; /* the file's line number of the line being read */
 } replay;
 
-static int mismatch(const replay *r, const char *event, const char *what, json_t *engine,
-                    json_t *logged) {
+/* Prints a mismatch at the current line: the engine's value `engine` (taken; NULL: none) and the
+ * log's `logged` (borrowed; NULL: the log has nothing there, `none` says what). Returns 1. */
+static int mismatch_as(const replay *r, const char *event, const char *what, json_t *engine,
+                       json_t *logged, const char *none) {
   printf("MISMATCH %s:%d: %s%s%s\n", r->path, r->line, event, event[0] ? ": " : "", what);
   char *e = engine ? json_dumps(engine, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
                    : NULL;
   char *l = logged ? json_dumps(logged, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
                    : NULL;
   if (e) printf("  expected: %s\n", e);
-  if (e || l) printf("  logged:   %s\n", l ? l : "(end of log)");
+  if (e || l) printf("  logged:   %s\n", l ? l : none);
   free(e);
   free(l);
   json_decref(engine);
   return 1;
+}
+
+static int mismatch(const replay *r, const char *event, const char *what, json_t *engine,
+                    json_t *logged) {
+  return mismatch_as(r, event, what, engine, logged, "(end of log)");
 }
 
 /* The next non-empty line as JSON: 0 with *out (NULL at the end of the log), 1 after a
@@ -106,7 +113,8 @@ static int next(replay *r, FILE *f, char **buf, size_t *cap, json_t **out) {
 
 /* Compares the engine's line `e` (taken) with the logged `l` (borrowed): 0 equal, 1 mismatch. */
 static int compare(const replay *r, json_t *e, json_t *l) {
-  const char *type = json_string_value(json_object_get(e, "type"));
+  char type[32];
+  snprintf(type, sizeof type, "%s", e ? json_string_value(json_object_get(e, "type")) : "");
   if (!e) {
     printf("taikai replay: %s: out of memory\n", r->path);
     return 1;
@@ -125,7 +133,7 @@ static int compare(const replay *r, json_t *e, json_t *l) {
     snprintf(what, sizeof what, "field '%s' differs", key);
     json_t *ev = json_incref(v);
     json_decref(e);
-    return mismatch(r, type, what, ev, json_object_get(l, key));
+    return mismatch_as(r, type, what, ev, json_object_get(l, key), "(absent)");
   }
   return mismatch(r, type, "a field the engine does not write", e, l);
 }
