@@ -1,9 +1,11 @@
 /* plugins/kuhn_nash/nash.c — Kuhn poker agent "kuhn_nash": the equilibrium of Kuhn (1950) with
- * its parameter "alpha" in [0, 1/3] (default 1/6), as tk_kuhn_nash gives it (taikai/kuhn.h;
+ * its parameter "alpha" in [0, 1/3] (default 0.2), as tk_kuhn_nash gives it (taikai/kuhn.h;
  * docs/kuhn.md, "The equilibrium"): at each decision it takes the aggressive move (bet, or call
  * facing a bet) with the equilibrium's probability, drawn from a generator re-seeded in
  * begin_game. Against any opponent player 0 gets at least -1/18 a hand in expectation and player
- * 1 at least +1/18; every alpha gives the same value. */
+ * 1 at least +1/18; every alpha gives the same value. The default is a decimal that spec.json
+ * records exactly (it keeps 12 significant digits: 1/6 would be resumed or merged as
+ * 0.166666666667, another member of the family but not the same bytes). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -26,7 +28,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
     tk_error_set(err, TK_EPARSE, jerr.position, "kuhn_nash: params: %s", jerr.text);
     return NULL;
   }
-  double alpha = 1.0 / 6.0;
+  double alpha = 0.2;
   json_t *v = json_object_get(p, "alpha");
   if (v) {
     char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -81,7 +83,7 @@ static const tk_agent_descriptor descriptor = {
     .types_version = TK_KUHN_TYPES_VERSION,
     .description = "kuhn: Kuhn's equilibrium with parameter alpha in [0, 1/3] (value -1/18 as "
                    "player 0)",
-    .params_json = "{\"alpha\": 0.16666666666666666}",
+    .params_json = "{\"alpha\": 0.2}",
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,
