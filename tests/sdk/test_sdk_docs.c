@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "taikai/daifugo.h"
+#include "taikai/kuhn.h"
 #include "taikai/riichi.h"
 #include "taikai/solo.h"
 #include "unit.h"
@@ -200,6 +201,13 @@ static void agent_abi(void) {
   check("agent.h", "README.md", "tk_game_head");
 }
 
+static void kuhn(void) {
+  const char *s[] = {"tk_kuhn_info", "tk_kuhn_view", "tk_kuhn_legal", "tk_kuhn_action",
+                     "tk_kuhn_result", NULL};
+  for (int i = 0; s[i]; i++) check("kuhn.h", "docs/agent-kuhn.md", s[i]);
+  check_version("docs/agent-kuhn.md", TK_KUHN_TYPES_VERSION);
+}
+
 static void solo(void) {
   const char *s[] = {"tk_solo_info", "tk_solo_view", "tk_solo_legal", "tk_solo_action",
                      "tk_solo_result", NULL};
@@ -253,6 +261,7 @@ int main(void) {
   CU_TestInfo tests[] = {
       {"the checker finds fields and sections", checker_catches},
       {"README.md: tk_agent_descriptor, tk_game_head", agent_abi},
+      {"docs/agent-kuhn.md", kuhn},
       {"docs/agent-solo.md", solo},
       {"docs/agent-riichi.md", riichi},
       {"docs/agent-daifugo.md", daifugo},

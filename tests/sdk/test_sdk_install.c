@@ -77,6 +77,10 @@ static void install_and_move(void) {
                           TK_INSTALL_PLUGINDIR "/solo_linear.tkw",
                           "include/taikai/agent.h",
                           "include/taikai/daifugo.h",
+                          "include/taikai/kuhn.h",
+                          TK_INSTALL_PLUGINDIR "/kuhn_nash.so",
+                          "share/taikai/arenas/kuhn/nash-vs-nash.json",
+                          "share/taikai/template/c/my_kuhn.c",
                           "share/taikai/arenas/solo/greedy-vs-tsumogiri.json",
                           "share/taikai/template/c/my_solo.c",
                           "share/taikai/template/cpp/my_agent.cpp",
@@ -226,12 +230,12 @@ static void c_template_builds_and_plays(void) {
            W("tpl/c"), TK_CMAKE, prefix, TK_CMAKE);
   CU_ASSERT_EQUAL_FATAL(sh(cmd), 0);
   snprintf(cmd, sizeof cmd, "cd '%s' && sh '%s/tests/referee/check_exports.sh' build/my_solo.so "
-           "build/my_riichi.so build/my_daifugo.so", W("tpl/c"), TK_SOURCE_DIR);
+           "build/my_riichi.so build/my_daifugo.so build/my_kuhn.so", W("tpl/c"), TK_SOURCE_DIR);
   CU_ASSERT_EQUAL(sh(cmd), 0);
-  const char *games[] = {"solo", "riichi", "daifugo"};
-  const char *walls[] = {"200", "10", "2"};
-  const long lines[] = {800, 40, 10}; /* 4 agents field; 4 seatings; 5 seatings */
-  for (int i = 0; i < 3; i++) {
+  const char *games[] = {"solo", "riichi", "daifugo", "kuhn"};
+  const char *walls[] = {"200", "10", "2", "300"};
+  const long lines[] = {800, 40, 10, 600}; /* 4 agents field; 4 seatings; 5 seatings; 2 */
+  for (int i = 0; i < 4; i++) {
     snprintf(cmd, sizeof cmd,
              "cd '%s' && TAIKAI_PLUGIN_PATH=build '%s/bin/taikai' run %s.json --walls %s "
              "--quiet --out runs/%s",
