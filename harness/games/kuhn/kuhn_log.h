@@ -1,4 +1,4 @@
-/* harness/games/kuhn/log.h — JSON-lines logs of Kuhn poker hands (docs/kuhn.md, "Logs"): the
+/* harness/games/kuhn/kuhn_log.h — JSON-lines logs of Kuhn poker hands (docs/kuhn.md, "Logs"): the
  * writer the adapter calls (`taikai run --logs`) and the replay through the engine
  * (`taikai replay`, through tk_game_kuhn.replay).
  *

@@ -1,4 +1,4 @@
-/* harness/games/kuhn/game.c — Kuhn poker (taikai/kuhn.h) as the referee sees it: the game table
+/* harness/games/kuhn/kuhn.c — Kuhn poker (taikai/kuhn.h) as the referee sees it: the game table
  * tk_game_kuhn, the game's only link to the referee. Two seats (seat 0 acts first); a unit is one
  * hand, whose wall is the deal. Rules: none (the spec's "rules" object must be empty).
  * A seat's result fields, in the order games.jsonl writes them: "chips" (net chips, ±1 or ±2),
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "game.h"
-#include "log.h"
+#include "kuhn_log.h"
 #include "taikai/kuhn.h"
 
 extern const char tk_kuhn_rules_schema[]; /* rules.schema.json, as a C string */

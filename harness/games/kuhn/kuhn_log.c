@@ -1,4 +1,4 @@
-/* harness/games/kuhn/log.c — Kuhn poker logs (log.h): the writer, and the replay that deals the
+/* harness/games/kuhn/kuhn_log.c — Kuhn poker logs (log.h): the writer, and the replay that deals the
  * hand again and compares every line with the line the engine would write. Both build each line
  * with the same functions below, so the replay compares JSON values, never spellings. */
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "log.h"
+#include "kuhn_log.h"
 
 static json_t *start_line(uint64_t seed, uint64_t wall, const char *const *names) {
   json_t *nm = json_array();
