@@ -14,6 +14,7 @@ const tk_bench tk_benches[] = {
     {"daifugo", "daifugo engine: legal-move generations and random playouts per CPU second", tk_bench_daifugo},
     {"daifugo-mc", "daifugo Monte Carlo player: CPU ms per 1,500-playout decision, playouts per second", tk_bench_daifugo_mc},
     {"solve", "one-player exact search: time per decision by shanten 0..6", tk_bench_solve},
+    {"pool", "worker pool: the parent's CPU per unit, the units' CPU spread, projected speed-up", tk_bench_pool},
     {NULL, NULL, NULL},
 };
 

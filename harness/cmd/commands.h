@@ -46,5 +46,6 @@ int tk_bench_mcagents(int argc, char **argv); /* harness/cmd/bench_mcagents.c */
 int tk_bench_daifugo(int argc, char **argv); /* harness/cmd/bench_daifugo.c */
 int tk_bench_solve(int argc, char **argv); /* harness/cmd/bench_solve.c */
 int tk_bench_daifugo_mc(int argc, char **argv); /* harness/cmd/bench_daifugo_mc.c */
+int tk_bench_pool(int argc, char **argv); /* harness/cmd/bench_pool.c */
 
 #endif
