@@ -31,6 +31,8 @@ volatile sig_atomic_t tk_run_stop_signal;
 
 static const int32_t NO_STATUS = -1; /* a worker not yet reaped */
 
+enum { FLUSH_SLICE = 64 }; /* units handed to the sink between two looks at the pipes */
+
 /* ------------------------------------------------------------------ policy and figures */
 
 uint64_t tk_pool_chunk(uint64_t left, int jobs) {
@@ -284,17 +286,30 @@ static void watch_decision(const tk_run *r, const tk_watch *wt, int entry, char 
     r->game->describe((const void *)wt->snap, buf, cap);
 }
 
-/* Stores the message of unit u (a tk_msg_head and its payload, `len` bytes); hands every
- * contiguous finished unit to the sink. */
+/* Stores the message of unit u (a tk_msg_head and its payload, `len` bytes) in the reorder
+ * ring until flush() hands it to the sink. */
 static int deliver(pool *p, uint64_t u, const char *msg, size_t len) {
   uint64_t slot = (u - p->first) % p->ring_cap;
   if (p->ring[slot]) return 0; /* already have it */
   p->ring[slot] = malloc(len);
   if (!p->ring[slot]) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
   memcpy(p->ring[slot], msg, len);
-  for (;;) {
+  return 0;
+}
+
+/* Hands up to `max` contiguous finished units in the ring to the sink; *more says whether the
+ * next one is there too. The pool calls it after giving idle workers their next chunk, and a
+ * slice at a time (FLUSH_SLICE units, then the pipes again), so that writing a burst of lines
+ * (the units that waited for an earlier one) never keeps a finished worker waiting long. */
+static int flush(pool *p, int max, int *more) {
+  *more = 0;
+  for (int done = 0;; done++) {
     uint64_t s = (p->next_write - p->first) % p->ring_cap;
     if (p->next_write >= p->end || !p->ring[s]) break;
+    if (done == max) {
+      *more = 1;
+      break;
+    }
     tk_msg_head h;
     memcpy(&h, p->ring[s], sizeof h);
     tk_unit_rec rec;
@@ -662,6 +677,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
     if (lims[i] > 0 && lims[i] / 10 < tick) tick = lims[i] / 10 < 5 ? 5 : lims[i] / 10;
   if (r->spec.memory_limit_mb > 0 && tick > 20) tick = 20;
   uint64_t reported = (uint64_t)-1;
+  int more = 0; /* finished units wait for the sink: look at the pipes without waiting */
   while (!rc && (p.next_write < p.end || !p.fed_all)) {
     if (tk_run_stop_signal) {
       rc = tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
@@ -682,7 +698,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
       pfd[i].events = POLLIN;
       pfd[i].revents = 0;
     }
-    int nready = poll(pfd, (nfds_t)jobs, tick);
+    int nready = poll(pfd, (nfds_t)jobs, more ? 0 : tick);
     if (nready < 0 && errno != EINTR) {
       rc = tk_error_set(err, TK_EIO, -1, "poll: %s", strerror(errno));
       break;
@@ -703,6 +719,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
         if (got > 0) {
           w->rlen += (size_t)got;
           rc = drain(&p, w);
+          if (!rc && !w->busy) rc = assign(&p, w, jobs); /* before the sink's work below */
         } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
           rc = drain(&p, w);
           if (!rc) pipe_closed(&p, w);
@@ -718,6 +735,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
         kill(-w->pid, SIGKILL);
       }
     }
+    if (!rc) rc = flush(&p, FLUSH_SLICE, &more);
     if (progress && p.next_write - first != reported) {
       reported = p.next_write - first;
       progress(progress_ctx, reported, count);
