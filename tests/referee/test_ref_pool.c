@@ -105,7 +105,10 @@ static void run_pool(int jobs, uint64_t walls, uint64_t want_commands) {
   tk_run_free(&r);
 }
 
-static void test_run_one_worker(void) { run_pool(1, 10, 8); }
+static void test_run_one_worker(void) {
+  run_pool(1, 10, 8);
+  run_pool(1, 300, 21); /* a first chunk of 64: the sink takes it in slices */
+}
 /* the chunk sequence depends only on the units left, whichever worker asks: 31 for 100, -j 2 */
 static void test_run_two_workers(void) { run_pool(2, 100, 31); }
 
