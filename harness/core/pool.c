@@ -31,7 +31,7 @@ volatile sig_atomic_t tk_run_stop_signal;
 
 static const int32_t NO_STATUS = -1; /* a worker not yet reaped */
 
-enum { FLUSH_SLICE = 64 }; /* units handed to the sink between two looks at the pipes */
+enum { FLUSH_SLICE = 16 }; /* units handed to the sink between two looks at the pipes */
 
 /* ------------------------------------------------------------------ policy and figures */
 
