@@ -10,6 +10,8 @@
 const tk_bench tk_benches[] = {
     {"shanten", "shanten of random 14- and 13-tile hands (ns per hand)", tk_bench_shanten},
     {"score", "scoring of random complete hands (hands per second)", tk_bench_score},
+    {"pool", "worker pool: the parent's CPU per unit, the units' CPU spread, projected speed-up",
+     tk_bench_pool},
     {NULL, NULL, NULL},
 };
 

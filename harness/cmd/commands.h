@@ -38,5 +38,6 @@ extern const tk_bench tk_benches[];
 
 int tk_bench_shanten(int argc, char **argv);
 int tk_bench_score(int argc, char **argv);
+int tk_bench_pool(int argc, char **argv); /* harness/cmd/bench_pool.c */
 
 #endif

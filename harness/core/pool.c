@@ -18,18 +18,68 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fault.h"
+#include "pool.h"
 #include "worker.h"
 
 volatile sig_atomic_t tk_run_stop_signal;
 
-enum { CHUNK_MAX = 64 };
-
 static const int32_t NO_STATUS = -1; /* a worker not yet reaped */
+
+enum { FLUSH_SLICE = 16 }; /* units handed to the sink between two looks at the pipes */
+
+/* ------------------------------------------------------------------ policy and figures */
+
+uint64_t tk_pool_chunk(uint64_t left, int jobs) {
+  if (!left) return 0;
+  if (jobs < 1) jobs = 1;
+  uint64_t n = left / ((uint64_t)jobs * TK_POOL_CHUNK_SHARE);
+  if (n < 1) n = 1;
+  return n > TK_POOL_CHUNK_MAX ? TK_POOL_CHUNK_MAX : n;
+}
+
+int64_t tk_pool_model(const int64_t *t, uint64_t n, int jobs, int64_t parent_ns) {
+  if (!n) return 0;
+  if (jobs < 1) jobs = 1;
+  if ((uint64_t)jobs > n) jobs = (int)n;
+  int64_t *free_at = calloc((size_t)jobs, sizeof *free_at);
+  if (!free_at) return -1;
+  for (uint64_t next = 0; next < n;) {
+    int w = 0; /* the worker idle first (the lowest index on a tie) takes the next chunk */
+    for (int i = 1; i < jobs; i++)
+      if (free_at[i] < free_at[w]) w = i;
+    uint64_t end = next + tk_pool_chunk(n - next, jobs);
+    for (; next < end; next++) free_at[w] += t[next] + parent_ns;
+  }
+  int64_t span = (int64_t)n * parent_ns;
+  for (int i = 0; i < jobs; i++)
+    if (free_at[i] > span) span = free_at[i];
+  free(free_at);
+  return span;
+}
+
+static tk_pool_stats last_stats;
+static int64_t *keep_cpu;
+static uint64_t keep_cap;
+
+void tk_pool_last_stats(tk_pool_stats *out) { *out = last_stats; }
+
+void tk_pool_keep_unit_cpu(int64_t *cpu_ns, uint64_t cap) {
+  keep_cpu = cpu_ns;
+  keep_cap = cpu_ns ? cap : 0;
+}
+
+static int64_t self_cpu_ns(void) {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru)) return 0;
+  return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+         ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+}
 
 /* ------------------------------------------------------------------ parent side */
 
@@ -90,6 +140,7 @@ typedef struct pool {
   tk_error *err;
   worker *ws;            /* all workers */
   int jobs;
+  tk_pool_stats stats;   /* becomes tk_pool_last_stats as the run returns */
 } pool;
 
 /* The span holding position `pos` (fed pools). */
@@ -235,21 +286,38 @@ static void watch_decision(const tk_run *r, const tk_watch *wt, int entry, char 
     r->game->describe((const void *)wt->snap, buf, cap);
 }
 
-/* Stores the message of unit u (a tk_msg_head and its payload, `len` bytes); hands every
- * contiguous finished unit to the sink. */
+/* Stores the message of unit u (a tk_msg_head and its payload, `len` bytes) in the reorder
+ * ring until flush() hands it to the sink. */
 static int deliver(pool *p, uint64_t u, const char *msg, size_t len) {
   uint64_t slot = (u - p->first) % p->ring_cap;
   if (p->ring[slot]) return 0; /* already have it */
   p->ring[slot] = malloc(len);
   if (!p->ring[slot]) return tk_error_set(p->err, TK_ENOMEM, -1, "out of memory");
   memcpy(p->ring[slot], msg, len);
-  for (;;) {
+  return 0;
+}
+
+/* Hands up to `max` contiguous finished units in the ring to the sink; *more says whether the
+ * next one is there too. The pool calls it after giving idle workers their next chunk, and a
+ * slice at a time (FLUSH_SLICE units, then the pipes again), so that writing a burst of lines
+ * (the units that waited for an earlier one) never keeps a finished worker waiting long. */
+static int flush(pool *p, int max, int *more) {
+  *more = 0;
+  for (int done = 0;; done++) {
     uint64_t s = (p->next_write - p->first) % p->ring_cap;
     if (p->next_write >= p->end || !p->ring[s]) break;
+    if (done == max) {
+      *more = 1;
+      break;
+    }
     tk_msg_head h;
     memcpy(&h, p->ring[s], sizeof h);
     tk_unit_rec rec;
     memcpy(&rec, p->ring[s] + sizeof h, h.rec_len);
+    if (keep_cpu && p->stats.units < keep_cap) keep_cpu[p->stats.units] = h.cpu_ns;
+    p->stats.units++;
+    p->stats.unit_cpu_ns += h.cpu_ns;
+    if (h.cpu_ns > p->stats.unit_cpu_max_ns) p->stats.unit_cpu_max_ns = h.cpu_ns;
     int rc = p->sink(p->sink_ctx, &rec, p->ring[s] + sizeof h + h.rec_len, h.records_len);
     free(p->ring[s]);
     p->ring[s] = NULL;
@@ -274,6 +342,7 @@ static int assign(pool *p, worker *w, int jobs) {
       p->nreplays++; /* the worker died before taking it: the EOF path respawns it */
       return 0;
     }
+    p->stats.commands++;
     w->busy = 1;
     w->next = x->unit;
     w->end = x->unit + 1;
@@ -285,10 +354,7 @@ static int assign(pool *p, worker *w, int jobs) {
   if (p->nrequeue) {
     g = p->requeue[--p->nrequeue];
   } else if (p->next_new < p->end) {
-    uint64_t left = p->end - p->next_new;
-    uint64_t n = left / (uint64_t)(jobs * 4);
-    if (n < 1) n = 1;
-    if (n > CHUNK_MAX) n = CHUNK_MAX;
+    uint64_t n = tk_pool_chunk(p->end - p->next_new, jobs);
     /* never run ahead of the reorder ring */
     uint64_t limit = p->next_write + p->ring_cap;
     if (p->next_new + n > limit) n = limit > p->next_new ? limit - p->next_new : 0;
@@ -304,6 +370,7 @@ static int assign(pool *p, worker *w, int jobs) {
   c.count = g.end - g.first;
   if (send_cmd(w, &c)) /* the worker died before taking it: the EOF path respawns it */
     return push_range(p, g.first, g.end);
+  p->stats.commands++;
   w->busy = 1;
   w->next = g.first;
   w->end = g.end;
@@ -574,7 +641,9 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
   p.sink = sink;
   p.sink_ctx = sink_ctx;
   p.err = err;
-  p.ring_cap = (uint64_t)jobs * CHUNK_MAX * 8;
+  p.ring_cap = (uint64_t)jobs * TK_POOL_CHUNK_MAX * 8;
+  p.stats.jobs = jobs;
+  int64_t wall0 = tk_now_ns(), cpu0 = self_cpu_ns();
   p.ring = calloc(p.ring_cap, sizeof *p.ring);
   worker *ws = calloc((size_t)jobs, sizeof *ws);
   p.ws = ws;
@@ -608,6 +677,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
     if (lims[i] > 0 && lims[i] / 10 < tick) tick = lims[i] / 10 < 5 ? 5 : lims[i] / 10;
   if (r->spec.memory_limit_mb > 0 && tick > 20) tick = 20;
   uint64_t reported = (uint64_t)-1;
+  int more = 0; /* finished units wait for the sink: look at the pipes without waiting */
   while (!rc && (p.next_write < p.end || !p.fed_all)) {
     if (tk_run_stop_signal) {
       rc = tk_error_set(err, TK_ESTATE, -1, "interrupted by signal %d",
@@ -628,7 +698,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
       pfd[i].events = POLLIN;
       pfd[i].revents = 0;
     }
-    int nready = poll(pfd, (nfds_t)jobs, tick);
+    int nready = poll(pfd, (nfds_t)jobs, more ? 0 : tick);
     if (nready < 0 && errno != EINTR) {
       rc = tk_error_set(err, TK_EIO, -1, "poll: %s", strerror(errno));
       break;
@@ -649,6 +719,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
         if (got > 0) {
           w->rlen += (size_t)got;
           rc = drain(&p, w);
+          if (!rc && !w->busy) rc = assign(&p, w, jobs); /* before the sink's work below */
         } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
           rc = drain(&p, w);
           if (!rc) pipe_closed(&p, w);
@@ -664,6 +735,7 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
         kill(-w->pid, SIGKILL);
       }
     }
+    if (!rc) rc = flush(&p, FLUSH_SLICE, &more);
     if (progress && p.next_write - first != reported) {
       reported = p.next_write - first;
       progress(progress_ctx, reported, count);
@@ -672,7 +744,10 @@ static int pool_run(const tk_run *r, uint64_t first, uint64_t count, tk_feed_fn 
   free(pfd);
   shutdown_workers(&p, spawned, rc != 0);
   signal(SIGPIPE, old_pipe);
+  p.stats.wall_ns = tk_now_ns() - wall0;
+  p.stats.parent_cpu_ns = self_cpu_ns() - cpu0;
 done:
+  last_stats = p.stats;
   if (ws)
     for (int i = 0; i < jobs; i++) free(ws[i].rbuf);
   free(ws);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loop.h"
@@ -213,6 +214,13 @@ static void out_add(outbuf *o, const void *p, size_t n) {
   o->used += n;
 }
 
+/* This process's CPU time (every thread), in ns. */
+static int64_t process_cpu_ns(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)) return 0;
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void *shared_map;
 static size_t shared_len;
 
@@ -256,8 +264,9 @@ void tk_worker_main(const tk_run *r, int cmd_fd, int res_fd, tk_watch *watch) {
       const int *seating = tk_schedule_unit(&r->sched, u, &wall);
       tk_error err;
       tk_error_clear(&err);
+      int64_t cpu0 = process_cpu_ns();
       int rc = tk_loop_play(&loop, u, wall, seating, cmd.fallback, cmd.faults, rec, &err);
-      tk_msg_head h = {.unit = u, .status = rc};
+      tk_msg_head h = {.unit = u, .status = rc, .cpu_ns = process_cpu_ns() - cpu0};
       if (rc) {
         h.text_len = (uint32_t)strlen(err.msg);
       } else {

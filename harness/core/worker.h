@@ -27,6 +27,8 @@ typedef struct tk_msg_head {
   uint64_t unit;
   int32_t status;       /* 0, or the TK_E code of a referee failure */
   uint32_t rec_len, records_len, text_len;
+  int64_t cpu_ns;       /* the worker process's CPU time playing the unit (agents isolated in
+                         * seat hosts not counted): a figure for tk_pool_stats, never a result */
 } tk_msg_head;
 
 /* Exit statuses of a worker that fails outside any agent call; an agent calling exit() inside
