@@ -90,6 +90,13 @@ static inline int taikai_wait(pid_t pid) {
 }
 
 /* Runs taikai with `args` to the end. */
+/* 1 when the process started by taikai_start has ended (it is left to taikai_wait to reap). */
+static inline int taikai_exited(pid_t pid) {
+  siginfo_t si;
+  memset(&si, 0, sizeof si);
+  return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
 static int taikai(const char *const *args) { return taikai_wait(taikai_start(args)); }
 
 static inline void write_file(const char *path, const char *text) {

@@ -647,48 +647,66 @@ static void test_folder_refusals(void) {
 
 /* ================================================================== kill */
 
+/* The lines of games.jsonl at `path` (0 if it does not exist yet). */
+static long lines_of(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  long n = 0;
+  for (int c; (c = getc(f)) != EOF;) n += c == '\n';
+  fclose(f);
+  return n;
+}
+
 /* SIGKILL of the referee at random moments, each time resumed by the same command; the final
- * outputs, the decision records included, are byte for byte those of an uninterrupted run. */
+ * outputs, the decision records included, are byte for byte those of an uninterrupted run.
+ * The moments are drawn in progress, not in time, so that how many runs are killed before they
+ * finish does not depend on the machine's speed or load: the first run is killed within 15 ms
+ * of its start (before or while spec.json is written), each later one once games.jsonl holds a
+ * drawn number of lines short of the whole run (the kill then lands wherever the referee is:
+ * writing lines, the chain, records, or playing). */
 static void test_kill_resume(void) {
   const char *sp = spec("kill", 2500, TRIO, "");
   const char *full[] = {"run", sp, "--out", W("kill-full"), "-j", "2", "--records", "--quiet",
                         NULL};
-  int64_t t0 = now_ms();
   TK_EQ(taikai(full), 0, "uninterrupted run");
-  int64_t T = now_ms() - t0;
-  /* what a command costs before it plays: the same command on the finished folder; each kill
-   * after the first lands after that start-up, within a third of the playing time, so that the
-   * second run is killed before it ends unless the machine got three times faster meanwhile */
-  t0 = now_ms();
-  TK_EQ(taikai(full), 0, "the finished run again");
-  int64_t T0 = now_ms() - t0, span = (T > T0 ? T - T0 : 1) / 3;
-  if (span < 10) span = 10;
-  /* the same draws every run (the delays scale with the uninterrupted run's time), so that a
-   * failure can be run again; TK_KILL_SEED=N picks other draws, TK_KILL_SEED=time new ones each
-   * run (the seed is printed) */
+  long total = lines_of(W("kill-full/games.jsonl"));
+  CU_ASSERT_FATAL(total > 100);
+  /* the same draws every run, so that a failure can be run again; TK_KILL_SEED=N picks other
+   * draws, TK_KILL_SEED=time new ones each run (the seed is printed) */
   unsigned seed = 34;
   const char *ks = getenv("TK_KILL_SEED");
   if (ks && !strcmp(ks, "time")) seed = (unsigned)time(NULL);
   else if (ks && *ks) seed = (unsigned)strtoul(ks, NULL, 10);
   srand(seed);
-  printf("\n  kill test: uninterrupted run %lld ms, seed %u (TK_KILL_SEED to replay); kills at", (long long)T, seed);
+  printf("\n  kill test: %ld lines, seed %u (TK_KILL_SEED to replay); kills at", total, seed);
   const char *jobs[3] = {"1", "2", "3"};
   const char *args[] = {"run", sp, "-j", "2", "--records", "--quiet", NULL};
   int killed = 0;
   for (int k = 0; k < 6; k++) {
-    int delay = (int)(T0 + rand() % span);
-    if (k == 0) delay = rand() % 15; /* once near the start: before or while spec.json is written */
-    args[3] = jobs[rand() % 3];      /* resuming does not depend on -j either */
+    args[3] = jobs[rand() % 3]; /* resuming does not depend on -j either */
+    long have = lines_of(W("kill/games.jsonl"));
+    /* a line count between what the folder holds and 90 % of the run: kills 1..5 each take a
+     * share of what is left, so each lands before its run ends */
+    long room = (total * 9 / 10 - have) / (6 - k);
+    long target = have + 1 + rand() % (room > 0 ? room : 1);
+    int delay = rand() % 15;
     pid_t pid = taikai_start(args);
-    sleep_ms(delay);
+    if (k == 0) {
+      sleep_ms(delay);
+      printf(" %d ms", delay);
+    } else {
+      while (lines_of(W("kill/games.jsonl")) < target && !taikai_exited(pid)) sleep_ms(1);
+      printf(" %ld lines", target);
+    }
     kill(pid, SIGKILL);
     int rc = taikai_wait(pid);
-    printf(" %d ms -j %s (%s)", delay, args[3], rc == -SIGKILL ? "killed" : "had finished");
+    printf(" -j %s (%s)", args[3], rc == -SIGKILL ? "killed" : "had finished");
     killed += rc == -SIGKILL;
     if (rc != -SIGKILL && rc != 0) TK_FAILF("run %d ended with %d: %s", k, rc, err_buf);
   }
   printf("\n");
-  if (killed < 2) TK_FAILF("only %d of the 6 runs were killed before they finished", killed);
+  TK_EQ(killed >= 5, 1, "the runs after the first are killed before they finish");
+  CU_ASSERT(lines_of(W("kill/games.jsonl")) < total);
   int rc = taikai(args);
   if (rc) TK_FAILF("final resume: exit %d: %s", rc, err_buf);
   CU_ASSERT(same_bytes(W("kill/summary.json"), W("kill-full/summary.json")));
