@@ -7,7 +7,7 @@ set(CPACK_PACKAGE_NAME taikai)
 set(CPACK_PACKAGE_VERSION ${TAIKAI_ABI}.${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "taikai maintainers <taikai@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-  "Tournament referee for game-playing agents (mahjong, riichi, daifugo) and its plugin SDK")
+  "Tournament referee for game-playing agents (mahjong, riichi, daifugo, Kuhn poker) and its plugin SDK")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
