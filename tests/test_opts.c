@@ -1,6 +1,7 @@
 /* tests/test_opts.c — the option parser of every command (harness/cmd/opts.c): known answers
  * for each kind of option, each error's wording, `--`, the `=` and attached forms, the `once`
  * rule and its groups, and a choice among named values. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ static int parse(const char *line, char *msg, size_t cap) {
       {.name = "level", .kind = TK_OPT_DOUBLE, .dest = &V.d, .lo = 0, .hi = 1, .open = 1},
       {.name = "alpha", .kind = TK_OPT_DOUBLE, .dest = &V.d},
       {.name = "prior", .kind = TK_OPT_DOUBLE, .dest = &V.d, .lo = 0, .hi = 10},
+      {.name = "eta", .kind = TK_OPT_DOUBLE, .dest = &V.d, .lo = 0, .hi = INFINITY, .open = 1},
       {.name = "logs", .kind = TK_OPT_CALL, .dest = &V, .call = shard_call, .optional = 1},
       {.name = "shard", .kind = TK_OPT_CALL, .dest = &V, .call = shard_call},
       {.name = "haitei", .kind = TK_OPT_FLAG, .dest = &V.haitei, .once = 1, .group = 1},
@@ -148,6 +150,7 @@ static void refused(const char *line, const char *want) {
 }
 
 static void errors(void) {
+  refused("--eta 0", "--eta: '0' is not a number > 0 (see taikai cmd --help)");
   refused("--mode fast", "--mode: 'fast' is not one of exact, forward, direct (see taikai cmd --help)");
   refused("--walls x", "--walls: 'x' is not a whole number (see taikai cmd --help)");
   refused("--walls -1", "--walls: '-1' is not a whole number (see taikai cmd --help)");

@@ -97,6 +97,10 @@ static int parse_value(const tk_opt *o, const char *sp, const char *v, char *msg
       return -1;
     }
     int out = o->open ? !(x > o->lo && x < o->hi) : !(x >= o->lo && x <= o->hi);
+    if (o->lo < o->hi && out && isinf(o->hi)) { /* a lower bound only */
+      snprintf(msg, cap, "%s: '%s' is not a number %s %g", sp, v, o->open ? ">" : ">=", o->lo);
+      return -1;
+    }
     if (o->lo < o->hi && out) {
       snprintf(msg, cap, "%s: '%s' is not a number %s %g %s %g", sp, v,
                o->open ? "between" : "from", o->lo, o->open ? "and" : "to", o->hi);

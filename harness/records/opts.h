@@ -18,7 +18,8 @@ typedef enum tk_opt_kind {
   TK_OPT_STRING, /* dest (const char **) borrows the argument; '' refused unless empty_ok */
   TK_OPT_U64,    /* dest (uint64_t *): decimal digits, in [min, max] when max > 0 */
   TK_OPT_INT,    /* dest (int *): decimal, optionally signed, in [min, max] when max > 0 */
-  TK_OPT_DOUBLE, /* dest (double *): a finite number, in [lo, hi] ((lo, hi) if open) when lo < hi */
+  TK_OPT_DOUBLE, /* dest (double *): a finite number, in [lo, hi] ((lo, hi) if open) when lo < hi
+                    (hi INFINITY: a lower bound only) */
   TK_OPT_CHOICE, /* dest (int *): the index of the value in `choices` */
   TK_OPT_CALL,   /* call(dest, spelling, value, err) parses the value (NULL for an optional one
                     not given); it returns 0, or a negative TK_E code with err->msg set */
