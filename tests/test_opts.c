@@ -1,14 +1,17 @@
 /* tests/test_opts.c — the option parser of every command (harness/records/opts.c): known answers
  * for each kind of option, each error's wording, `--`, the `=` and attached forms, the `once`
- * rule and its groups. */
+ * rule and its groups, and a choice among named values. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "opts.h"
 #include "unit.h"
 
+static const char *const MODES[] = {"exact", "forward", "direct", NULL};
+
 typedef struct vals {
-  int flag, quiet, given_n, haitei, ron_side, i;
+  int mode, flag, quiet, given_n, haitei, ron_side, i;
   const char *s, *call_v;
   uint64_t n;
   double d;
@@ -43,12 +46,14 @@ static int parse(const char *line, char *msg, size_t cap) {
       {.name = "level", .kind = TK_OPT_DOUBLE, .dest = &V.d, .lo = 0, .hi = 1, .open = 1},
       {.name = "alpha", .kind = TK_OPT_DOUBLE, .dest = &V.d},
       {.name = "prior", .kind = TK_OPT_DOUBLE, .dest = &V.d, .lo = 0, .hi = 10},
+      {.name = "eta", .kind = TK_OPT_DOUBLE, .dest = &V.d, .lo = 0, .hi = INFINITY, .open = 1},
       {.name = "logs", .kind = TK_OPT_CALL, .dest = &V, .call = shard_call, .optional = 1},
       {.name = "shard", .kind = TK_OPT_CALL, .dest = &V, .call = shard_call},
       {.name = "haitei", .kind = TK_OPT_FLAG, .dest = &V.haitei, .once = 1, .group = 1},
       {.name = "houtei", .kind = TK_OPT_FLAG, .dest = &V.haitei, .once = 1, .group = 1},
       {.name = "ron", .kind = TK_OPT_FLAG, .dest = &V.ron_side, .once = 1, .group = 2},
       {.name = "tsumo", .kind = TK_OPT_FLAG, .once = 1, .group = 2},
+      {.name = "mode", .kind = TK_OPT_CHOICE, .dest = &V.mode, .choices = MODES},
       {.name = NULL},
   };
   char buf[512], *argv[32];
@@ -108,6 +113,8 @@ static void kinds(void) {
   TK_EQ(NPOS, 1, "gz is positional");
   TK_EQ(parse("--logs=gz", m, sizeof m), 0, m);
   CU_ASSERT_STRING_EQUAL(V.call_v, "gz");
+  TK_EQ(parse("--mode direct", m, sizeof m), 0, m);
+  TK_EQ(V.mode, 2, "--mode direct is choice 2");
 }
 
 static void forms(void) {
@@ -143,6 +150,8 @@ static void refused(const char *line, const char *want) {
 }
 
 static void errors(void) {
+  refused("--eta 0", "--eta: '0' is not a number > 0 (see taikai cmd --help)");
+  refused("--mode fast", "--mode: 'fast' is not one of exact, forward, direct (see taikai cmd --help)");
   refused("--walls x", "--walls: 'x' is not a whole number (see taikai cmd --help)");
   refused("--walls -1", "--walls: '-1' is not a whole number (see taikai cmd --help)");
   refused("--walls 0", "--walls: '0' is not a whole number from 1 to 1000 (see taikai cmd --help)");

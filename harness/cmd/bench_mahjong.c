@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "opts.h"
 #include "taikai/mahjong.h"
 #include "taikai/rng.h"
 
@@ -28,35 +29,30 @@ typedef struct bench_opts {
   int help;
 } bench_opts;
 
+/* Parses `taikai bench WHAT`'s options into o: 0 (o->help set after --help, printed), or 2 on
+ * a usage error (printed). */
 static int parse_opts(int argc, char **argv, bench_opts *o, const char *what, long def_hands) {
-  o->hands = def_hands;
+  uint64_t hands = (uint64_t)def_hands;
   o->seed = 1;
   o->help = 0;
-  for (int i = 1; i < argc; i++) {
-    char *end;
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      printf("usage: taikai bench %s [--hands N] [--seed S]\n  --hands N  hands in the fixed set (default %ld)\n"
-             "  --seed S   seed of the set (default 1)\n", what, def_hands);
-      o->help = 1;
-      return 0;
-    } else if (!strcmp(argv[i], "--hands") && i + 1 < argc) {
-      o->hands = strtol(argv[++i], &end, 10);
-      if (*end || o->hands < 1 || o->hands > 100000000) {
-        fprintf(stderr, "taikai bench %s: --hands '%s' is not a number from 1 to 100000000\n", what, argv[i]);
-        return 2;
-      }
-    } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-      o->seed = strtoull(argv[++i], &end, 10);
-      if (*end) {
-        fprintf(stderr, "taikai bench %s: --seed '%s' is not a number\n", what, argv[i]);
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "taikai bench %s: unknown or incomplete option '%s' (see --help)\n", what, argv[i]);
-      return 2;
-    }
+  const tk_opt opts[] = {
+      {.name = "hands", .kind = TK_OPT_U64, .dest = &hands, .value = "N", .min = 1,
+       .max = 100000000, .help = "hands in the fixed set"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &o->seed, .value = "S",
+       .help = "seed of the set (default 1)"},
+      {.name = NULL},
+  };
+  char cmd[32];
+  snprintf(cmd, sizeof cmd, "bench %s", what);
+  int prc = tk_opts_parse(cmd, opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1) {
+    printf("usage: taikai bench %s [--hands N] [--seed S]\n  --hands N  hands in the fixed set (default %ld)\n"
+           "  --seed S   seed of the set (default 1)\n", what, def_hands);
+    o->help = 1;
+    return 0;
   }
-  return 0;
+  o->hands = (long)hands;
+  return prc;
 }
 
 /* n random tiles from a fresh 136-tile set, as counts. */

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "game.h"
 #include "logtext.h"
+#include "opts.h"
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -190,29 +191,19 @@ static const tk_game *game_of_log(const char *line) {
 
 int tk_cmd_replay(int argc, char **argv) {
   paths ps = {NULL, 0, 0};
-  int quiet = 0, rc = 0, nargs = 0, dashdash = 0;
-  for (int i = 1; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    if (!dashdash && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-      usage(stdout);
-      goto done;
-    }
-    if (!dashdash && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
-      quiet = 1;
-      continue;
-    }
-    if (!dashdash && !strcmp(a, "--")) {
-      dashdash = 1;
-      continue;
-    }
-    if (!dashdash && a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai replay: unknown option '%s' (see taikai replay --help)\n", a);
-      rc = 2;
-      break;
-    }
-    nargs++;
-    rc = add_arg(&ps, a);
-  }
+  int quiet = 0, rc = 0, nargs = 0;
+  const tk_opt opts[] = {
+      {.name = "quiet", .short_name = 'q', .kind = TK_OPT_FLAG, .dest = &quiet,
+       .help = "print only the mismatches and the final count"},
+      {.name = NULL},
+  };
+  const char **args = malloc((size_t)argc * sizeof *args);
+  int prc = args ? tk_opts_parse("replay", opts, argc, argv, args, argc, &nargs) : 2;
+  if (!args) fprintf(stderr, "taikai replay: out of memory\n");
+  if (prc == 1) usage(stdout);
+  rc = prc == 1 ? 0 : prc;
+  if (prc) goto done;
+  for (int i = 0; i < nargs && !rc; i++) rc = add_arg(&ps, args[i]);
   if (!rc && !nargs) {
     usage(stderr);
     rc = 2;
@@ -283,6 +274,7 @@ int tk_cmd_replay(int argc, char **argv) {
   printf("\n");
   rc = unreadable ? 2 : bad ? 1 : 0;
 done:
+  free(args);
   for (size_t i = 0; i < ps.n; i++) free(ps.p[i]);
   free(ps.p);
   fflush(stdout);

@@ -9,10 +9,17 @@
 
 #include "opts.h"
 
-/* Sets err to "MSG (see taikai CMD --help)", replacing what it held, and returns TK_EINVAL. */
-static int usage_error(tk_error *err, const char *cmd, const char *msg) {
+/* Sets err to "MSG (see PROG --help)", replacing what it held, and returns TK_EINVAL. PROG is the
+ * program's name in full ("taikai merge", "solo_linear_train"). */
+static int usage_error(tk_error *err, const char *prog, const char *msg) {
   tk_error_clear(err);
-  return tk_error_set(err, TK_EINVAL, -1, "%s (see taikai %s --help)", msg, cmd);
+  return tk_error_set(err, TK_EINVAL, -1, "%s (see %s --help)", msg, prog);
+}
+
+/* "taikai CMD", the program name of a command, into buf. */
+static const char *prog_of(const char *cmd, char *buf, size_t cap) {
+  snprintf(buf, cap, "taikai %s", cmd);
+  return buf;
 }
 
 /* The entry whose long name is name[0..len) (or, when len is 0, whose short name is *name). */
@@ -90,12 +97,28 @@ static int parse_value(const tk_opt *o, const char *sp, const char *v, char *msg
       return -1;
     }
     int out = o->open ? !(x > o->lo && x < o->hi) : !(x >= o->lo && x <= o->hi);
+    if (o->lo < o->hi && out && isinf(o->hi)) { /* a lower bound only */
+      snprintf(msg, cap, "%s: '%s' is not a number %s %g", sp, v, o->open ? ">" : ">=", o->lo);
+      return -1;
+    }
     if (o->lo < o->hi && out) {
       snprintf(msg, cap, "%s: '%s' is not a number %s %g %s %g", sp, v,
                o->open ? "between" : "from", o->lo, o->open ? "and" : "to", o->hi);
       return -1;
     }
     if (o->dest) *(double *)o->dest = x;
+    return 0;
+  }
+  case TK_OPT_CHOICE: {
+    int k = 0;
+    while (o->choices[k] && strcmp(o->choices[k], v)) k++;
+    if (!o->choices[k]) {
+      int n = snprintf(msg, cap, "%s: '%s' is not one of ", sp, v);
+      for (int c = 0; o->choices[c] && n >= 0 && (size_t)n < cap; c++)
+        n += snprintf(msg + n, cap - (size_t)n, "%s%s", c ? ", " : "", o->choices[c]);
+      return -1;
+    }
+    if (o->dest) *(int *)o->dest = k;
     return 0;
   }
   default:
@@ -106,7 +129,7 @@ static int parse_value(const tk_opt *o, const char *sp, const char *v, char *msg
 
 /* Parses the option at argv[*i]: 1 done, 0 not an option of the table (or not an option at
  * all), negative with err set on a usage error. */
-static int one(const char *cmd, const tk_opt *table, tk_opts_seen *seen, int argc, char **argv,
+static int one(const char *prog, const tk_opt *table, tk_opts_seen *seen, int argc, char **argv,
                int *i, tk_error *err) {
   const char *arg = argv[*i], *eq = NULL, *attached = NULL;
   const tk_opt *o;
@@ -123,29 +146,29 @@ static int one(const char *cmd, const tk_opt *table, tk_opts_seen *seen, int arg
     attached = arg[2] ? arg + 2 : NULL;
     snprintf(sp, sizeof sp, "-%c", o->short_name);
   }
-  if (check_once(o, sp, seen, msg, sizeof msg)) return usage_error(err, cmd, msg);
+  if (check_once(o, sp, seen, msg, sizeof msg)) return usage_error(err, prog, msg);
   const char *v = eq ? eq + 1 : attached;
   if (o->kind == TK_OPT_FLAG) {
     if (eq) {
       snprintf(msg, sizeof msg, "%s takes no value (got '%s')", sp, arg);
-      return usage_error(err, cmd, msg);
+      return usage_error(err, prog, msg);
     }
     if (o->dest) *(int *)o->dest = 1;
   } else {
     if (!v && !(o->kind == TK_OPT_CALL && o->optional)) {
       if (*i + 1 >= argc) {
         snprintf(msg, sizeof msg, "%s needs a value", sp);
-        return usage_error(err, cmd, msg);
+        return usage_error(err, prog, msg);
       }
       v = argv[++*i];
     }
     if (o->kind == TK_OPT_CALL) {
       if (o->call(o->dest, sp, v, err) < 0) {
         snprintf(msg, sizeof msg, "%.900s", err->msg);
-        return usage_error(err, cmd, msg);
+        return usage_error(err, prog, msg);
       }
     } else if (parse_value(o, sp, v, msg, sizeof msg)) {
-      return usage_error(err, cmd, msg);
+      return usage_error(err, prog, msg);
     }
   }
   if (o->given) *o->given = 1;
@@ -156,15 +179,17 @@ int tk_opts_one(const char *cmd, const tk_opt *table, tk_opts_seen *seen, int ar
                 int *i) {
   tk_error err;
   tk_error_clear(&err);
-  int rc = one(cmd, table, seen, argc, argv, i, &err);
+  char prog[TK_OPT_SPELLING];
+  int rc = one(prog_of(cmd, prog, sizeof prog), table, seen, argc, argv, i, &err);
   if (rc < 0) {
-    fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
+    fprintf(stderr, "%s: %s\n", prog, err.msg);
     return -2;
   }
   return rc;
 }
 
-int tk_opts_parse_err(const char *cmd, const tk_opt *table, int argc, char **argv,
+/* tk_opts_parse_err with the program's name in full. */
+static int parse_prog(const char *prog, const tk_opt *table, int argc, char **argv,
                       const char **pos, int maxpos, int *npos, tk_error *err) {
   tk_opts_seen seen;
   memset(&seen, 0, sizeof seen);
@@ -179,19 +204,19 @@ int tk_opts_parse_err(const char *cmd, const tk_opt *table, int argc, char **arg
       continue;
     }
     if (!dashdash) {
-      int rc = one(cmd, table, &seen, argc, argv, &i, err);
+      int rc = one(prog, table, &seen, argc, argv, &i, err);
       if (rc < 0) return rc;
       if (rc) continue;
       if (a[0] == '-' && a[1]) {
         snprintf(msg, sizeof msg, "unknown option '%s'", a);
-        return usage_error(err, cmd, msg);
+        return usage_error(err, prog, msg);
       }
     }
     if (n >= maxpos && !npos) {
       if (!maxpos) snprintf(msg, sizeof msg, "unexpected argument '%s'", a);
       else snprintf(msg, sizeof msg, "at most %d argument%s (got '%s' too)", maxpos,
                     maxpos == 1 ? "" : "s", a);
-      return usage_error(err, cmd, msg);
+      return usage_error(err, prog, msg);
     }
     if (n < maxpos) pos[n] = a;
     n++;
@@ -200,13 +225,26 @@ int tk_opts_parse_err(const char *cmd, const tk_opt *table, int argc, char **arg
   return 0;
 }
 
-int tk_opts_parse(const char *cmd, const tk_opt *table, int argc, char **argv, const char **pos,
-                  int maxpos, int *npos) {
+int tk_opts_parse_err(const char *cmd, const tk_opt *table, int argc, char **argv,
+                      const char **pos, int maxpos, int *npos, tk_error *err) {
+  char prog[TK_OPT_SPELLING];
+  return parse_prog(prog_of(cmd, prog, sizeof prog), table, argc, argv, pos, maxpos, npos, err);
+}
+
+int tk_opts_parse_prog(const char *prog, const tk_opt *table, int argc, char **argv,
+                       const char **pos, int maxpos, int *npos) {
   tk_error err;
   tk_error_clear(&err);
-  int rc = tk_opts_parse_err(cmd, table, argc, argv, pos, maxpos, npos, &err);
-  if (rc < 0) fprintf(stderr, "taikai %s: %s\n", cmd, err.msg);
+  int rc = parse_prog(prog, table, argc, argv, pos, maxpos, npos, &err);
+  if (rc < 0) fprintf(stderr, "%s: %s\n", prog, err.msg);
   return rc < 0 ? 2 : rc;
+}
+
+int tk_opts_parse(const char *cmd, const tk_opt *table, int argc, char **argv, const char **pos,
+                  int maxpos, int *npos) {
+  char prog[TK_OPT_SPELLING];
+  return tk_opts_parse_prog(prog_of(cmd, prog, sizeof prog), table, argc, argv, pos, maxpos,
+                            npos);
 }
 
 void tk_opts_help(FILE *f, const tk_opt *t) {

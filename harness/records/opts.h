@@ -18,7 +18,9 @@ typedef enum tk_opt_kind {
   TK_OPT_STRING, /* dest (const char **) borrows the argument; '' refused unless empty_ok */
   TK_OPT_U64,    /* dest (uint64_t *): decimal digits, in [min, max] when max > 0 */
   TK_OPT_INT,    /* dest (int *): decimal, optionally signed, in [min, max] when max > 0 */
-  TK_OPT_DOUBLE, /* dest (double *): a finite number, in [lo, hi] ((lo, hi) if open) when lo < hi */
+  TK_OPT_DOUBLE, /* dest (double *): a finite number, in [lo, hi] ((lo, hi) if open) when lo < hi
+                    (hi INFINITY: a lower bound only) */
+  TK_OPT_CHOICE, /* dest (int *): the index of the value in `choices` */
   TK_OPT_CALL,   /* call(dest, spelling, value, err) parses the value (NULL for an optional one
                     not given); it returns 0, or a negative TK_E code with err->msg set */
 } tk_opt_kind;
@@ -40,6 +42,7 @@ typedef struct tk_opt {
   int empty_ok;       /* TK_OPT_STRING: '' is a value */
   int *given;         /* may be NULL; set to 1 once the option is parsed */
   int (*call)(void *dest, const char *spelling, const char *value, tk_error *err);
+  const char *const *choices; /* TK_OPT_CHOICE: the values, NULL-terminated */
 } tk_opt;
 
 /* The options seen so far, for the `once` rule across calls of tk_opts_one. Zero it first. */
@@ -62,6 +65,11 @@ int tk_opts_parse(const char *cmd, const tk_opt *table, int argc, char **argv, c
  * prefix); returns 0, 1 (help) or a negative TK_E code. */
 int tk_opts_parse_err(const char *cmd, const tk_opt *table, int argc, char **argv,
                       const char **pos, int maxpos, int *npos, tk_error *err);
+
+/* tk_opts_parse for a program of its own (a trainer): PROG, its name in full, stands where
+ * "taikai CMD" does in the messages ("PROG: ... (see PROG --help)"). */
+int tk_opts_parse_prog(const char *prog, const tk_opt *table, int argc, char **argv,
+                       const char **pos, int maxpos, int *npos);
 
 /* Parses the one option at argv[*i] (advancing *i past a separate value) against `table`, for a
  * command that takes its options from several parsers: 1 it was one of the table's, 0 it is not

@@ -75,9 +75,3 @@ int tk_run_args_table(tk_run_args *a, tk_opt *t, int cap) {
   return n;
 }
 
-int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i) {
-  tk_opt t[TK_RUN_NOPTS];
-  tk_run_args_table(a, t, TK_RUN_NOPTS);
-  return tk_opts_one(cmd, t, &a->seen, argc, argv, i);
-}
-

@@ -14,7 +14,6 @@ typedef struct tk_run_args {
   int have_seed, quiet, resume, logs, records, no_html;
   int logs_run;   /* --logs=run[,gz]: one log file for the run (logs: 1 plain, 2 gzip) */
   int mpi;        /* --mpi: under mpirun, rank 0 hands out units to the other ranks (mpi.c) */
-  tk_opts_seen seen;  /* tk_run_args_option's options so far (each may be given once) */
   uint32_t shard_k, shard_n; /* --shard K/N (harness/core/shard.h); 0/0: the whole run */
   /* `taikai serve`: the spec's external agents are its clients (its hook sets o->play to play
    * them), and `edit` (may be NULL) changes the loaded spec before the run is prepared (its
@@ -30,11 +29,6 @@ enum { TK_RUN_NOPTS = 13 };
  * the number of entries before the terminator, or -1 when cap is too small. A command that
  * takes run's options and its own appends its own after them. */
 int tk_run_args_table(tk_run_args *a, tk_opt *t, int cap);
-
-/* Parses one of `taikai run`'s options at argv[*i] (advancing *i past its value): 1 if it was
- * one, 0 if not, -2 on a usage error (printed, prefixed "taikai CMD:"). `a` must have been
- * zeroed before the first call (its `seen` carries the given-once rule). */
-int tk_run_args_option(tk_run_args *a, const char *cmd, int argc, char **argv, int *i);
 
 /* A caller's hook into tk_run_tournament, called twice: with dir NULL once the run is prepared
  * (to check its arguments against the run and set o->rule), then with the output folder once it

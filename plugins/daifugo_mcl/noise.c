@@ -30,6 +30,7 @@
 
 #include "../daifugo_mc/dmc.h"
 #include "features.h"
+#include "opts.h"
 #include "tools.h"
 #include "taikai/daifugo.h"
 #include "taikai/records.h"
@@ -169,42 +170,39 @@ static void share(const char *what, long k, long n) {
 }
 
 int main(int argc, char **argv) {
-  opts o = {.seed = 1, .skip = 50000, .positions = 10000, .playouts = 3000, .repeats = 2};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
-    int ok = 1;
-    if (!strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--teacher") && v && o.nteachers < MAX_TEACHERS) {
-      o.teachers[o.nteachers++] = v, i++;
-    } else if (!strcmp(a, "--seed") && v && v[0] >= '0' && v[0] <= '9' &&
-               ((o.seed = strtoull(v, &end, 10)), !*end)) {
-      i++;
-    } else if (!strcmp(a, "--skip")) {
-      ok = !dmcl_parse_long(v, 0, 100000000, &o.skip), i++;
-    } else if (!strcmp(a, "--positions")) {
-      ok = !dmcl_parse_long(v, 1, 100000000, &o.positions), i++;
-    } else if (!strcmp(a, "--playouts")) {
-      ok = !dmcl_parse_long(v, 1, DMC_MAX_PLAYOUTS, &o.playouts), i++;
-    } else if (!strcmp(a, "--repeats")) {
-      ok = !dmcl_parse_long(v, 0, 64, &o.repeats), i++;
-    } else if (!strcmp(a, "--oracle")) {
-      ok = !dmcl_parse_long(v, 1, DMC_MAX_PLAYOUTS, &o.oracle), i++;
-    } else if (!strcmp(a, "--one-unit-per-wall")) {
-      o.one_per_wall = 1;
-    } else if (a[0] != '-' && o.nfiles < MAX_FILES) {
-      o.files[o.nfiles++] = a;
-    } else {
-      ok = 0;
-    }
-    if (!ok) {
-      fprintf(stderr, NAME ": bad argument '%s'%s%s\n", a, v ? " " : "", v ? v : "");
-      usage(stderr);
-      return 2;
-    }
+  static opts o;
+  uint64_t seed = 1, skip = 50000, positions = 10000, playouts = 3000, repeats = 2, oracle = 0;
+  dmcl_list teachers = {o.teachers, 0, MAX_TEACHERS};
+  const tk_opt table[] = {
+      {.name = "teacher", .kind = TK_OPT_CALL, .dest = &teachers, .call = dmcl_append_opt,
+       .value = "LABEL", .help = "the teacher (repeatable; default all)"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S",
+       .help = "the trainer's seed of run 1"},
+      {.name = "skip", .kind = TK_OPT_U64, .dest = &skip, .value = "K", .max = 100000000,
+       .help = "positions skipped"},
+      {.name = "positions", .kind = TK_OPT_U64, .dest = &positions, .value = "M", .min = 1,
+       .max = 100000000, .help = "positions asked"},
+      {.name = "playouts", .kind = TK_OPT_U64, .dest = &playouts, .value = "N", .min = 1,
+       .max = DMC_MAX_PLAYOUTS, .help = "playouts per decision"},
+      {.name = "repeats", .kind = TK_OPT_U64, .dest = &repeats, .value = "R", .max = 64,
+       .help = "fresh decisions per position"},
+      {.name = "oracle", .kind = TK_OPT_U64, .dest = &oracle, .value = "N2", .min = 1,
+       .max = DMC_MAX_PLAYOUTS, .help = "playouts of the oracle's decision"},
+      {.name = "one-unit-per-wall", .kind = TK_OPT_FLAG, .dest = &o.one_per_wall,
+       .help = "the first unit of each wall only"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse_prog(NAME, table, argc, argv, o.files, MAX_FILES, &o.nfiles);
+  if (!prc && o.nfiles > MAX_FILES) {
+    fprintf(stderr, NAME ": at most %d records files\n", MAX_FILES);
+    prc = 2;
   }
+  if (prc == 1) usage(stdout);
+  if (prc == 2) usage(stderr);
+  if (prc) return prc == 1 ? 0 : 2;
+  o.nteachers = teachers.n;
+  o.seed = seed, o.skip = (long)skip, o.positions = (long)positions;
+  o.playouts = (long)playouts, o.repeats = (long)repeats, o.oracle = (long)oracle;
   if (!o.nfiles) {
     usage(stderr);
     return 2;

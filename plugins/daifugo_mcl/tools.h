@@ -1,5 +1,5 @@
 /* plugins/daifugo_mcl/tools.h — what the programs of this folder (daifugo_mcl_train,
- * daifugo_mcl_teacher_noise) share besides the features: their integer arguments, the walk over
+ * daifugo_mcl_teacher_noise) share besides the features: their repeated --teacher option, the walk over
  * a records file's play decisions (tools.c), and the order in which the trainer's run with a
  * given seed takes the kept positions, which the noise tool must repeat to work on the same
  * held-out set. */
@@ -28,14 +28,19 @@ typedef int (*dmcl_play_fn)(void *ctx, const char *path, uint64_t unit, const tk
 int dmcl_each_play(const char *prog, const char *path, const char *const *teachers,
                    int nteachers, int one_per_wall, dmcl_play_fn fn, void *ctx);
 
-/* *out = v as a base-10 integer in [lo, hi]; returns 0, or -1 (NULL, not a number, trailing
- * characters, out of range) leaving *out unchanged. */
-static inline int dmcl_parse_long(const char *v, long lo, long hi, long *out) {
-  char *end = NULL;
-  if (!v) return -1;
-  long x = strtol(v, &end, 10);
-  if (end == v || *end || x < lo || x > hi) return -1;
-  *out = x;
+/* A repeatable option's values (--teacher LABEL, once per label), filled by dmcl_append_opt. */
+typedef struct dmcl_list {
+  const char **v; /* the caller's array of cap entries; values borrow argv */
+  int n, cap;
+} dmcl_list;
+
+/* A TK_OPT_CALL (opts.h) that appends value to the dmcl_list `dest`; refused past its cap. */
+static inline int dmcl_append_opt(void *dest, const char *spelling, const char *value,
+                                  tk_error *err) {
+  dmcl_list *l = dest;
+  if (l->n >= l->cap)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: at most %d given", spelling, l->cap);
+  l->v[l->n++] = value;
   return 0;
 }
 

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "features.h"
+#include "opts.h"
 #include "tools.h"
 #include "policy.h"
 #include "taikai/daifugo.h"
@@ -293,130 +294,128 @@ static void usage(FILE *f) {
           "seed 1, 1 run, train 50000, held 10000, every 1000, hidden 16, rate 0.5 (NN only).\n");
 }
 
-int main(int argc, char **argv) {
-  const char *files[MAX_FILES], *teachers[MAX_TEACHERS], *out = NULL, *learner_name = NULL;
-  int nfiles = 0, nteachers = 0, one_per_wall = 0;
-  long runs = 1, ntrain = 50000, nheld = 10000, every = 1000, hidden = DMCL_DEFAULT_HIDDEN;
-  unsigned long long seed = 1;
-  double rate = 0.5;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
-    int ok = 1;
-    if (!strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--learner") && v && (!strcmp(v, "ap") || !strcmp(v, "nn"))) {
-      learner_name = v, i++;
-    } else if (!strcmp(a, "--out") && v) {
-      out = v, i++;
-    } else if (!strcmp(a, "--teacher") && v && nteachers < MAX_TEACHERS) {
-      teachers[nteachers++] = v, i++;
-    } else if (!strcmp(a, "--seed") && v && v[0] >= '0' && v[0] <= '9' &&
-               ((seed = strtoull(v, &end, 10)), !*end)) {
-      i++;
-    } else if (!strcmp(a, "--runs")) {
-      ok = !dmcl_parse_long(v, 1, 1000, &runs), i++;
-    } else if (!strcmp(a, "--train")) {
-      ok = !dmcl_parse_long(v, 1, 10000000, &ntrain), i++;
-    } else if (!strcmp(a, "--held")) {
-      ok = !dmcl_parse_long(v, 1, 10000000, &nheld), i++;
-    } else if (!strcmp(a, "--every")) {
-      ok = !dmcl_parse_long(v, 1, 10000000, &every), i++;
-    } else if (!strcmp(a, "--hidden")) {
-      ok = !dmcl_parse_long(v, 1, DMCL_MAX_HIDDEN, &hidden), i++;
-    } else if (!strcmp(a, "--rate") && v && (rate = strtod(v, &end)) > 0 && !*end &&
-               isfinite(rate)) {
-      i++;
-    } else if (!strcmp(a, "--one-unit-per-wall")) {
-      one_per_wall = 1;
-    } else if (a[0] != '-' && nfiles < MAX_FILES) {
-      files[nfiles++] = a;
-    } else {
-      ok = 0;
-    }
-    if (!ok) {
-      fprintf(stderr, "daifugo_mcl_train: bad argument '%s'%s%s\n", a, v ? " " : "", v ? v : "");
-      usage(stderr);
-      return 2;
-    }
+/* The command line. */
+typedef struct config {
+  const char *files[MAX_FILES], *teachers[MAX_TEACHERS], *out;
+  int nfiles, nteachers, one_per_wall;
+  int nn; /* --learner nn (else ap) */
+  long runs, ntrain, nheld, every, hidden;
+  unsigned long long seed;
+  double rate;
+} config;
+
+/* Parses the command line into c: 0, 1 after --help (printed), 2 on a usage error (printed). */
+static int parse_config(int argc, char **argv, config *c) {
+  static const char *const LEARNERS[] = {"ap", "nn", NULL};
+  uint64_t runs = 1, ntrain = 50000, nheld = 10000, every = 1000, hidden = DMCL_DEFAULT_HIDDEN,
+           seed = 1;
+  int have_learner = 0;
+  dmcl_list teachers = {c->teachers, 0, MAX_TEACHERS};
+  c->rate = 0.5;
+  const tk_opt opts[] = {
+      {.name = "learner", .kind = TK_OPT_CHOICE, .dest = &c->nn, .choices = LEARNERS,
+       .given = &have_learner, .value = "ap|nn", .help = "the averaged perceptron or the NN"},
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &c->out, .value = "FILE",
+       .help = "the weights file written"},
+      {.name = "teacher", .kind = TK_OPT_CALL, .dest = &teachers, .call = dmcl_append_opt,
+       .value = "LABEL", .help = "learn from this agent (repeatable; default all)"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S", .help = "run 1's seed"},
+      {.name = "runs", .kind = TK_OPT_U64, .dest = &runs, .value = "R", .min = 1, .max = 1000,
+       .help = "runs, seeds S..S+R-1"},
+      {.name = "train", .kind = TK_OPT_U64, .dest = &ntrain, .value = "N", .min = 1,
+       .max = 10000000, .help = "training positions"},
+      {.name = "held", .kind = TK_OPT_U64, .dest = &nheld, .value = "M", .min = 1,
+       .max = 10000000, .help = "held-out positions"},
+      {.name = "every", .kind = TK_OPT_U64, .dest = &every, .value = "K", .min = 1,
+       .max = 10000000, .help = "positions between snapshots"},
+      {.name = "hidden", .kind = TK_OPT_U64, .dest = &hidden, .value = "H", .min = 1,
+       .max = DMCL_MAX_HIDDEN, .help = "the NN's hidden units"},
+      {.name = "rate", .kind = TK_OPT_DOUBLE, .dest = &c->rate, .value = "ETA", .lo = 0,
+       .hi = 1e6, .open = 1, .help = "the NN's learning rate"},
+      {.name = "one-unit-per-wall", .kind = TK_OPT_FLAG, .dest = &c->one_per_wall,
+       .help = "the first unit of each wall only"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse_prog("daifugo_mcl_train", opts, argc, argv, c->files, MAX_FILES,
+                               &c->nfiles);
+  if (!prc && c->nfiles > MAX_FILES) {
+    fprintf(stderr, "daifugo_mcl_train: at most %d records files\n", MAX_FILES);
+    prc = 2;
   }
-  if (!nfiles || !out || !learner_name) {
+  if (prc == 1) usage(stdout);
+  if (prc == 2) usage(stderr);
+  if (prc) return prc;
+  c->nteachers = teachers.n;
+  c->runs = (long)runs, c->ntrain = (long)ntrain, c->nheld = (long)nheld;
+  c->every = (long)every, c->hidden = (long)hidden, c->seed = seed;
+  if (!c->nfiles || !c->out || !have_learner) {
     usage(stderr);
     return 2;
   }
-  if (ntrain / every > MAX_SNAPS) {
+  if (c->ntrain / c->every > MAX_SNAPS) {
     fprintf(stderr, "daifugo_mcl_train: --train %ld / --every %ld gives more than %d snapshots\n",
-            ntrain, every, MAX_SNAPS);
+            c->ntrain, c->every, MAX_SNAPS);
     return 2;
   }
-  store s = {0};
-  counts k = {0};
-  for (int i = 0; i < nfiles; i++) {
-    int rc = read_file(files[i], teachers, nteachers, one_per_wall, &s, &k);
-    if (rc) {
-      store_free(&s);
-      return rc;
-    }
-  }
-  printf("%zu play decisions: %zu kept, %zu with only the pass legal, %zu where a play empties "
-         "the hand, %zu passes on a new table\n", k.decisions, k.kept, k.only_pass, k.empties,
-         k.lead_pass);
-  if (s.np < (size_t)(ntrain + nheld)) {
-    fprintf(stderr, "daifugo_mcl_train: %zu positions kept; --train %ld and --held %ld need %ld\n",
-            s.np, ntrain, nheld, ntrain + nheld);
-    store_free(&s);
-    return 2;
-  }
-  learner L = {0};
-  L.kind = !strcmp(learner_name, "ap") ? DMCL_AP : DMCL_NN;
-  L.hidden = L.kind == DMCL_NN ? (int)hidden : 0;
-  L.rate = rate;
-  L.count = L.kind == DMCL_AP ? DMCL_CROSSED : (size_t)hidden * DMCL_NN_ROW;
-  L.w = malloc(L.count * sizeof *L.w);
-  L.acc = malloc(L.count * sizeof *L.acc);
-  L.snap = malloc(L.count * sizeof *L.snap);
-  double *best = malloc(L.count * sizeof *best);
-  size_t *idx = malloc(s.np * sizeof *idx);
-  long nsnap = (ntrain + every - 1) / every;
-  double *agr = malloc((size_t)(runs * nsnap) * sizeof *agr);
-  long *at = malloc((size_t)nsnap * sizeof *at);
-  if (!L.w || !L.acc || !L.snap || !best || !idx || !agr || !at) {
-    fprintf(stderr, "daifugo_mcl_train: out of memory\n");
-    return 1;
-  }
-  double best_agr = -1;
-  long best_at = 0;
-  for (long run = 0; run < runs; run++) {
+  return 0;
+}
+
+/* What the runs give: the held-out agreement of each run's snapshots and run 1's best. */
+typedef struct results {
+  long nsnap;         /* snapshots per run */
+  double *agr;        /* agr[run * nsnap + j]: run's agreement at snapshot j */
+  long *at;           /* at[j]: the positions trained at snapshot j */
+  double *best;       /* run 1's best snapshot (L.count weights) */
+  double best_agr;    /* its agreement */
+  long best_at;       /* its positions */
+} results;
+
+/* Trains c->runs learners from their seeds on s's positions (idx: s->np entries, reshuffled per
+ * run), filling res; one line per run on stderr. */
+static void train_runs(const config *c, const store *s, learner *L, size_t *idx, results *res) {
+  res->best_agr = -1;
+  res->best_at = 0;
+  long nsnap = res->nsnap;
+  for (long run = 0; run < c->runs; run++) {
     tk_rng rng;
-    dmcl_shuffle(idx, s.np, seed + (unsigned long long)run, &rng);
-    memset(L.acc, 0, L.count * sizeof *L.acc);
-    L.c = 1;
-    if (L.kind == DMCL_AP) memset(L.w, 0, L.count * sizeof *L.w);
+    dmcl_shuffle(idx, s->np, c->seed + (unsigned long long)run, &rng);
+    memset(L->acc, 0, L->count * sizeof *L->acc);
+    L->c = 1;
+    if (L->kind == DMCL_AP) memset(L->w, 0, L->count * sizeof *L->w);
     else
-      for (size_t i = 0; i < L.count; i++) L.w[i] = 0.2 * tk_rng_double(&rng) - 0.1;
-    const size_t *held = idx + ntrain;
+      for (size_t i = 0; i < L->count; i++) L->w[i] = 0.2 * tk_rng_double(&rng) - 0.1;
+    const size_t *held = idx + c->ntrain;
     long snap = 0;
-    for (long i = 0; i < ntrain; i++) {
-      train_position(&L, &s, idx[i]);
-      if ((i + 1) % every == 0 || i + 1 == ntrain) {
-        snapshot(&L);
-        double a = agreement(&L, L.snap, &s, held, (size_t)nheld);
-        agr[run * nsnap + snap] = a;
-        at[snap++] = i + 1;
-        if (run == 0 && a > best_agr) {
-          best_agr = a;
-          best_at = i + 1;
-          memcpy(best, L.snap, L.count * sizeof *best);
+    for (long i = 0; i < c->ntrain; i++) {
+      train_position(L, s, idx[i]);
+      if ((i + 1) % c->every == 0 || i + 1 == c->ntrain) {
+        snapshot(L);
+        double a = agreement(L, L->snap, s, held, (size_t)c->nheld);
+        res->agr[run * nsnap + snap] = a;
+        res->at[snap++] = i + 1;
+        if (run == 0 && a > res->best_agr) {
+          res->best_agr = a;
+          res->best_at = i + 1;
+          memcpy(res->best, L->snap, L->count * sizeof *res->best);
         }
       }
     }
-    fprintf(stderr, "run %ld of %ld (seed %llu): final held-out agreement %.4f\n", run + 1, runs,
-            seed + (unsigned long long)run, agr[run * nsnap + nsnap - 1]);
+    fprintf(stderr, "run %ld of %ld (seed %llu): final held-out agreement %.4f\n", run + 1,
+            c->runs, c->seed + (unsigned long long)run, res->agr[run * nsnap + nsnap - 1]);
   }
+}
+
+/* Prints the learning curve (mean, sd, min and max over runs at each snapshot), each run's best,
+ * and run 1's best snapshot's agreement by the teacher's kind of move. idx is reshuffled. */
+static void print_results(const config *c, const learner *L, const store *s, size_t *idx,
+                          const results *res) {
+  long nsnap = res->nsnap, runs = c->runs;
+  const double *agr = res->agr;
   printf("%s, %ld training and %ld held-out positions, seeds %llu..%llu\n",
-         L.kind == DMCL_AP ? "AP" : "NN", ntrain, nheld, seed, seed + (unsigned long long)runs - 1);
-  if (L.kind == DMCL_NN) printf("NN: hidden %ld, rate %g, init uniform [-0.1, 0.1]\n", hidden, rate);
+         L->kind == DMCL_AP ? "AP" : "NN", c->ntrain, c->nheld, c->seed,
+         c->seed + (unsigned long long)runs - 1);
+  if (L->kind == DMCL_NN)
+    printf("NN: hidden %ld, rate %g, init uniform [-0.1, 0.1]\n", c->hidden, c->rate);
   printf("%10s %8s %8s %8s %8s\n", "positions", "mean", "sd", "min", "max");
   for (long j = 0; j < nsnap; j++) {
     double sum = 0, sq = 0, lo = 1, hi = 0;
@@ -428,55 +427,100 @@ int main(int argc, char **argv) {
     }
     double mean = sum / (double)runs;
     double sd = runs > 1 ? sqrt(fmax(0, (sq - sum * mean) / (double)(runs - 1))) : 0;
-    printf("%10ld %8.4f %8.4f %8.4f %8.4f\n", at[j], mean, sd, lo, hi);
+    printf("%10ld %8.4f %8.4f %8.4f %8.4f\n", res->at[j], mean, sd, lo, hi);
   }
   /* the best of each run, as the paper's Table 4 */
   for (long run = 0; run < runs; run++) {
     long bj = 0;
     for (long j = 1; j < nsnap; j++)
       if (agr[run * nsnap + j] > agr[run * nsnap + bj]) bj = j;
-    printf("run %ld: best %.4f at %ld\n", run + 1, agr[run * nsnap + bj], at[bj]);
+    printf("run %ld: best %.4f at %ld\n", run + 1, agr[run * nsnap + bj], res->at[bj]);
   }
-  {
-    double ag[8];
-    long cn[8];
-    tk_rng rng; /* run 1's order again: the loop above left run R's in idx */
-    dmcl_shuffle(idx, s.np, seed, &rng);
-    agreement_by_kind(&L, best, &s, idx + ntrain, (size_t)nheld, ag, cn);
-    static const char *const type_name[4] = {"pass", "single", "group", "sequence"};
-    printf("run 1's written snapshot on its held-out positions, by the teacher's move:\n");
-    printf("%-10s %-14s %9s %8s\n", "move", "table", "positions", "agree");
-    for (int c = 0; c < 8; c++)
-      if (cn[c])
-        printf("%-10s %-14s %9ld %8.4f\n", type_name[c / 2], c % 2 ? "new (lead)" : "to follow",
-               cn[c], ag[c] / (double)cn[c]);
-  }
+  double ag[8];
+  long cn[8];
+  tk_rng rng; /* run 1's order again: the runs left run R's in idx */
+  dmcl_shuffle(idx, s->np, c->seed, &rng);
+  agreement_by_kind(L, res->best, s, idx + c->ntrain, (size_t)c->nheld, ag, cn);
+  static const char *const type_name[4] = {"pass", "single", "group", "sequence"};
+  printf("run 1's written snapshot on its held-out positions, by the teacher's move:\n");
+  printf("%-10s %-14s %9s %8s\n", "move", "table", "positions", "agree");
+  for (int k = 0; k < 8; k++)
+    if (cn[k])
+      printf("%-10s %-14s %9ld %8.4f\n", type_name[k / 2], k % 2 ? "new (lead)" : "to follow",
+             cn[k], ag[k] / (double)cn[k]);
+}
+
+/* Writes run 1's best snapshot to c->out. Returns 0, or 1 (printed). */
+static int save_best(const config *c, const learner *L, const results *res) {
   tk_weights tw;
   memset(&tw, 0, sizeof tw);
-  snprintf(tw.model, sizeof tw.model, "%s", L.kind == DMCL_AP ? DMCL_MODEL_AP : DMCL_MODEL_NN);
+  snprintf(tw.model, sizeof tw.model, "%s", L->kind == DMCL_AP ? DMCL_MODEL_AP : DMCL_MODEL_NN);
   tw.feature_version = DMCL_FEATURE_VERSION;
   tw.ndims = 2;
-  tw.shape[0] = L.kind == DMCL_AP ? DMCL_BP : (uint32_t)hidden;
-  tw.shape[1] = L.kind == DMCL_AP ? DMCL_CP : DMCL_NN_ROW;
-  tw.count = L.count;
-  tw.values = best;
+  tw.shape[0] = L->kind == DMCL_AP ? DMCL_BP : (uint32_t)c->hidden;
+  tw.shape[1] = L->kind == DMCL_AP ? DMCL_CP : DMCL_NN_ROW;
+  tw.count = L->count;
+  tw.values = res->best;
   tk_error err;
   tk_error_clear(&err);
-  int rc = 0;
-  if (tk_weights_save(out, &tw, &err)) {
+  if (tk_weights_save(c->out, &tw, &err)) {
     fprintf(stderr, "daifugo_mcl_train: %s\n", err.msg);
-    rc = 1;
-  } else {
-    printf("wrote %s: run 1's snapshot at %ld positions, held-out agreement %.4f\n", out, best_at,
-           best_agr);
+    return 1;
   }
+  printf("wrote %s: run 1's snapshot at %ld positions, held-out agreement %.4f\n", c->out,
+         res->best_at, res->best_agr);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  static config c;
+  int prc = parse_config(argc, argv, &c);
+  if (prc) return prc == 1 ? 0 : 2;
+  store s = {0};
+  counts k = {0};
+  for (int i = 0; i < c.nfiles; i++) {
+    int rc = read_file(c.files[i], c.teachers, c.nteachers, c.one_per_wall, &s, &k);
+    if (rc) {
+      store_free(&s);
+      return rc;
+    }
+  }
+  printf("%zu play decisions: %zu kept, %zu with only the pass legal, %zu where a play empties "
+         "the hand, %zu passes on a new table\n", k.decisions, k.kept, k.only_pass, k.empties,
+         k.lead_pass);
+  if (s.np < (size_t)(c.ntrain + c.nheld)) {
+    fprintf(stderr, "daifugo_mcl_train: %zu positions kept; --train %ld and --held %ld need %ld\n",
+            s.np, c.ntrain, c.nheld, c.ntrain + c.nheld);
+    store_free(&s);
+    return 2;
+  }
+  learner L = {0};
+  L.kind = c.nn ? DMCL_NN : DMCL_AP;
+  L.hidden = L.kind == DMCL_NN ? (int)c.hidden : 0;
+  L.rate = c.rate;
+  L.count = L.kind == DMCL_AP ? DMCL_CROSSED : (size_t)c.hidden * DMCL_NN_ROW;
+  L.w = malloc(L.count * sizeof *L.w);
+  L.acc = malloc(L.count * sizeof *L.acc);
+  L.snap = malloc(L.count * sizeof *L.snap);
+  results res = {.nsnap = (c.ntrain + c.every - 1) / c.every};
+  res.best = malloc(L.count * sizeof *res.best);
+  size_t *idx = malloc(s.np * sizeof *idx);
+  res.agr = malloc((size_t)(c.runs * res.nsnap) * sizeof *res.agr);
+  res.at = malloc((size_t)res.nsnap * sizeof *res.at);
+  if (!L.w || !L.acc || !L.snap || !res.best || !idx || !res.agr || !res.at) {
+    fprintf(stderr, "daifugo_mcl_train: out of memory\n");
+    return 1;
+  }
+  train_runs(&c, &s, &L, idx, &res);
+  print_results(&c, &L, &s, idx, &res);
+  int rc = save_best(&c, &L, &res);
   free(L.w);
   free(L.acc);
   free(L.snap);
-  free(best);
+  free(res.best);
   free(idx);
-  free(agr);
-  free(at);
+  free(res.agr);
+  free(res.at);
   store_free(&s);
   return rc;
 }

@@ -39,6 +39,7 @@
 
 #include "../riichi_oneplayer/weights_io.h"
 #include "gen.h"
+#include "opts.h"
 #include "taikai/proc.h"
 #include "target.h"
 
@@ -109,13 +110,16 @@ static int decide_target(void *ctx, const tk_riichi_view *v, const tk_riichi_leg
   return 0;
 }
 
+/* Prints the usage after "riichi_mcp_eval: MSG" to stderr and returns 2; with msg NULL (--help),
+ * the usage alone to stdout, returning 1. */
 static int usage(const char *msg) {
-  fprintf(stderr,
-          "riichi_mcp_eval: %s\nusage: riichi_mcp_eval [-n HANDS] [--seed S] "
+  if (msg) fprintf(stderr, "riichi_mcp_eval: %s\n", msg);
+  fprintf(msg ? stderr : stdout,
+          "usage: riichi_mcp_eval [-n HANDS] [--seed S] "
           "[--opponents policy|tsumogiri] [--mcp FILE] [--bcp FILE] [--weights FILE] "
-          "[--targets LIST] [--compare] [-j N] [--out FILE.json]\n",
-          msg);
-  return 2;
+          "[--targets LIST] [--compare] [-j N] [--out FILE.json]\n"
+          "paper 000 table 5: success rates of the policy and of MCP / BCP target mode\n");
+  return msg ? 2 : 1;
 }
 
 /* Wilson score interval of k successes in n at 95 %. */
@@ -162,107 +166,89 @@ static int evaluate_main(void *arg) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  const char *weights = NULL, *opp = "policy", *mcp_path = NULL, *bcp_path = NULL, *out = NULL;
-  uint64_t n = 10000, seed = 1001, jobs = 1;
-  int compare = 0, targets = 0xf; /* bit h-1: target h is played */
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage("paper 000 table 5: success rates of the policy and of MCP / BCP target mode");
-      return 0;
-    }
-    if (!strcmp(a, "--compare")) {
-      compare = 1;
-      continue;
-    }
-    if (i + 1 >= argc) return usage("a flag without its value, or an unknown argument");
-    const char *v = argv[++i];
-    if (!strcmp(a, "--weights")) weights = v;
-    else if (!strcmp(a, "--opponents")) opp = v;
-    else if (!strcmp(a, "--mcp")) mcp_path = v;
-    else if (!strcmp(a, "--bcp")) bcp_path = v;
-    else if (!strcmp(a, "--out")) out = v;
-    else if (!strcmp(a, "--targets")) {
-      /* a comma-separated list of single digits 1..4, e.g. "1,4" */
-      targets = 0;
-      size_t len = strlen(v);
-      int ok = len % 2 == 1;
-      for (size_t q = 0; ok && q < len; q++)
-        ok = q % 2 ? v[q] == ',' : v[q] >= '1' && v[q] <= '4';
-      if (!ok) {
-        fprintf(stderr, "riichi_mcp_eval: --targets: '%s' is not a list of 1..4 (e.g. 1,4)\n", v);
-        return 2;
-      }
-      for (size_t q = 0; q < len; q += 2) targets |= 1 << (v[q] - '1');
-    }
-    else if (!strcmp(a, "-n")) {
-      if (mcg_parse_u64("riichi_mcp_eval", a, v, &n)) return 2;
-    } else if (!strcmp(a, "--seed")) {
-      if (mcg_parse_u64("riichi_mcp_eval", a, v, &seed)) return 2;
-    } else if (!strcmp(a, "-j")) {
-      if (mcg_parse_u64("riichi_mcp_eval", a, v, &jobs)) return 2;
-    } else {
-      fprintf(stderr, "riichi_mcp_eval: unknown flag '%s'\n", a);
-      return 2;
-    }
-  }
-  if (n < 1 || n > 100000000) return usage("-n: the hands must be 1 .. 10^8");
-  if (jobs < 1 || jobs > MAX_JOBS) {
-    fprintf(stderr, "riichi_mcp_eval: -j: %llu is not in 1..%d\n", (unsigned long long)jobs,
-            MAX_JOBS);
+/* The command line. */
+typedef struct config {
+  const char *weights, *opp, *mcp_path, *bcp_path, *out;
+  uint64_t n, seed, jobs;
+  int compare, targets; /* targets: bit h-1 set when target h is played */
+  int opponents;        /* mcg_opponents_of(opp) */
+} config;
+
+/* --targets: a comma-separated list of single digits 1..4, e.g. "1,4". */
+static int targets_opt(void *dest, const char *spelling, const char *v, tk_error *err) {
+  int *targets = dest;
+  size_t len = strlen(v);
+  int ok = len % 2 == 1;
+  for (size_t q = 0; ok && q < len; q++) ok = q % 2 ? v[q] == ',' : v[q] >= '1' && v[q] <= '4';
+  if (!ok)
+    return tk_error_set(err, TK_EINVAL, -1, "%s: '%s' is not a list of 1..4 (e.g. 1,4)",
+                        spelling, v);
+  *targets = 0;
+  for (size_t q = 0; q < len; q += 2) *targets |= 1 << (v[q] - '1');
+  return 0;
+}
+
+/* Parses the command line into c: 0, 1 after --help (printed), 2 on a usage error (printed). */
+static int parse_config(int argc, char **argv, config *c) {
+  *c = (config){.opp = "policy", .n = 10000, .seed = 1001, .jobs = 1, .targets = 0xf};
+  const tk_opt opts[] = {
+      {.name = "hands", .short_name = 'n', .kind = TK_OPT_U64, .dest = &c->n, .value = "HANDS",
+       .min = 1, .max = 100000000},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &c->seed, .value = "S"},
+      {.name = "jobs", .short_name = 'j', .kind = TK_OPT_U64, .dest = &c->jobs, .value = "N",
+       .min = 1, .max = MAX_JOBS},
+      {.name = "weights", .kind = TK_OPT_STRING, .dest = &c->weights, .value = "FILE"},
+      {.name = "opponents", .kind = TK_OPT_STRING, .dest = &c->opp, .value = "policy|tsumogiri"},
+      {.name = "mcp", .kind = TK_OPT_STRING, .dest = &c->mcp_path, .value = "FILE"},
+      {.name = "bcp", .kind = TK_OPT_STRING, .dest = &c->bcp_path, .value = "FILE"},
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &c->out, .value = "FILE.json"},
+      {.name = "targets", .kind = TK_OPT_CALL, .dest = &c->targets, .call = targets_opt,
+       .value = "LIST"},
+      {.name = "compare", .kind = TK_OPT_FLAG, .dest = &c->compare},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse_prog("riichi_mcp_eval", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1) return usage(NULL);
+  if (prc) return prc;
+  c->opponents = mcg_opponents_of(c->opp);
+  if (c->opponents < 0) {
+    fprintf(stderr, "riichi_mcp_eval: --opponents: '%s' is not tsumogiri or policy\n", c->opp);
     return 2;
   }
-  int opponents = mcg_opponents_of(opp);
-  if (opponents < 0) {
-    fprintf(stderr, "riichi_mcp_eval: --opponents: '%s' is not tsumogiri or policy\n", opp);
-    return 2;
-  }
-  char wpath[4096];
+  return 0;
+}
+
+/* The agents: the policy, then for --mcp and --bcp one per target played, their models loaded
+ * into models[0..2). Returns their number, or -1 (printed). */
+static int load_agents(const config *c, mcm_model models[2], agent agents[MAX_AGENTS]) {
   tk_error err;
   tk_error_clear(&err);
-  double *w = NULL;
-  if (mcg_load_policy(weights, wpath, sizeof wpath, &w, &err)) {
-    fprintf(stderr, "riichi_mcp_eval: %s\n", err.msg);
-    return 1;
-  }
-  policy_w = w;
-  static mcm_model models[2];
-  agent agents[MAX_AGENTS];
   int na = 0;
   agents[na++] = (agent){"policy", NULL, 0, NULL};
-  const char *paths[2] = {mcp_path, bcp_path};
+  const char *paths[2] = {c->mcp_path, c->bcp_path};
   for (int k = 0; k < 2; k++) {
     if (!paths[k]) continue;
     if (mcm_load(paths[k], k == 0 ? MCM_MCP : MCM_BCP, &models[k], &err)) {
       fprintf(stderr, "riichi_mcp_eval: %s\n", err.msg);
-      return 1;
+      return -1;
     }
     for (int h = 1; h <= 4; h++) {
-      if (!(targets & 1 << (h - 1))) continue;
+      if (!(c->targets & 1 << (h - 1))) continue;
       agents[na] = (agent){"", &models[k], h, NULL};
       snprintf(agents[na].label, sizeof agents[na].label, "%s-%d", k == 0 ? "mcp" : "bcp", h);
       na++;
     }
   }
+  return na;
+}
 
-  /* hands[a * n + i]: how agent a played hand i (label -1 until played); then each worker's
-   * --compare counters, CMP_N per agent. */
-  size_t bytes = (size_t)na * n * sizeof(played) + (size_t)jobs * na * CMP_N * sizeof(uint64_t);
-  played *hands = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (hands == MAP_FAILED) {
-    fprintf(stderr, "riichi_mcp_eval: cannot map %zu bytes: %s\n", bytes, strerror(errno));
-    return 1;
-  }
-  for (size_t i = 0; i < (size_t)na * n; i++) hands[i].label = -1;
-  uint64_t *cmp = (uint64_t *)(hands + (size_t)na * n); /* mmap: zeroed, 8-aligned */
-  mcg_params p;
-  mcg_params_init(&p, seed, opponents, w);
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+/* Plays the hands in c->jobs forked workers into `hands` (and cmp with --compare). Returns 0,
+ * or 1 (printed). */
+static int play_all(const config *c, const mcg_params *p, agent *agents, int na, played *hands,
+                    uint64_t *cmp) {
   tk_proc_ending workers[MAX_JOBS];
-  for (uint64_t j = 0; j < jobs; j++) {
-    evaluation ev = {&p, agents, na, hands, n, j, jobs, compare ? cmp : NULL};
+  for (uint64_t j = 0; j < c->jobs; j++) {
+    evaluation ev = {p, agents, na, hands, c->n, j, c->jobs, c->compare ? cmp : NULL};
     tk_proc_opts o = {.fn = evaluate_main, .arg = &ev, .map = {-1, -1, -1}};
     pid_t pid;
     tk_error perr;
@@ -273,33 +259,23 @@ int main(int argc, char **argv) {
     }
     workers[j] = (tk_proc_ending){.pid = pid, .stdin_fd = -1};
   }
-  tk_proc_end(workers, (int)jobs, -1, 0); /* each runs to its end */
+  tk_proc_end(workers, (int)c->jobs, -1, 0); /* each runs to its end */
   int failed = 0;
-  for (uint64_t j = 0; j < jobs; j++)
+  for (uint64_t j = 0; j < c->jobs; j++)
     if (!WIFEXITED(workers[j].status) || WEXITSTATUS(workers[j].status)) failed = 1;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (failed) {
     fprintf(stderr, "riichi_mcp_eval: a worker failed (above); no result\n");
     return 1;
   }
-  struct rusage ru;
-  getrusage(RUSAGE_CHILDREN, &ru);
-  double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-               (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  return 0;
+}
 
-  /* success[a][h]: hands agent a won with >= h han. */
+/* Prints (and writes to jf, when not NULL) each agent's success at each h, with the paired
+ * difference to the policy. */
+static void print_success(const config *c, const agent *agents, int na, const played *hands,
+                          FILE *jf) {
+  uint64_t n = c->n;
   double z = gsl_cdf_ugaussian_Pinv(0.975);
-  FILE *jf = NULL;
-  if (out && !(jf = fopen(out, "w"))) {
-    fprintf(stderr, "riichi_mcp_eval: %s: cannot write: %s\n", out, strerror(errno));
-    return 1;
-  }
-  if (jf)
-    fprintf(jf, "{\"seed\": %llu, \"hands\": %llu, \"opponents\": \"%s\", \"rows\": [",
-            (unsigned long long)seed, (unsigned long long)n, opp);
-  printf("hands %llu of seed %llu, opponents %s; %.1f CPU s (%.2f ms a hand and agent), %.1f s\n",
-         (unsigned long long)n, (unsigned long long)seed, opp, cpu, 1e3 * cpu / ((double)n * na),
-         (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
   printf("%-8s %-4s %-26s %-34s\n", "agent", "h", "success (95% Wilson)", "minus the policy (paired)");
   int first = 1;
   for (int h = 1; h <= 4; h++)
@@ -331,10 +307,15 @@ int main(int argc, char **argv) {
         first = 0;
       }
     }
-  /* How each agent played: shares of the n hands, and --compare's shares of the decisions. */
-  if (jf) fprintf(jf, "\n], \"play\": [");
+}
+
+/* Prints (and writes to jf) how each agent played: shares of the hands, and with --compare the
+ * shares of its decisions (cmp: each worker's counters). */
+static void print_play(const config *c, const agent *agents, int na, const played *hands,
+                       const uint64_t *cmp, FILE *jf) {
+  uint64_t n = c->n;
   printf("\n%-8s %-10s %-10s %-22s", "agent", "a call", "riichi", "no win, tenpai at end");
-  if (compare)
+  if (c->compare)
     printf(" %-10s %-18s %-18s %-16s", "decisions", "agree w/ policy", "higher / lower sh.",
            "calls: it / pol.");
   printf("\n");
@@ -354,27 +335,83 @@ int main(int argc, char **argv) {
                   "%.6f, \"tenpai_at_end_of_lost\": %.6f",
               a ? "," : "", agents[a].label, calls / (double)n, riichi / (double)n,
               lost > 0 ? tenpai / lost : 0);
-    if (compare && a) {
-      uint64_t c[CMP_N] = {0};
-      for (uint64_t j = 0; j < jobs; j++)
-        for (int k = 0; k < CMP_N; k++) c[k] += cmp[((size_t)j * na + a) * CMP_N + k];
-      double d = c[CMP_MULTI] ? (double)c[CMP_MULTI] : 1;
-      printf(" %-10llu %-18.4f %.4f / %-9.4f %.4f / %.4f", (unsigned long long)c[CMP_MULTI],
-             c[CMP_AGREE] / d, c[CMP_HIGHER] / d, c[CMP_LOWER] / d, c[CMP_CALLS] / d,
-             c[CMP_POLICY_CALLS] / d);
+    if (c->compare && a) {
+      uint64_t k[CMP_N] = {0};
+      for (uint64_t j = 0; j < c->jobs; j++)
+        for (int q = 0; q < CMP_N; q++) k[q] += cmp[((size_t)j * na + a) * CMP_N + q];
+      double d = k[CMP_MULTI] ? (double)k[CMP_MULTI] : 1;
+      printf(" %-10llu %-18.4f %.4f / %-9.4f %.4f / %.4f", (unsigned long long)k[CMP_MULTI],
+             k[CMP_AGREE] / d, k[CMP_HIGHER] / d, k[CMP_LOWER] / d, k[CMP_CALLS] / d,
+             k[CMP_POLICY_CALLS] / d);
       if (jf)
         fprintf(jf, ", \"decisions\": %llu, \"agree\": %.6f, \"higher_shanten\": %.6f, "
                     "\"lower_shanten\": %.6f, \"calls\": %.6f, \"policy_calls\": %.6f",
-                (unsigned long long)c[CMP_MULTI], c[CMP_AGREE] / d, c[CMP_HIGHER] / d,
-                c[CMP_LOWER] / d, c[CMP_CALLS] / d, c[CMP_POLICY_CALLS] / d);
+                (unsigned long long)k[CMP_MULTI], k[CMP_AGREE] / d, k[CMP_HIGHER] / d,
+                k[CMP_LOWER] / d, k[CMP_CALLS] / d, k[CMP_POLICY_CALLS] / d);
     }
     printf("\n");
     if (jf) fprintf(jf, "}");
   }
+}
+
+int main(int argc, char **argv) {
+  config c;
+  int prc = parse_config(argc, argv, &c);
+  if (prc) return prc == 1 ? 0 : 2;
+  uint64_t n = c.n;
+  char wpath[4096];
+  tk_error err;
+  tk_error_clear(&err);
+  double *w = NULL;
+  if (mcg_load_policy(c.weights, wpath, sizeof wpath, &w, &err)) {
+    fprintf(stderr, "riichi_mcp_eval: %s\n", err.msg);
+    return 1;
+  }
+  policy_w = w;
+  static mcm_model models[2];
+  agent agents[MAX_AGENTS];
+  int na = load_agents(&c, models, agents);
+  if (na < 0) return 1;
+
+  /* hands[a * n + i]: how agent a played hand i (label -1 until played); then each worker's
+   * --compare counters, CMP_N per agent. */
+  size_t bytes = (size_t)na * n * sizeof(played) + (size_t)c.jobs * na * CMP_N * sizeof(uint64_t);
+  played *hands = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (hands == MAP_FAILED) {
+    fprintf(stderr, "riichi_mcp_eval: cannot map %zu bytes: %s\n", bytes, strerror(errno));
+    return 1;
+  }
+  for (size_t i = 0; i < (size_t)na * n; i++) hands[i].label = -1;
+  uint64_t *cmp = (uint64_t *)(hands + (size_t)na * n); /* mmap: zeroed, 8-aligned */
+  mcg_params p;
+  mcg_params_init(&p, c.seed, c.opponents, w);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if (play_all(&c, &p, agents, na, hands, cmp)) return 1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  struct rusage ru;
+  getrusage(RUSAGE_CHILDREN, &ru);
+  double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+               (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+  FILE *jf = NULL;
+  if (c.out && !(jf = fopen(c.out, "w"))) {
+    fprintf(stderr, "riichi_mcp_eval: %s: cannot write: %s\n", c.out, strerror(errno));
+    return 1;
+  }
+  if (jf)
+    fprintf(jf, "{\"seed\": %llu, \"hands\": %llu, \"opponents\": \"%s\", \"rows\": [",
+            (unsigned long long)c.seed, (unsigned long long)n, c.opp);
+  printf("hands %llu of seed %llu, opponents %s; %.1f CPU s (%.2f ms a hand and agent), %.1f s\n",
+         (unsigned long long)n, (unsigned long long)c.seed, c.opp, cpu,
+         1e3 * cpu / ((double)n * na),
+         (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+  print_success(&c, agents, na, hands, jf);
+  if (jf) fprintf(jf, "\n], \"play\": [");
+  print_play(&c, agents, na, hands, cmp, jf);
   if (jf) {
     fprintf(jf, "\n]}\n");
     if (fclose(jf)) {
-      fprintf(stderr, "riichi_mcp_eval: %s: cannot write: %s\n", out, strerror(errno));
+      fprintf(stderr, "riichi_mcp_eval: %s: cannot write: %s\n", c.out, strerror(errno));
       return 1;
     }
   }

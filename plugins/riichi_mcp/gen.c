@@ -251,18 +251,6 @@ int mcg_load_policy(const char *path, char *used, size_t cap, double **w, tk_err
   return rop_weights_load(used, w, NULL, err);
 }
 
-int mcg_parse_u64(const char *prog, const char *flag, const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (!*s || *end || errno || s[0] == '-') {
-    fprintf(stderr, "%s: %s: not a whole number: '%s'\n", prog, flag, s);
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
 int mcg_opponents_of(const char *name) {
   return !strcmp(name, "tsumogiri") ? MCX_OPP_TSUMOGIRI : !strcmp(name, "policy") ? MCX_OPP_POLICY : -1;
 }

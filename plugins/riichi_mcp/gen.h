@@ -85,10 +85,6 @@ int mcg_evaluate(const mcg_params *p, uint64_t hand, mcg_decide_fn decide, void 
  * code with the message (naming the file) in err. */
 int mcg_load_policy(const char *path, char *used, size_t cap, double **w, tk_error *err);
 
-/* A whole number (decimal, no sign) for option `flag` of program `prog`: 0, or -1 after
- * printing "PROG: FLAG: not a whole number: 'S'" on stderr. */
-int mcg_parse_u64(const char *prog, const char *flag, const char *s, uint64_t *out);
-
 /* "tsumogiri" → MCX_OPP_TSUMOGIRI, "policy" → MCX_OPP_POLICY, anything else → -1. */
 int mcg_opponents_of(const char *name);
 

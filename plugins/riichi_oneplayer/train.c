@@ -50,6 +50,7 @@
  * byte for byte. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@
 #include <jansson.h>
 
 #include "logtext.h"
+#include "opts.h"
 #include "policy.h"
 #include "riichi_log.h"
 #include "taikai/records.h"
@@ -698,45 +700,135 @@ static void free_all(pool *p, set *train, set *held) {
   free(p->feat), free(p->cand), free(p->act), free(train->x), free(held->x);
 }
 
+/* The agreement of the weights file `path` with the teacher on held and train, by category.
+ * Returns 0, or 2 when the file cannot be read (printed). */
+static int evaluate_weights(const char *path, const char *teacher, const pool *p, const set *train,
+                            const set *held) {
+  tk_error err;
+  tk_error_clear(&err);
+  double *we = NULL;
+  size_t nnz = 0, ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT], ex = 0, ext = 0;
+  if (rop_weights_load(path, &we, &nnz, &err)) {
+    fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
+    return 2;
+  }
+  agreement(we, p, held, ag, tot, &ex);
+  agreement(we, p, train, agt, tott, &ext);
+  printf("agreement of %s (%zu nonzero weights) with '%s' (paper 000 table 4):\n", path, nnz,
+         teacher);
+  printf("  %-8s %16s %16s %22s\n", "", "held out", "the others", "all");
+  for (int i = 0; i < NCAT; i++)
+    printf("  %-8s %6.2f %% %7zu  %6.2f %% %7zu  %6.2f %% (%zu of %zu)\n", CAT_NAME[i],
+           pct(ag[i], tot[i]), tot[i], pct(agt[i], tott[i]), tott[i],
+           pct(ag[i] + agt[i], tot[i] + tott[i]), ag[i] + agt[i], tot[i] + tott[i]);
+  printf("  (calls with the same discard too, all: %.2f %%)\n",
+         pct(ex + ext, tot[CAT_CALL] + tott[CAT_CALL]));
+  free(we);
+  return 0;
+}
+
+/* The averaged perceptron over `epochs` shuffles (seeded by `seed`) of train, one line per
+ * epoch; its weights written to `out` and its held-out agreement printed (t0: the clock at the
+ * start, for the CPU time). Returns 0, or 1 (printed). */
+static int train_and_save(const char *out, const char *teacher, long epochs,
+                          unsigned long long seed, const pool *p, const set *train,
+                          const set *held, clock_t t0) {
+  double *w = calloc(ROF_FEATURES, sizeof *w), *u = calloc(ROF_FEATURES, sizeof *u);
+  double *avg = calloc(ROF_FEATURES, sizeof *avg);
+  size_t *order = malloc(train->n * sizeof *order);
+  int rc = 1;
+  if (!w || !u || !avg || !order) {
+    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
+    goto done;
+  }
+  for (size_t i = 0; i < train->n; i++) order[i] = i;
+  size_t ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT];
+  agreement(w, p, held, ag, tot, NULL);
+  printf("baseline, zero weights (the first candidate: the lowest tile, pass): held out: discards "
+         "%.2f %%, calls %.2f %%, passes %.2f %%\n", pct(ag[0], tot[0]), pct(ag[1], tot[1]),
+         pct(ag[2], tot[2]));
+  tk_rng rng;
+  tk_rng_seed(&rng, seed);
+  double c = 1;
+  size_t exact = 0;
+  for (long ep = 1; ep <= epochs; ep++) {
+    for (size_t i = train->n - 1; i > 0; i--) { /* Fisher-Yates */
+      size_t j = (size_t)tk_rng_below(&rng, (uint32_t)(i + 1));
+      size_t t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    size_t mistakes = 0;
+    for (size_t i = 0; i < train->n; i++, c++) {
+      const example *e = &train->x[order[i]];
+      int guess = best_of(w, p, e);
+      if (guess == e->teacher) continue;
+      mistakes++;
+      uint64_t ct = e->cand + e->teacher, cg = e->cand + (uint64_t)guess;
+      for (uint64_t j = p->cand[ct]; j < p->cand[ct + 1]; j++) w[p->feat[j]] += 1, u[p->feat[j]] += c;
+      for (uint64_t j = p->cand[cg]; j < p->cand[cg + 1]; j++) w[p->feat[j]] -= 1, u[p->feat[j]] -= c;
+    }
+    for (size_t f = 0; f < ROF_FEATURES; f++) avg[f] = w[f] - u[f] / c;
+    agreement(avg, p, held, ag, tot, &exact);
+    agreement(avg, p, train, agt, tott, NULL);
+    printf("epoch %ld: %zu mistakes; held out: discards %.2f %%, calls %.2f %%, passes %.2f %% "
+           "(training %.2f / %.2f / %.2f %%)\n", ep, mistakes, pct(ag[0], tot[0]),
+           pct(ag[1], tot[1]), pct(ag[2], tot[2]), pct(agt[0], tott[0]), pct(agt[1], tott[1]),
+           pct(agt[2], tott[2]));
+  }
+  tk_error err;
+  tk_error_clear(&err);
+  size_t nnz = 0;
+  char hex[TK_SHA256_HEX];
+  if (rop_weights_save(out, avg, &nnz, &err) || tk_sha256_file(out, hex, &err)) {
+    fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
+    goto done;
+  }
+  printf("held-out agreement with '%s' (paper 000 table 4):\n", teacher);
+  for (int i = 0; i < NCAT; i++)
+    printf("  %-8s %6.2f %%  (%zu of %zu)\n", CAT_NAME[i], pct(ag[i], tot[i]), ag[i], tot[i]);
+  printf("  (calls with the same discard too: %.2f %%, %zu of %zu)\n", pct(exact, tot[CAT_CALL]),
+         exact, tot[CAT_CALL]);
+  printf("wrote %s: %zu nonzero weights, sha256 %s (%.1f s CPU)\n", out, nnz, hex,
+         (double)(clock() - t0) / CLOCKS_PER_SEC);
+  rc = 0;
+done:
+  free(w), free(u), free(avg), free(order);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   const char *in[64], *out = NULL, *evaluate = NULL;
   int nin = 0;
-  long epochs = 5, holdout = 10;
-  unsigned long long seed = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
-    if (!strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--teacher") && v) {
-      teacher_list = v, i++;
-    } else if (!strcmp(a, "--evaluate") && v) {
-      evaluate = v, i++;
-    } else if (!strcmp(a, "--skip-bad-games")) {
-      skip_bad = 1;
-    } else if (!strcmp(a, "--out") && v) {
-      out = v, i++;
-    } else if (!strcmp(a, "--epochs") && v && (epochs = strtol(v, &end, 10)) > 0 && !*end) {
-      i++;
-    } else if (!strcmp(a, "--holdout") && v && (holdout = strtol(v, &end, 10)) > 1 && !*end) {
-      i++;
-    } else if (!strcmp(a, "--filter") && v && (!strcmp(v, "paper") || !strcmp(v, "none"))) {
-      paper_filter = !strcmp(v, "paper"), i++;
-    } else if (!strcmp(a, "--train-units") && v && v[0] != '-' &&
-               ((max_train_units = strtoull(v, &end, 10)), !*end) && max_train_units > 0) {
-      i++;
-    } else if (!strcmp(a, "--seed") && v && v[0] != '-' && ((seed = strtoull(v, &end, 10)), !*end)) {
-      i++;
-    } else if (a[0] != '-' && nin < 64) {
-      in[nin++] = a;
-    } else {
-      fprintf(stderr, "riichi_oneplayer_train: bad argument '%s'%s%s\n", a, v ? " " : "",
-              v ? v : "");
-      usage(stderr);
-      return 2;
-    }
+  uint64_t epochs = 5, holdout = 10, seed = 1, units = 0;
+  static const char *const FILTERS[] = {"none", "paper", NULL};
+  const tk_opt opts[] = {
+      {.name = "teacher", .kind = TK_OPT_STRING, .dest = &teacher_list, .value = "LABELS"},
+      {.name = "evaluate", .kind = TK_OPT_STRING, .dest = &evaluate, .value = "WEIGHTS"},
+      {.name = "skip-bad-games", .kind = TK_OPT_FLAG, .dest = &skip_bad},
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &out, .value = "FILE"},
+      {.name = "epochs", .kind = TK_OPT_U64, .dest = &epochs, .value = "N", .min = 1,
+       .max = LONG_MAX},
+      {.name = "holdout", .kind = TK_OPT_U64, .dest = &holdout, .value = "M", .min = 2,
+       .max = LONG_MAX},
+      {.name = "filter", .kind = TK_OPT_CHOICE, .dest = &paper_filter, .choices = FILTERS,
+       .value = "paper|none"},
+      {.name = "train-units", .kind = TK_OPT_U64, .dest = &units, .value = "N", .min = 1,
+       .max = UINT64_MAX},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse_prog("riichi_oneplayer_train", opts, argc, argv, in, 64, &nin);
+  if (!prc && nin > 64) {
+    fprintf(stderr, "riichi_oneplayer_train: at most 64 inputs\n");
+    prc = 2;
   }
+  if (prc == 1) usage(stdout);
+  if (prc) {
+    if (prc == 2) usage(stderr);
+    return prc == 1 ? 0 : 2;
+  }
+  max_train_units = units;
   if (!nin || (!out && !evaluate) || (out && evaluate)) {
     usage(stderr);
     return 2;
@@ -748,7 +840,7 @@ int main(int argc, char **argv) {
   decs g = {0};
   const char *teacher = teacher_list ? teacher_list : "every player";
   for (int i = 0; i < nin; i++) {
-    int rc = read_input(in[i], holdout, &g, &p, &train, &held, &k);
+    int rc = read_input(in[i], (long)holdout, &g, &p, &train, &held, &k);
     if (rc) {
       free(g.d);
       free_all(&p, &train, &held);
@@ -775,95 +867,10 @@ int main(int argc, char **argv) {
          k.kept[CAT_DISCARD], k.kept[CAT_CALL], k.kept[CAT_PASS], k.rule, k.after_call, k.forced,
          k.other, k.overridden, k.unmatched);
   printf("%zu training examples, %zu held out (walls, or logs' game numbers, %% %ld == %ld); "
-         "%zu candidates, %.1f active features each\n", train.n, held.n, holdout, holdout - 1, p.ncand,
-         (double)p.nfeat / (double)p.ncand);
-  if (evaluate) { /* no training: the agreement of existing weights */
-    tk_error err;
-    tk_error_clear(&err);
-    double *we = NULL;
-    size_t nnz = 0, ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT], ex = 0, ext = 0;
-    if (rop_weights_load(evaluate, &we, &nnz, &err)) {
-      fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
-      free_all(&p, &train, &held);
-      return 2;
-    }
-    agreement(we, &p, &held, ag, tot, &ex);
-    agreement(we, &p, &train, agt, tott, &ext);
-    printf("agreement of %s (%zu nonzero weights) with '%s' (paper 000 table 4):\n", evaluate,
-           nnz, teacher);
-    printf("  %-8s %16s %16s %22s\n", "", "held out", "the others", "all");
-    for (int i = 0; i < NCAT; i++)
-      printf("  %-8s %6.2f %% %7zu  %6.2f %% %7zu  %6.2f %% (%zu of %zu)\n", CAT_NAME[i],
-             pct(ag[i], tot[i]), tot[i], pct(agt[i], tott[i]), tott[i],
-             pct(ag[i] + agt[i], tot[i] + tott[i]), ag[i] + agt[i], tot[i] + tott[i]);
-    printf("  (calls with the same discard too, all: %.2f %%)\n",
-           pct(ex + ext, tot[CAT_CALL] + tott[CAT_CALL]));
-    free(we);
-    free_all(&p, &train, &held);
-    return 0;
-  }
-  double *w = calloc(ROF_FEATURES, sizeof *w), *u = calloc(ROF_FEATURES, sizeof *u);
-  double *avg = calloc(ROF_FEATURES, sizeof *avg);
-  size_t *order = malloc(train.n * sizeof *order);
-  if (!w || !u || !avg || !order) {
-    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
-    free(w), free(u), free(avg), free(order);
-    free_all(&p, &train, &held);
-    return 1;
-  }
-  for (size_t i = 0; i < train.n; i++) order[i] = i;
-  size_t ag[NCAT], tot[NCAT], agt[NCAT], tott[NCAT];
-  agreement(w, &p, &held, ag, tot, NULL);
-  printf("baseline, zero weights (the first candidate: the lowest tile, pass): held out: discards "
-         "%.2f %%, calls %.2f %%, passes %.2f %%\n", pct(ag[0], tot[0]), pct(ag[1], tot[1]),
-         pct(ag[2], tot[2]));
-  tk_rng rng;
-  tk_rng_seed(&rng, seed);
-  double c = 1;
-  size_t exact = 0;
-  for (long ep = 1; ep <= epochs; ep++) {
-    for (size_t i = train.n - 1; i > 0; i--) { /* Fisher-Yates */
-      size_t j = (size_t)tk_rng_below(&rng, (uint32_t)(i + 1));
-      size_t t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    size_t mistakes = 0;
-    for (size_t i = 0; i < train.n; i++, c++) {
-      const example *e = &train.x[order[i]];
-      int guess = best_of(w, &p, e);
-      if (guess == e->teacher) continue;
-      mistakes++;
-      uint64_t ct = e->cand + e->teacher, cg = e->cand + (uint64_t)guess;
-      for (uint64_t j = p.cand[ct]; j < p.cand[ct + 1]; j++) w[p.feat[j]] += 1, u[p.feat[j]] += c;
-      for (uint64_t j = p.cand[cg]; j < p.cand[cg + 1]; j++) w[p.feat[j]] -= 1, u[p.feat[j]] -= c;
-    }
-    for (size_t f = 0; f < ROF_FEATURES; f++) avg[f] = w[f] - u[f] / c;
-    agreement(avg, &p, &held, ag, tot, &exact);
-    agreement(avg, &p, &train, agt, tott, NULL);
-    printf("epoch %ld: %zu mistakes; held out: discards %.2f %%, calls %.2f %%, passes %.2f %% "
-           "(training %.2f / %.2f / %.2f %%)\n", ep, mistakes, pct(ag[0], tot[0]),
-           pct(ag[1], tot[1]), pct(ag[2], tot[2]), pct(agt[0], tott[0]), pct(agt[1], tott[1]),
-           pct(agt[2], tott[2]));
-  }
-  tk_error err;
-  tk_error_clear(&err);
-  size_t nnz = 0;
-  char hex[TK_SHA256_HEX];
-  if (rop_weights_save(out, avg, &nnz, &err) || tk_sha256_file(out, hex, &err)) {
-    fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
-    free(w), free(u), free(avg), free(order);
-    free_all(&p, &train, &held);
-    return 1;
-  }
-  printf("held-out agreement with '%s' (paper 000 table 4):\n", teacher);
-  for (int i = 0; i < NCAT; i++)
-    printf("  %-8s %6.2f %%  (%zu of %zu)\n", CAT_NAME[i], pct(ag[i], tot[i]), ag[i], tot[i]);
-  printf("  (calls with the same discard too: %.2f %%, %zu of %zu)\n", pct(exact, tot[CAT_CALL]),
-         exact, tot[CAT_CALL]);
-  printf("wrote %s: %zu nonzero weights, sha256 %s (%.1f s CPU)\n", out, nnz, hex,
-         (double)(clock() - t0) / CLOCKS_PER_SEC);
-  free(w), free(u), free(avg), free(order);
+         "%zu candidates, %.1f active features each\n", train.n, held.n, (long)holdout,
+         (long)holdout - 1, p.ncand, (double)p.nfeat / (double)p.ncand);
+  int rc = evaluate ? evaluate_weights(evaluate, teacher, &p, &train, &held)
+                    : train_and_save(out, teacher, (long)epochs, seed, &p, &train, &held, t0);
   free_all(&p, &train, &held);
-  return 0;
+  return rc;
 }

@@ -11,11 +11,13 @@
  * move towards the teacher's features and away from that discard's. The weights written are
  * the average over every step (the averaged perceptron), which the same command reproduces
  * byte for byte. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "features.h"
+#include "opts.h"
 #include "taikai/solo.h"
 #include "taikai/records.h"
 #include "taikai/rng.h"
@@ -114,38 +116,10 @@ static void usage(FILE *f) {
              "[--holdout M] [--seed S]\n");
 }
 
-int main(int argc, char **argv) {
-  const char *in = NULL, *teacher = NULL, *out = NULL;
-  long epochs = 5, holdout = 10;
-  unsigned long long seed = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    char *end = NULL;
-    if (!strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "--teacher") && v) {
-      teacher = v, i++;
-    } else if (!strcmp(a, "--out") && v) {
-      out = v, i++;
-    } else if (!strcmp(a, "--epochs") && v && (epochs = strtol(v, &end, 10)) > 0 && !*end) {
-      i++;
-    } else if (!strcmp(a, "--holdout") && v && (holdout = strtol(v, &end, 10)) > 1 && !*end) {
-      i++;
-    } else if (!strcmp(a, "--seed") && v && ((seed = strtoull(v, &end, 10)), !*end)) {
-      i++;
-    } else if (a[0] != '-' && !in) {
-      in = a;
-    } else {
-      fprintf(stderr, "solo_linear_train: bad argument '%s'%s%s\n", a, v ? " " : "", v ? v : "");
-      usage(stderr);
-      return 2;
-    }
-  }
-  if (!in || !teacher || !out) {
-    usage(stderr);
-    return 2;
-  }
+/* Reads the decisions of the agent labelled `teacher` from the records file `in` into train and
+ * held (walls % holdout == holdout - 1 held out). Returns 0, 1 on a bad decision or a read
+ * error, 2 when the teacher is not in the file or a set is empty (each printed). */
+static int read_sets(const char *in, const char *teacher, long holdout, set *train, set *held) {
   tk_error err;
   tk_error_clear(&err);
   tk_records *r;
@@ -165,7 +139,6 @@ int main(int argc, char **argv) {
     tk_records_close(r);
     return 2;
   }
-  set train = {0}, held = {0};
   tk_records_unit u;
   int rc;
   while ((rc = tk_records_next(r, &u, &err)) == 1) {
@@ -194,7 +167,7 @@ int main(int argc, char **argv) {
         tk_records_close(r);
         return 1;
       }
-      if (push(u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? &held : &train, &e)) {
+      if (push(u.wall % (uint64_t)holdout == (uint64_t)holdout - 1 ? held : train, &e)) {
         fprintf(stderr, "solo_linear_train: out of memory\n");
         tk_records_close(r);
         return 1;
@@ -202,40 +175,38 @@ int main(int argc, char **argv) {
     }
   }
   tk_records_close(r);
-  if (rc < 0 || !train.n || !held.n) {
+  if (rc < 0 || !train->n || !held->n) {
     if (rc < 0) fprintf(stderr, "solo_linear_train: %s\n", err.msg);
     else fprintf(stderr, "solo_linear_train: %s: %zu training and %zu held-out decisions of '%s'; "
-                 "need some of each\n", in, train.n, held.n, teacher);
-    free(train.x);
-    free(held.x);
+                 "need some of each\n", in, train->n, held->n, teacher);
     return rc < 0 ? 1 : 2;
   }
-  printf("%s: %zu training decisions, %zu held out (walls %% %ld == %ld), teacher '%s'\n", in,
-         train.n, held.n, holdout, holdout - 1, teacher);
-  /* averaged perceptron: w the current weights, acc the sum of c * update (the standard
-   * trick), the average w - acc / c after c steps */
+  return 0;
+}
+
+/* The averaged perceptron over `epochs` shuffles (seeded by `seed`) of train, its weights into
+ * avg, one line per epoch on stdout. Returns 0, or 1 when out of memory. */
+static int train_perceptron(const set *train, const set *held, long epochs,
+                            unsigned long long seed, double avg[SL_FEATURES]) {
+  /* w the current weights, acc the sum of c * update (the standard trick), the average
+   * w - acc / c after c steps */
   double w[SL_FEATURES] = {0}, acc[SL_FEATURES] = {0};
   double c = 1;
-  size_t *order = malloc(train.n * sizeof *order);
-  if (!order) {
-    free(train.x);
-    free(held.x);
-    return 1;
-  }
-  for (size_t i = 0; i < train.n; i++) order[i] = i;
+  size_t *order = malloc(train->n * sizeof *order);
+  if (!order) return 1;
+  for (size_t i = 0; i < train->n; i++) order[i] = i;
   tk_rng rng;
   tk_rng_seed(&rng, seed);
-  double avg[SL_FEATURES];
   for (long ep = 1; ep <= epochs; ep++) {
-    for (size_t i = train.n - 1; i > 0; i--) { /* Fisher-Yates */
+    for (size_t i = train->n - 1; i > 0; i--) { /* Fisher-Yates */
       size_t j = (size_t)tk_rng_below(&rng, (uint32_t)(i + 1));
       size_t t = order[i];
       order[i] = order[j];
       order[j] = t;
     }
     size_t mistakes = 0;
-    for (size_t i = 0; i < train.n; i++, c++) {
-      const example *e = &train.x[order[i]];
+    for (size_t i = 0; i < train->n; i++, c++) {
+      const example *e = &train->x[order[i]];
       int guess = best_of(w, e);
       if (guess == e->teacher) continue;
       mistakes++;
@@ -244,8 +215,45 @@ int main(int argc, char **argv) {
     }
     for (int f = 0; f < SL_FEATURES; f++) avg[f] = w[f] - acc[f] / c;
     printf("epoch %ld: %zu mistakes in training; agreement: training %.2f %%, held out %.2f %%\n",
-           ep, mistakes, 100 * agreement(avg, &train), 100 * agreement(avg, &held));
+           ep, mistakes, 100 * agreement(avg, train), 100 * agreement(avg, held));
   }
+  free(order);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *in = NULL, *teacher = NULL, *out = NULL;
+  uint64_t epochs = 5, holdout = 10, seed = 1;
+  const tk_opt opts[] = {
+      {.name = "teacher", .kind = TK_OPT_STRING, .dest = &teacher, .value = "LABEL",
+       .help = "the agent whose discards are learned"},
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &out, .value = "FILE",
+       .help = "the weights file written"},
+      {.name = "epochs", .kind = TK_OPT_U64, .dest = &epochs, .value = "N", .min = 1,
+       .max = LONG_MAX, .help = "passes over the training set (default 5)"},
+      {.name = "holdout", .kind = TK_OPT_U64, .dest = &holdout, .value = "M", .min = 2,
+       .max = LONG_MAX, .help = "one wall in M held out (default 10)"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S",
+       .help = "the shuffles' seed (default 1)"},
+      {.name = NULL},
+  };
+  int npos = 0, prc = tk_opts_parse_prog("solo_linear_train", opts, argc, argv, &in, 1, &npos);
+  if (prc == 1) usage(stdout);
+  if (prc) {
+    if (prc == 2) usage(stderr);
+    return prc == 1 ? 0 : 2;
+  }
+  if (!in || !teacher || !out) {
+    usage(stderr);
+    return 2;
+  }
+  set train = {0}, held = {0};
+  double avg[SL_FEATURES];
+  int rc = read_sets(in, teacher, (long)holdout, &train, &held);
+  if (rc) goto done;
+  printf("%s: %zu training decisions, %zu held out (walls %% %ld == %ld), teacher '%s'\n", in,
+         train.n, held.n, (long)holdout, (long)holdout - 1, teacher);
+  if ((rc = train_perceptron(&train, &held, (long)epochs, seed, avg))) goto done;
   tk_weights tw;
   memset(&tw, 0, sizeof tw);
   snprintf(tw.model, sizeof tw.model, "%s", SL_MODEL);
@@ -254,17 +262,17 @@ int main(int argc, char **argv) {
   tw.shape[0] = SL_FEATURES;
   tw.count = SL_FEATURES;
   tw.values = avg;
+  tk_error err;
+  tk_error_clear(&err);
   if (tk_weights_save(out, &tw, &err)) {
     fprintf(stderr, "solo_linear_train: %s\n", err.msg);
-    free(order);
-    free(train.x);
-    free(held.x);
-    return 1;
+    rc = 1;
+    goto done;
   }
   printf("held-out agreement with '%s': %.2f %% (%zu decisions); wrote %s\n", teacher,
          100 * agreement(avg, &held), held.n, out);
-  free(order);
+done:
   free(train.x);
   free(held.x);
-  return 0;
+  return rc;
 }

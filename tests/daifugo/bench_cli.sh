@@ -27,8 +27,8 @@ check_refused() { # ARGS... : expected message last
   *) echo "FAIL $*: message '$err', expected '$msg'"; status=1 ;;
   esac
 }
-check_refused "--decisions wants a positive count, not '0'" --decisions 0
-check_refused "--playouts wants a positive count, not '12x'" --playouts 12x
-check_refused "--positions wants a positive count, not '(nothing)'" --positions
-check_refused "unknown argument '--games'" --games 3
+check_refused "--decisions: '0' is not a whole number from 1 to" --decisions 0
+check_refused "--playouts: '12x' is not a whole number (see taikai bench daifugo --help)" --playouts 12x
+check_refused "--positions needs a value (see taikai bench daifugo --help)" --positions
+check_refused "unknown option '--games' (see taikai bench daifugo --help)" --games 3
 exit $status

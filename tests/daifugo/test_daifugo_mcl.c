@@ -302,8 +302,8 @@ static void trainer(void) {
   static const struct {
     const char *args, *want;
   } bad[] = {
-      {"REC --learner svm --out X", "bad argument '--learner' svm"},
-      {"REC --learner ap --out X --train 0", "bad argument '--train' 0"},
+      {"REC --learner svm --out X", "--learner: 'svm' is not one of ap, nn (see daifugo_mcl_train --help)"},
+      {"REC --learner ap --out X --train 0", "--train: '0' is not a whole number from 1 to 10000000"},
       {"REC --learner ap --out X --teacher nobody", "no agent labelled 'nobody'"},
       {"REC --learner ap --out X --train 100000", "--train 100000 and --held 10000 need 110000"},
       {"/nonexistent.tkr --learner ap --out X", "/nonexistent.tkr"},
@@ -367,8 +367,8 @@ static void teacher_noise(void) {
   static const struct {
     const char *args, *want;
   } bad[] = {
-      {"REC --repeats 65", "bad argument '--repeats' 65"},
-      {"REC --playouts 0", "bad argument '--playouts' 0"},
+      {"REC --repeats 65", "--repeats: '65' is not a whole number from 0 to 64"},
+      {"REC --playouts 0", "--playouts: '0' is not a whole number from 1 to "},
       {"REC --skip 0 --positions 100000000", "positions kept; --skip 0 and --positions 100000000"},
       {"REC --teacher nobody", "no agent labelled 'nobody'"},
       {"/nonexistent.tkr", "/nonexistent.tkr"},

@@ -367,7 +367,7 @@ static void test_binaries(void) {
   }
   if (!err.code || wt.index) tk_weights_sparse_free(&wt);
   snprintf(cmd, sizeof cmd, "cd %s && %s a.bin --model bcp --out wf.tkw --format 3 2>e.txt "
-           ">/dev/null; test $? -eq 2 && grep -q \"format: bad value '3'\" e.txt", TK_WORK_DIR,
+           ">/dev/null; test $? -eq 2 && grep -q \"format: '3' is not one of 1, 2\" e.txt", TK_WORK_DIR,
            TK_TRAIN_BIN);
   TK_EQ(sh(cmd), 0, "--format 3 refused");
   snprintf(cmd, sizeof cmd, "cd %s && head -c -3 a.bin > torn.bin && %s torn.bin --model mcp "

@@ -4,12 +4,14 @@
  * dealt positions; the determinisation of mid-game views; and the work of one Monte Carlo
  * decision of the paper's size (1,500 times: determinise the view, play a candidate, play out),
  * against the goal of 5 ms. Times are CPU seconds of this process (one thread). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "daifugo_cmd.h"
+#include "opts.h"
 #include "taikai/daifugo.h"
 
 static double cpu_now(void) {
@@ -96,48 +98,33 @@ static int bench_decisions(long decisions, tk_daifugo_legal *l, tk_daifugo_block
   return fails || places < 0 || keep < 0 ? 1 : 0; /* uses the results */
 }
 
-/* The options that take a count, and the index of `arg` among them (-1 if none). */
-static const char *const COUNT_OPTIONS[] = {"--playouts", "--positions", "--decisions"};
-static int count_option(const char *arg) {
-  for (int k = 0; k < (int)(sizeof COUNT_OPTIONS / sizeof *COUNT_OPTIONS); k++)
-    if (!strcmp(arg, COUNT_OPTIONS[k])) return k;
-  return -1;
-}
-
 int tk_bench_daifugo(int argc, char **argv) {
-  long playouts = 1000000, positions = 100000, decisions = 200;
-  long *counts[] = {&playouts, &positions, &decisions}; /* in COUNT_OPTIONS' order */
-  for (int i = 1; i < argc; i++) {
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: taikai bench daifugo [--playouts N] [--positions N] [--decisions N]\n\n"
-             "On one core, in CPU seconds:\n"
-             "- the legal moves of N positions (default 100000) sampled from random games, 20 times;\n"
-             "- N random playouts (default 1000000) of whole games from dealt positions (1000\n"
-             "  deals, cycled): playouts per second, against the goal of 500000; then up to\n"
-             "  100000 of the same games step by step (tk_daifugo_random_play and\n"
-             "  tk_daifugo_game_play for every action, as an agent's own loop plays them);\n"
-             "- the determinisation (tk_daifugo_determinize) of 1000 mid-game views (the player\n"
-             "  to act holding 4 to 8 cards), 100 times each;\n"
-             "- N Monte Carlo decisions (default 200) on those views, each 1500 times: determinise,\n"
-             "  play a candidate (the legal plays in turn), play out (tk_daifugo_playout): time per\n"
-             "  decision, against the goal of 5 ms.\n");
-      return 0;
-    } else if (count_option(argv[i]) >= 0) {
-      long *dst = counts[count_option(argv[i])];
-      char *end = NULL;
-      *dst = val ? strtol(val, &end, 10) : 0;
-      if (!val || end == val || *end || *dst < 1) {
-        fprintf(stderr, "taikai bench daifugo: %s wants a positive count, not '%s'\n", argv[i],
-                val ? val : "(nothing)");
-        return 2;
-      }
-      i++;
-    } else {
-      fprintf(stderr, "taikai bench daifugo: unknown argument '%s'\n", argv[i]);
-      return 2;
-    }
-  }
+  uint64_t nplayouts = 1000000, npositions = 100000, ndecisions = 200;
+  const tk_opt opts[] = {
+      {.name = "playouts", .kind = TK_OPT_U64, .dest = &nplayouts, .value = "N", .min = 1,
+       .max = LONG_MAX, .help = "random playouts (default 1000000)"},
+      {.name = "positions", .kind = TK_OPT_U64, .dest = &npositions, .value = "N", .min = 1,
+       .max = LONG_MAX, .help = "positions (default 100000)"},
+      {.name = "decisions", .kind = TK_OPT_U64, .dest = &ndecisions, .value = "N", .min = 1,
+       .max = LONG_MAX, .help = "Monte Carlo decisions (default 200)"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse("bench daifugo", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1)
+    printf("usage: taikai bench daifugo [--playouts N] [--positions N] [--decisions N]\n\n"
+           "On one core, in CPU seconds:\n"
+           "- the legal moves of N positions (default 100000) sampled from random games, 20 times;\n"
+           "- N random playouts (default 1000000) of whole games from dealt positions (1000\n"
+           "  deals, cycled): playouts per second, against the goal of 500000; then up to\n"
+           "  100000 of the same games step by step (tk_daifugo_random_play and\n"
+           "  tk_daifugo_game_play for every action, as an agent's own loop plays them);\n"
+           "- the determinisation (tk_daifugo_determinize) of 1000 mid-game views (the player\n"
+           "  to act holding 4 to 8 cards), 100 times each;\n"
+           "- N Monte Carlo decisions (default 200) on those views, each 1500 times: determinise,\n"
+           "  play a candidate (the legal plays in turn), play out (tk_daifugo_playout): time per\n"
+           "  decision, against the goal of 5 ms.\n");
+  if (prc) return prc == 1 ? 0 : 2;
+  long playouts = (long)nplayouts, positions = (long)npositions, decisions = (long)ndecisions;
   tk_daifugo_rules rules = tk_daifugo_default_rules();
   rules.block_games = 1;
   enum { DEALS = 1000 };

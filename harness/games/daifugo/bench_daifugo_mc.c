@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "daifugo_cmd.h"
+#include "opts.h"
 #include "daifugo_mcl/policy.h"
 #include "dmc.h"
 #include "loader.h"
@@ -156,40 +157,33 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
   dmc_params p = dmc_default_params();
   const char *mcl_weights = NULL;
   double alpha = 0.6;
-  for (int i = 1; i < argc; i++) {
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: taikai bench daifugo-mc [--positions N] [--exchanges N] [--playouts N]\n\n"
-             "Times the daifugo Monte Carlo decision (daifugo_mc's, the plain playout policy)\n"
-             "on one core: N play decisions where no shortcut fires (default 200) and N\n"
-             "exchange decisions of the daifugo and the fugo (default 40), sampled from seeded\n"
-             "blocks of random play, each with N playouts (default 1500; the exchange budget\n"
-             "too). Prints CPU ms per decision and playouts per CPU second; the goal is at most\n"
-             "5 ms per 1,500-playout decision. Then the same with daifugo_mcl's learned\n"
-             "playouts (goal 10 ms): --mcl-weights FILE, an AP weights file (default\n"
-             "daifugo_mcl_ap.tkw in the plugin folders), --alpha A (default 0.6).\n");
-      return 0;
-    } else if (!strcmp(argv[i], "--positions") && val) {
-      nplay = atoi(val), i++;
-    } else if (!strcmp(argv[i], "--exchanges") && val) {
-      nex = atoi(val), i++;
-    } else if (!strcmp(argv[i], "--mcl-weights") && val) {
-      mcl_weights = val, i++;
-    } else if (!strcmp(argv[i], "--alpha") && val) {
-      alpha = atof(val), i++;
-    } else if (!strcmp(argv[i], "--playouts") && val) {
-      p.playouts = p.exchange_playouts = atoi(val), i++;
-    } else {
-      fprintf(stderr, "taikai bench daifugo-mc: unknown argument '%s'\n", argv[i]);
-      return 2;
-    }
-  }
-  if (nplay < 1 || nplay > 100000 || nex < 1 || nex > 100000 || p.playouts < 1 ||
-      p.playouts > DMC_MAX_PLAYOUTS) {
-    fprintf(stderr, "taikai bench daifugo-mc: --positions and --exchanges must be 1..100000, "
-                    "--playouts 1..%d\n", DMC_MAX_PLAYOUTS);
-    return 2;
-  }
+  int playouts = 0, have_playouts = 0;
+  const tk_opt opts[] = {
+      {.name = "positions", .kind = TK_OPT_INT, .dest = &nplay, .value = "N", .min = 1,
+       .max = 100000, .help = "play decisions (default 200)"},
+      {.name = "exchanges", .kind = TK_OPT_INT, .dest = &nex, .value = "N", .min = 1,
+       .max = 100000, .help = "exchange decisions (default 40)"},
+      {.name = "playouts", .kind = TK_OPT_INT, .dest = &playouts, .given = &have_playouts,
+       .value = "N", .min = 1, .max = DMC_MAX_PLAYOUTS, .help = "playouts per decision"},
+      {.name = "mcl-weights", .kind = TK_OPT_STRING, .dest = &mcl_weights, .value = "FILE",
+       .help = "daifugo_mcl's AP weights"},
+      {.name = "alpha", .kind = TK_OPT_DOUBLE, .dest = &alpha, .value = "A",
+       .help = "daifugo_mcl's alpha (default 0.6)"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse("bench daifugo-mc", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1)
+    printf("usage: taikai bench daifugo-mc [--positions N] [--exchanges N] [--playouts N]\n\n"
+           "Times the daifugo Monte Carlo decision (daifugo_mc's, the plain playout policy)\n"
+           "on one core: N play decisions where no shortcut fires (default 200) and N\n"
+           "exchange decisions of the daifugo and the fugo (default 40), sampled from seeded\n"
+           "blocks of random play, each with N playouts (default 1500; the exchange budget\n"
+           "too). Prints CPU ms per decision and playouts per CPU second; the goal is at most\n"
+           "5 ms per 1,500-playout decision. Then the same with daifugo_mcl's learned\n"
+           "playouts (goal 10 ms): --mcl-weights FILE, an AP weights file (default\n"
+           "daifugo_mcl_ap.tkw in the plugin folders), --alpha A (default 0.6).\n");
+  if (prc) return prc == 1 ? 0 : 2;
+  if (have_playouts) p.playouts = p.exchange_playouts = playouts;
   position *play = malloc(sizeof *play * (size_t)nplay), *ex = malloc(sizeof *ex * (size_t)nex);
   dmc_stats *st = malloc(sizeof *st);
   int rc = 1;

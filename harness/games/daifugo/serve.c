@@ -506,16 +506,6 @@ static int listen_on(const char *host, uint64_t port, int *fd_out, int *bound, t
   return 0;
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || !*s || *s == '-') return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v > max) return -1;
-  *out = v;
-  return 0;
-}
-
 /* tk_run_args.edit: the spec must be daifugo, seated; --games N sets N / block_games blocks, or
  * one block of N games when N is smaller. */
 static int edit_spec(void *ctx, tk_spec *spec, tk_error *err) {
@@ -598,6 +588,56 @@ static int serve_hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
   return 0;
 }
 
+/* -j and --jobs: refused (the server plays its blocks in order). */
+static int no_jobs(void *dest, const char *spelling, const char *v, tk_error *err) {
+  (void)dest;
+  (void)v;
+  return tk_error_set(err, TK_EINVAL, -1, "%s: the server plays its blocks in order in one "
+                      "process (each plugin seat in a process of its own); it takes no -j",
+                      spelling);
+}
+
+/* Parses serve's command line (run's options, -j refused, and its own) into a and sv: 0, 1 for
+ * --help (printed), 2 on a usage error (printed). */
+static int serve_args(int argc, char **argv, tk_run_args *a, serve *sv) {
+  tk_opt t[TK_RUN_NOPTS + 4];
+  int n = tk_run_args_table(a, t, TK_RUN_NOPTS);
+  for (int k = 0; k < n; k++)
+    if (!strcmp(t[k].name, "jobs"))
+      t[k] = (tk_opt){.name = "jobs", .short_name = 'j', .kind = TK_OPT_CALL, .call = no_jobs,
+                      .optional = 1, .help = "refused: one process plays the blocks in order"};
+  const tk_opt own[] = {
+      {.name = "port", .kind = TK_OPT_U64, .dest = &sv->port, .value = "P", .max = 65535,
+       .help = "the port to listen on"},
+      {.name = "host", .kind = TK_OPT_STRING, .dest = &sv->host, .value = "ADDR",
+       .help = "the address to listen on"},
+      {.name = "handshake-ms", .kind = TK_OPT_U64, .dest = &sv->handshake_ms, .value = "MS",
+       .min = 1, .max = 3600000, .help = "a client's time to say its name"},
+      {.name = "games", .kind = TK_OPT_U64, .dest = &sv->games, .value = "N", .min = 1,
+       .max = 1000000000, .help = "games to play"},
+  };
+  memcpy(t + n, own, sizeof own);
+  t[n + (int)(sizeof own / sizeof own[0])] = (tk_opt){.name = NULL};
+  const char *pos[2];
+  int npos = 0, rc = tk_opts_parse("serve", t, argc, argv, pos, 2, &npos);
+  if (rc == 1) usage(stdout);
+  if (rc) return rc;
+  if (npos > 1) {
+    fprintf(stderr, "taikai serve: one spec at a time (got '%s' and '%s')\n", pos[0], pos[1]);
+    return 2;
+  }
+  if (!npos) {
+    usage(stderr);
+    return 2;
+  }
+  a->spec_path = pos[0];
+  if (sv->games && a->walls) {
+    fprintf(stderr, "taikai serve: --games and --walls both say how much to play: give one\n");
+    return 2;
+  }
+  return 0;
+}
+
 int tk_cmd_serve(int argc, char **argv) {
   tk_run_args a;
   memset(&a, 0, sizeof a);
@@ -610,67 +650,9 @@ int tk_cmd_serve(int argc, char **argv) {
   sv->port = TK_UECDA_PORT;
   sv->handshake_ms = TK_LOBBY_HANDSHAKE_MS;
   sv->listen_fd = -1;
-  int status = 2;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-      usage(stdout);
-      status = 0;
-      goto done;
-    } else if (!strcmp(arg, "--port")) {
-      if (parse_u64(v, 65535, &sv->port)) {
-        fprintf(stderr, "taikai serve: --port expects a port from 0 to 65535, got '%s'\n",
-                v ? v : "(nothing)");
-        goto done;
-      }
-      i++;
-    } else if (!strcmp(arg, "--host")) {
-      if (!v || !*v) {
-        fprintf(stderr, "taikai serve: --host expects an address, got '%s'\n", v ? v : "(nothing)");
-        goto done;
-      }
-      sv->host = v;
-      i++;
-    } else if (!strcmp(arg, "--handshake-ms")) {
-      if (parse_u64(v, 3600000, &sv->handshake_ms) || !sv->handshake_ms) {
-        fprintf(stderr, "taikai serve: --handshake-ms expects milliseconds from 1 to 3600000, "
-                "got '%s'\n", v ? v : "(nothing)");
-        goto done;
-      }
-      i++;
-    } else if (!strcmp(arg, "--games")) {
-      if (parse_u64(v, 1000000000, &sv->games) || !sv->games) {
-        fprintf(stderr, "taikai serve: --games expects a number from 1 to 1000000000, got '%s'\n",
-                v ? v : "(nothing)");
-        goto done;
-      }
-      i++;
-    } else if (!strcmp(arg, "-j") || !strncmp(arg, "-j", 2) || !strcmp(arg, "--jobs")) {
-      fprintf(stderr, "taikai serve: %s: the server plays its blocks in order in one process "
-              "(each plugin seat in a process of its own); it takes no -j\n", arg);
-      goto done;
-    } else {
-      int k = tk_run_args_option(&a, "serve", argc, argv, &i);
-      if (k < 0) goto done;
-      if (k) continue;
-      if (arg[0] == '-' && arg[1]) {
-        fprintf(stderr, "taikai serve: unknown option '%s' (see taikai serve --help)\n", arg);
-        goto done;
-      } else if (!a.spec_path) {
-        a.spec_path = arg;
-      } else {
-        fprintf(stderr, "taikai serve: one spec at a time (got '%s' and '%s')\n", a.spec_path,
-                arg);
-        goto done;
-      }
-    }
-  }
-  if (!a.spec_path) {
-    usage(stderr);
-    goto done;
-  }
-  if (sv->games && a.walls) {
-    fprintf(stderr, "taikai serve: --games and --walls both say how much to play: give one\n");
+  int status = serve_args(argc, argv, &a, sv);
+  if (status) {
+    status = status == 1 ? 0 : 2;
     goto done;
   }
   a.external_ok = 1;

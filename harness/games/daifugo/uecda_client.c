@@ -21,6 +21,7 @@
 
 #include "daifugo_cmd.h"
 #include "loader.h"
+#include "opts.h"
 #include "uecda.h"
 
 static void usage(FILE *f) {
@@ -352,56 +353,39 @@ static int connect_to(const char *host, const char *port) {
 }
 
 int tk_cmd_client(int argc, char **argv) {
-  const char *plugin = NULL, *host = "127.0.0.1", *port = "42485", *name = NULL,
-             *params_text = "{}";
-  uint64_t seed = 1;
+  const char *plugin = NULL, *host = "127.0.0.1", *name = NULL, *params_text = "{}";
+  uint64_t seed = 1, port_number = 42485;
   int quiet = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      usage(stdout);
-      return 0;
-    }
-    int takes = !strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "--name") ||
-                !strcmp(a, "--params") || !strcmp(a, "--seed");
-    if (takes && (!v || !*v)) {
-      fprintf(stderr, "taikai client: %s expects a value\n", a);
-      return 2;
-    }
-    if (!strcmp(a, "--host")) host = v, i++;
-    else if (!strcmp(a, "--port")) {
-      char *end;
-      long p = strtol(v, &end, 10);
-      if (*end || p < 1 || p > 65535) {
-        fprintf(stderr, "taikai client: --port expects a port from 1 to 65535, got '%s'\n", v);
-        return 2;
-      }
-      port = v, i++;
-    } else if (!strcmp(a, "--name")) name = v, i++;
-    else if (!strcmp(a, "--params")) params_text = v, i++;
-    else if (!strcmp(a, "--seed")) {
-      char *end;
-      errno = 0;
-      unsigned long long s = strtoull(v, &end, 10);
-      if (errno || *end || v[0] == '-') {
-        fprintf(stderr, "taikai client: --seed expects an integer from 0 to 2^64-1, got '%s'\n", v);
-        return 2;
-      }
-      seed = s, i++;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) quiet = 1;
-    else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai client: unknown option '%s' (see taikai client --help)\n", a);
-      return 2;
-    } else if (!plugin) plugin = a;
-    else {
-      fprintf(stderr, "taikai client: one plugin at a time (got '%s' and '%s')\n", plugin, a);
-      return 2;
-    }
+  const tk_opt opts[] = {
+      {.name = "host", .kind = TK_OPT_STRING, .dest = &host, .value = "H",
+       .help = "the server's address"},
+      {.name = "port", .kind = TK_OPT_U64, .dest = &port_number, .value = "P", .min = 1,
+       .max = 65535, .help = "the server's port"},
+      {.name = "name", .kind = TK_OPT_STRING, .dest = &name, .value = "NAME",
+       .help = "the name in the profile"},
+      {.name = "params", .kind = TK_OPT_STRING, .dest = &params_text, .value = "JSON",
+       .help = "the plugin's parameters"},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S",
+       .help = "the agent's seed"},
+      {.name = "quiet", .short_name = 'q', .kind = TK_OPT_FLAG, .dest = &quiet,
+       .help = "no summary line"},
+      {.name = NULL},
+  };
+  const char *pos[2];
+  int npos = 0, prc = tk_opts_parse("client", opts, argc, argv, pos, 2, &npos);
+  if (prc == 1) usage(stdout);
+  if (prc) return prc == 1 ? 0 : 2;
+  if (npos > 1) {
+    fprintf(stderr, "taikai client: one plugin at a time (got '%s' and '%s')\n", pos[0], pos[1]);
+    return 2;
   }
-  if (!plugin) {
+  if (!npos) {
     usage(stderr);
     return 2;
   }
+  plugin = pos[0];
+  char port[8];
+  snprintf(port, sizeof port, "%u", (unsigned)port_number);
   tk_error err;
   tk_error_clear(&err);
   char path[TK_PATH_MAX];

@@ -3,12 +3,14 @@
  * tournament: the seat's view, its legal actions, the agent's act(), tk_riichi_apply (which
  * checks the action against the legal ones). Reports games and actions (agent decisions) per
  * second on one core. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "riichi_cmd.h"
 #include "game.h"
+#include "opts.h"
 #include "watch.h"
 #include "taikai/agent.h"
 #include "taikai/riichi.h"
@@ -74,29 +76,23 @@ static int run(const tk_agent_descriptor *d, long games, double *secs, long *act
 }
 
 int tk_bench_riichi(int argc, char **argv) {
-  long games = 20000;
+  uint64_t ngames = 20000;
   const char *only = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: taikai bench riichi [--games N] [--agent tsumogiri|greedy|random]\n\n"
-             "Plays N east-only games (default 20000) of four copies of each baseline agent\n"
-             "(default: tsumogiri, then greedy) in this process, one core, and prints games and\n"
-             "actions (agent decisions) per second.\n");
-      return 0;
-    } else if (!strcmp(argv[i], "--games") && val) {
-      games = atol(val), i++;
-    } else if (!strcmp(argv[i], "--agent") && val) {
-      only = val, i++;
-    } else {
-      fprintf(stderr, "taikai bench riichi: unknown argument '%s'\n", argv[i]);
-      return 2;
-    }
-  }
-  if (games < 1) {
-    fprintf(stderr, "taikai bench riichi: --games must be positive\n");
-    return 2;
-  }
+  const tk_opt opts[] = {
+      {.name = "games", .kind = TK_OPT_U64, .dest = &ngames, .value = "N", .min = 1,
+       .max = LONG_MAX, .help = "games per agent (default 20000)"},
+      {.name = "agent", .kind = TK_OPT_STRING, .dest = &only, .value = "NAME",
+       .help = "tsumogiri, greedy or random"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse("bench riichi", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1)
+    printf("usage: taikai bench riichi [--games N] [--agent tsumogiri|greedy|random]\n\n"
+           "Plays N east-only games (default 20000) of four copies of each baseline agent\n"
+           "(default: tsumogiri, then greedy) in this process, one core, and prints games and\n"
+           "actions (agent decisions) per second.\n");
+  if (prc) return prc == 1 ? 0 : 2;
+  long games = (long)ngames;
   if (only && !find_agent(only)) {
     fprintf(stderr, "taikai bench riichi: unknown agent '%s' (tsumogiri, greedy, random)\n", only);
     return 2;

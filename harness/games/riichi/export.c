@@ -15,6 +15,7 @@
 #include "riichi_cmd.h"
 #include "import.h"
 #include "logtext.h"
+#include "opts.h"
 #include "taikai/mahjong.h"
 
 /* The tenhou.net/6 code of an mjai tile name; -1 when it is not one. */
@@ -529,22 +530,19 @@ int tk_cmd_export(int argc, char **argv) {
   }
   list l = {NULL, 0, 0};
   const char *out_dir = NULL;
-  int rc = 0;
-  for (int i = 2; i < argc && !rc; i++) {
-    if (!strcmp(argv[i], "--out")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "taikai export: --out needs a folder\n");
-        rc = 2;
-      } else {
-        out_dir = argv[++i];
-      }
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "taikai export: unknown option '%s' (see taikai export --help)\n", argv[i]);
-      rc = 2;
-    } else {
-      rc = add(&l, argv[i]);
-    }
-  }
+  const tk_opt opts[] = {
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &out_dir, .empty_ok = 1, .value = "DIR",
+       .help = "the folder of the exported logs"},
+      {.name = NULL},
+  };
+  int nargs = 0, rc = 0;
+  const char **args = malloc((size_t)argc * sizeof *args);
+  /* argv[1] ("tenhou") stands where a command's name does */
+  int prc = args ? tk_opts_parse("export", opts, argc - 1, argv + 1, args, argc, &nargs) : 2;
+  if (prc == 1) usage(stdout);
+  rc = prc == 1 ? 0 : prc;
+  if (prc) goto done;
+  for (int i = 0; i < nargs && !rc; i++) rc = add(&l, args[i]);
   if (!rc && !l.n) {
     usage(stderr);
     rc = 2;
@@ -567,6 +565,8 @@ int tk_cmd_export(int argc, char **argv) {
     printf("%zu logs, %ld games written to %s, %ld refused\n", l.n, games, out_dir, refused);
     rc = unreadable ? 2 : refused ? 1 : 0;
   }
+done:
+  free(args);
   for (size_t i = 0; i < l.n; i++) free(l.p[i]);
   free(l.p);
   fflush(stdout);

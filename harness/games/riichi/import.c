@@ -17,6 +17,7 @@
 #include "riichi_cmd.h"
 #include "import.h"
 #include "logtext.h"
+#include "opts.h"
 #include "riichi_log.h"
 #include "taikai/riichi.h"
 
@@ -708,6 +709,67 @@ static int import_one(const char *path, const char *out_dir, long *wins, long *h
   return 0;
 }
 
+typedef struct records {
+  char **p; /* owned paths */
+  size_t n, cap;
+} records;
+
+/* Appends the record `a` (a file) or the *.mjlog and *.xml records of the folder `a` (in name
+ * order) to rs. Returns 0, or 2 with the reason printed (not found, an empty or unreadable
+ * folder, out of memory). */
+static int add_records(records *rs, const char *a) {
+  struct stat st;
+  if (stat(a, &st)) {
+    fprintf(stderr, "taikai import: %s: %s\n", a, strerror(errno));
+    return 2;
+  }
+  size_t first = rs->n;
+  DIR *d = S_ISDIR(st.st_mode) ? opendir(a) : NULL;
+  if (S_ISDIR(st.st_mode) && !d) {
+    fprintf(stderr, "taikai import: %s: cannot open the folder: %s\n", a, strerror(errno));
+    return 2;
+  }
+  int rc = 0;
+  struct dirent *e = NULL;
+  for (;;) {
+    const char *nm = NULL;
+    if (d) {
+      if (!(e = readdir(d))) break;
+      if (e->d_name[0] == '.' || !is_record_name(e->d_name)) continue;
+      nm = e->d_name;
+    }
+    if (rs->n == rs->cap) {
+      size_t cap = rs->cap ? 2 * rs->cap : 64;
+      char **nf = realloc(rs->p, cap * sizeof *nf);
+      if (!nf) {
+        rc = 2;
+        break;
+      }
+      rs->p = nf;
+      rs->cap = cap;
+    }
+    size_t l = strlen(a) + (nm ? strlen(nm) + 1 : 0) + 1;
+    char *f = malloc(l);
+    if (!f) {
+      rc = 2;
+      break;
+    }
+    if (nm) snprintf(f, l, "%s/%s", a, nm);
+    else snprintf(f, l, "%s", a);
+    rs->p[rs->n++] = f;
+    if (!d) break;
+  }
+  if (d) {
+    closedir(d);
+    if (rs->n == first && !rc) {
+      fprintf(stderr, "taikai import: %s: no *.mjlog or *.xml record in this folder\n", a);
+      rc = 2;
+    }
+    qsort(rs->p + first, rs->n - first, sizeof *rs->p, by_name);
+  }
+  return rc;
+}
+
 int tk_cmd_import(int argc, char **argv) {
   if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
     usage(stdout);
@@ -719,80 +781,21 @@ int tk_cmd_import(int argc, char **argv) {
     return 2;
   }
   const char *out_dir = NULL;
-  char **files = NULL;
-  size_t n = 0, cap = 0;
-  int rc = 0;
-  for (int i = 2; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--out")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "taikai import: --out needs a folder\n");
-        rc = 2;
-        break;
-      }
-      out_dir = argv[++i];
-      continue;
-    }
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      goto done;
-    }
-    if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "taikai import: unknown option '%s' (see taikai import --help)\n", a);
-      rc = 2;
-      break;
-    }
-    struct stat st;
-    if (stat(a, &st)) {
-      fprintf(stderr, "taikai import: %s: %s\n", a, strerror(errno));
-      rc = 2;
-      break;
-    }
-    size_t first = n;
-    DIR *d = S_ISDIR(st.st_mode) ? opendir(a) : NULL;
-    if (S_ISDIR(st.st_mode) && !d) {
-      fprintf(stderr, "taikai import: %s: cannot open the folder: %s\n", a, strerror(errno));
-      rc = 2;
-      break;
-    }
-    struct dirent *e = NULL;
-    for (;;) {
-      const char *nm = NULL;
-      if (d) {
-        if (!(e = readdir(d))) break;
-        if (e->d_name[0] == '.' || !is_record_name(e->d_name)) continue;
-        nm = e->d_name;
-      }
-      if (n == cap) {
-        cap = cap ? 2 * cap : 64;
-        char **nf = realloc(files, cap * sizeof *nf);
-        if (!nf) {
-          rc = 2;
-          break;
-        }
-        files = nf;
-      }
-      size_t l = strlen(a) + (nm ? strlen(nm) + 1 : 0) + 1;
-      files[n] = malloc(l);
-      if (!files[n]) {
-        rc = 2;
-        break;
-      }
-      if (nm) snprintf(files[n], l, "%s/%s", a, nm);
-      else snprintf(files[n], l, "%s", a);
-      n++;
-      if (!d) break;
-    }
-    if (d) {
-      closedir(d);
-      if (n == first && !rc) {
-        fprintf(stderr, "taikai import: %s: no *.mjlog or *.xml record in this folder\n", a);
-        rc = 2;
-      }
-      qsort(files + first, n - first, sizeof *files, by_name);
-    }
-  }
-  if (!rc && !n) {
+  records rs = {NULL, 0, 0};
+  const tk_opt opts[] = {
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &out_dir, .empty_ok = 1, .value = "DIR",
+       .help = "the folder of the logs"},
+      {.name = NULL},
+  };
+  int nargs = 0, rc = 0;
+  const char **args = malloc((size_t)argc * sizeof *args);
+  /* argv[1] ("tenhou") stands where a command's name does */
+  int prc = args ? tk_opts_parse("import", opts, argc - 1, argv + 1, args, argc, &nargs) : 2;
+  if (prc == 1) usage(stdout);
+  rc = prc == 1 ? 0 : prc;
+  if (prc) goto done;
+  for (int i = 0; i < nargs && !rc; i++) rc = add_records(&rs, args[i]);
+  if (!rc && !rs.n) {
     usage(stderr);
     rc = 2;
   }
@@ -806,8 +809,9 @@ int tk_cmd_import(int argc, char **argv) {
   }
   if (!rc) {
     long wins = 0, hands = 0, refused = 0, unreadable = 0;
+    size_t n = rs.n;
     for (size_t i = 0; i < n; i++) {
-      int r = import_one(files[i], out_dir, &wins, &hands);
+      int r = import_one(rs.p[i], out_dir, &wins, &hands);
       refused += r == 1;
       unreadable += r == 2;
     }
@@ -817,8 +821,9 @@ int tk_cmd_import(int argc, char **argv) {
     rc = unreadable ? 2 : refused ? 1 : 0;
   }
 done:
-  for (size_t i = 0; i < n; i++) free(files[i]);
-  free(files);
+  free(args);
+  for (size_t i = 0; i < rs.n; i++) free(rs.p[i]);
+  free(rs.p);
   fflush(stdout);
   return rc;
 }

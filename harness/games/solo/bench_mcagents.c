@@ -7,11 +7,13 @@
  * decision when the draws left reach the hand's shanten + 1 (otherwise no hand is reachable
  * and they skip the playouts). A komatsu/alpha playout is one exact best-hand search; an mc
  * playout is one random game to the end. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "opts.h"
 #include "solo_cmd.h"
 #include "game.h"
 #include "loader.h"
@@ -110,32 +112,26 @@ static int run_agent(const bench_agent *ba, long walls, long playouts, uint64_t 
 }
 
 int tk_bench_mcagents(int argc, char **argv) {
-  long walls = 20, playouts = 1000;
+  uint64_t nwalls = 20, nplayouts = 1000;
   const char *only = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: taikai bench mcagents [--walls N] [--playouts N] [--agent LABEL]\n\n"
-             "Plays walls 0..N-1 of seed 20150101 (default 20) with greedy, mc, komatsu,\n"
-             "alpha 0.8 and alpha 0.3 (playouts default 1000; --agent runs one of them) in\n"
-             "this process, and prints per agent: CPU seconds per game, decisions per game,\n"
-             "playouts per CPU second, microseconds per playout, win rate, points per game.\n");
-      return 0;
-    } else if (!strcmp(argv[i], "--walls") && v) {
-      walls = atol(v), i++;
-    } else if (!strcmp(argv[i], "--playouts") && v) {
-      playouts = atol(v), i++;
-    } else if (!strcmp(argv[i], "--agent") && v) {
-      only = v, i++;
-    } else {
-      fprintf(stderr, "taikai bench mcagents: unknown argument '%s'\n", argv[i]);
-      return 2;
-    }
-  }
-  if (walls < 1 || playouts < 1 || playouts > 10000000) {
-    fprintf(stderr, "taikai bench mcagents: --walls and --playouts must be positive\n");
-    return 2;
-  }
+  const tk_opt opts[] = {
+      {.name = "walls", .kind = TK_OPT_U64, .dest = &nwalls, .value = "N", .min = 1,
+       .max = LONG_MAX, .help = "walls 0..N-1 (default 20)"},
+      {.name = "playouts", .kind = TK_OPT_U64, .dest = &nplayouts, .value = "N", .min = 1,
+       .max = 10000000, .help = "playouts per decision (default 1000)"},
+      {.name = "agent", .kind = TK_OPT_STRING, .dest = &only, .value = "LABEL",
+       .help = "only that agent"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse("bench mcagents", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1)
+    printf("usage: taikai bench mcagents [--walls N] [--playouts N] [--agent LABEL]\n\n"
+           "Plays walls 0..N-1 of seed 20150101 (default 20) with greedy, mc, komatsu,\n"
+           "alpha 0.8 and alpha 0.3 (playouts default 1000; --agent runs one of them) in\n"
+           "this process, and prints per agent: CPU seconds per game, decisions per game,\n"
+           "playouts per CPU second, microseconds per playout, win rate, points per game.\n");
+  if (prc) return prc == 1 ? 0 : 2;
+  long walls = (long)nwalls, playouts = (long)nplayouts;
   tk_shanten_init();
   printf("%-10s %6s %9s %9s %12s %10s %9s %9s\n", "agent", "walls", "cpu-s/game", "dec/game",
          "playouts/s", "us/playout", "win", "pts/game");

@@ -4,44 +4,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "solo_cmd.h"
 #include "output.h"
 
 int tk_bench_solo(int argc, char **argv) {
-  long walls = 20000, jobs = 2;
+  uint64_t walls = 20000, jobs = 2;
   const char *agent = "greedy", *isolation = "worker";
-  for (int i = 1; i < argc; i++) {
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: taikai bench solo [--walls N] [-j N] [--agent PLUGIN] [--isolation KIND]\n\n"
-             "Plays N walls (default 20000) of one-player mahjong with one agent (default\n"
-             "greedy) in -j worker processes (default 2) and prints games per second and\n"
-             "the referee's time per decision. --isolation process calls the agent in a\n"
-             "process of its own (the spec's \"isolation\"; default worker): the difference\n"
-             "of two runs is the cost of isolation per call.\n");
-      return 0;
-    } else if (!strcmp(argv[i], "--walls") && v) {
-      walls = atol(v), i++;
-    } else if (!strcmp(argv[i], "-j") && v) {
-      jobs = atol(v), i++;
-    } else if (!strcmp(argv[i], "--agent") && v) {
-      agent = v, i++;
-    } else if (!strcmp(argv[i], "--isolation") && v) {
-      isolation = v, i++;
-    } else {
-      fprintf(stderr, "taikai bench solo: unknown argument '%s'\n", argv[i]);
-      return 2;
-    }
-  }
-  if (walls < 1 || jobs < 1 || jobs > 1024) {
-    fprintf(stderr, "taikai bench solo: --walls and -j must be positive\n");
-    return 2;
-  }
+  const tk_opt opts[] = {
+      {.name = "walls", .kind = TK_OPT_U64, .dest = &walls, .value = "N", .min = 1,
+       .max = INT64_MAX, .help = "walls played (default 20000)"},
+      {.name = "jobs", .short_name = 'j', .kind = TK_OPT_U64, .dest = &jobs, .value = "N",
+       .min = 1, .max = 1024, .help = "worker processes (default 2)"},
+      {.name = "agent", .kind = TK_OPT_STRING, .dest = &agent, .value = "PLUGIN",
+       .help = "the agent (default greedy)"},
+      {.name = "isolation", .kind = TK_OPT_STRING, .dest = &isolation, .value = "KIND",
+       .help = "worker (default) or process"},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse("bench solo", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1)
+    printf("usage: taikai bench solo [--walls N] [-j N] [--agent PLUGIN] [--isolation KIND]\n\n"
+           "Plays N walls (default 20000) of one-player mahjong with one agent (default\n"
+           "greedy) in -j worker processes (default 2) and prints games per second and\n"
+           "the referee's time per decision. --isolation process calls the agent in a\n"
+           "process of its own (the spec's \"isolation\"; default worker): the difference\n"
+           "of two runs is the cost of isolation per call.\n");
+  if (prc) return prc == 1 ? 0 : 2;
   char text[512];
   snprintf(text, sizeof text,
            "{\"game\": \"solo\", \"seed\": 1, \"walls\": %ld, \"agents\": [{\"plugin\": \"%s\", "
            "\"isolation\": \"%s\"}]}",
-           walls, agent, isolation);
+           (long)walls, agent, isolation);
   tk_error err;
   tk_error_clear(&err);
   tk_spec spec;
@@ -67,7 +61,7 @@ int tk_bench_solo(int argc, char **argv) {
   (void)turns;
   printf("solo: %s (%s), %ld walls, -j %ld: %.0f games/s (%.2f s); win rate %.2f%%, mean win "
          "turn %.2f\n",
-         agent, isolation, walls, jobs, (double)walls / secs, secs,
+         agent, isolation, (long)walls, (long)jobs, (double)walls / secs, secs,
          100 * json_number_value(json_object_get(json_object_get(a, "win_rate"), "value")),
          json_number_value(json_object_get(json_object_get(a, "mean_win_turn"), "value")));
   json_decref(sum);

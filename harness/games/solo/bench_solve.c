@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "opts.h"
 #include "solo_cmd.h"
 #include "taikai/rng.h"
 #include "taikai/solve.h"
@@ -50,57 +51,33 @@ static const char usage[] =
     "  --max-states M the cap (default the library's)\n"
     "  --seed S       seed of the hand set (default 1)\n";
 
-static int number(const char *flag, const char *v, long lo, long hi, long *out) {
-  char *end;
-  long x = strtol(v, &end, 10);
-  if (!*v || *end || x < lo || x > hi) {
-    fprintf(stderr, "taikai bench solve: %s '%s' is not a whole number from %ld to %ld\n", flag, v, lo, hi);
-    return 2;
-  }
-  *out = x;
-  return 0;
-}
+/* The choices' indices are the enums' values (tk_solve_objective, tk_solve_mode). */
+static const char *const OBJECTIVES[] = {"win", "points", NULL};
+static const char *const MODES[] = {"exact", "forward", "direct", "detour", NULL};
+static const char *const DISCARDS[] = {"all", "keep", NULL};
 
 int tk_bench_solve(int argc, char **argv) {
-  long positions = 5, draws = 17, max_states = 0, seed = 1, max_shanten = MAX_SHANTEN, detours = 1;
+  uint64_t u_positions = 5, u_draws = 17, u_max_states = 0, u_seed = 1,
+           u_max_shanten = MAX_SHANTEN, u_detours = 1;
   tk_solve_opts o = {.objective = TK_SOLVE_WIN, .dora_indicator = TK_TILE_NONE};
-  for (int i = 1; i < argc; i++) {
-    const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int rc = 0;
-    if (!strcmp(f, "-h") || !strcmp(f, "--help")) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (!v) {
-      fprintf(stderr, "taikai bench solve: unknown or incomplete option '%s' (see --help)\n", f);
-      return 2;
-    } else if (!strcmp(f, "--positions")) rc = number(f, v, 1, 10000, &positions);
-    else if (!strcmp(f, "--draws")) rc = number(f, v, 0, TK_SOLVE_MAX_DRAWS, &draws);
-    else if (!strcmp(f, "--max-states")) rc = number(f, v, 1, 100000000, &max_states);
-    else if (!strcmp(f, "--seed")) rc = number(f, v, 0, 2147483647, &seed);
-    else if (!strcmp(f, "--max-shanten")) rc = number(f, v, 0, MAX_SHANTEN, &max_shanten);
-    else if (!strcmp(f, "--detours")) rc = number(f, v, 0, 2 * TK_SOLVE_MAX_DRAWS + 1, &detours);
-    else if (!strcmp(f, "--objective")) {
-      if (!strcmp(v, "win")) o.objective = TK_SOLVE_WIN;
-      else if (!strcmp(v, "points")) o.objective = TK_SOLVE_POINTS;
-      else rc = 1;
-    } else if (!strcmp(f, "--discards")) {
-      if (!strcmp(v, "all")) o.keep_shanten = 0;
-      else if (!strcmp(v, "keep")) o.keep_shanten = 1;
-      else rc = 1;
-    } else if (!strcmp(f, "--mode")) {
-      if (!strcmp(v, "exact")) o.first_mode = TK_SOLVE_EXACT;
-      else if (!strcmp(v, "forward")) o.first_mode = TK_SOLVE_FORWARD;
-      else if (!strcmp(v, "direct")) o.first_mode = TK_SOLVE_DIRECT;
-      else if (!strcmp(v, "detour")) o.first_mode = TK_SOLVE_DETOUR;
-      else rc = 1;
-    } else {
-      fprintf(stderr, "taikai bench solve: unknown option '%s' (see --help)\n", f);
-      return 2;
-    }
-    if (rc == 1) fprintf(stderr, "taikai bench solve: %s: '%s' is not one of the choices (see --help)\n", f, v);
-    if (rc) return 2;
-    i++;
-  }
+  const tk_opt opts[] = {
+      {.name = "positions", .kind = TK_OPT_U64, .dest = &u_positions, .min = 1, .max = 10000},
+      {.name = "draws", .kind = TK_OPT_U64, .dest = &u_draws, .max = TK_SOLVE_MAX_DRAWS},
+      {.name = "max-states", .kind = TK_OPT_U64, .dest = &u_max_states, .min = 1,
+       .max = 100000000},
+      {.name = "seed", .kind = TK_OPT_U64, .dest = &u_seed, .max = 2147483647},
+      {.name = "max-shanten", .kind = TK_OPT_U64, .dest = &u_max_shanten, .max = MAX_SHANTEN},
+      {.name = "detours", .kind = TK_OPT_U64, .dest = &u_detours, .max = 2 * TK_SOLVE_MAX_DRAWS + 1},
+      {.name = "objective", .kind = TK_OPT_CHOICE, .dest = &o.objective, .choices = OBJECTIVES},
+      {.name = "discards", .kind = TK_OPT_CHOICE, .dest = &o.keep_shanten, .choices = DISCARDS},
+      {.name = "mode", .kind = TK_OPT_CHOICE, .dest = &o.first_mode, .choices = MODES},
+      {.name = NULL},
+  };
+  int prc = tk_opts_parse("bench solve", opts, argc, argv, NULL, 0, NULL);
+  if (prc == 1) fputs(usage, stdout);
+  if (prc) return prc == 1 ? 0 : 2;
+  long positions = (long)u_positions, draws = (long)u_draws, max_states = (long)u_max_states,
+       seed = (long)u_seed, max_shanten = (long)u_max_shanten, detours = (long)u_detours;
   o.draws = (int)draws;
   o.max_states = max_states;
   o.detours = (int)detours;

@@ -27,6 +27,7 @@
 #include "readfile.h"
 #include "solo_cmd.h"
 #include "game.h"
+#include "opts.h"
 #include "stats.h"
 #include "taikai/solo.h"
 #include "tally.h"
@@ -190,110 +191,114 @@ static void cell(FILE *f, const double *num, const double *den, size_t n, double
     fprintf(f, " %.1f [%.1f, %.1f] |", e.value, e.lo, e.hi);
 }
 
-int tk_cmd_rescore(int argc, char **argv) {
-  const char *run = NULL, *labels = NULL, *out_path = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      usage(stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "--labels") || !strcmp(argv[i], "--out")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "taikai rescore: %s needs a value\n", argv[i]);
-        return 2;
-      }
-      if (!strcmp(argv[i], "--labels")) labels = argv[++i];
-      else out_path = argv[++i];
-    } else if (argv[i][0] == '-') {
-      fprintf(stderr, "taikai rescore: unknown option '%s' (see taikai rescore --help)\n", argv[i]);
-      return 2;
-    } else if (!run) {
-      run = argv[i];
-    } else {
-      fprintf(stderr, "taikai rescore: one run folder expected, got also '%s'\n", argv[i]);
-      return 2;
-    }
+/* One rescoring: the command line, the run's spec and the per-agent sums. */
+typedef struct rescore {
+  const char *run, *labels, *out_path; /* borrowed from argv */
+  char path[4096];                     /* the file being read, for messages */
+  json_t *spec, *resolved;             /* owned: RUN/spec.json, its rules as resolved */
+  tk_solo_rules rules;
+  uint64_t seed;
+  double confidence;
+  int nagents;
+  const char **label;                  /* owned array of labels borrowed from spec */
+  acc *accs;                           /* owned: one per agent */
+  long games, errors;                  /* games counted, games that disagree with the engine */
+} rescore;
+
+/* Parses the command line into rs: 0, 1 after --help (printed), 2 on a usage error (printed). */
+static int rescore_args(rescore *rs, int argc, char **argv) {
+  const tk_opt opts[] = {
+      {.name = "labels", .kind = TK_OPT_STRING, .dest = &rs->labels, .empty_ok = 1,
+       .value = "L,...", .help = "only these agents"},
+      {.name = "out", .kind = TK_OPT_STRING, .dest = &rs->out_path, .value = "FILE",
+       .help = "write the Markdown table there"},
+      {.name = NULL},
+  };
+  const char *pos[2];
+  int npos = 0, prc = tk_opts_parse("rescore", opts, argc, argv, pos, 2, &npos);
+  if (prc == 1) usage(stdout);
+  if (prc) return prc;
+  if (npos > 1) {
+    fprintf(stderr, "taikai rescore: one run folder expected, got also '%s'\n", pos[1]);
+    return 2;
   }
-  if (!run) {
+  if (!npos) {
     usage(stderr);
     return 2;
   }
-  /* the lines must be what the run wrote (games.chain); a folder without a chain is noted */
-  if (tk_chain_vouch(run, "taikai rescore")) return 2;
-  tk_stats_init();
-  char path[4096];
-  snprintf(path, sizeof path, "%s/spec.json", run);
-  int rc = 2;
-  FILE *in = NULL, *out = NULL;
-  acc *accs = NULL;
-  json_t *resolved = NULL;
-  tk_solo_rules rules;
-  tk_error err = {0};
-  /* the run's spec.json, as `taikai run` resolved it (seed, rules, labels, confidence) */
+  rs->run = pos[0];
+  return 0;
+}
+
+/* Loads RUN/spec.json as `taikai run` resolved it (seed, rules, labels, confidence) and checks
+ * --labels against its agents. Returns 0, or 2 with the reason printed. */
+static int load_spec(rescore *rs) {
+  snprintf(rs->path, sizeof rs->path, "%s/spec.json", rs->run);
+  const char *path = rs->path;
   tk_error je;
   tk_error_clear(&je);
-  json_t *spec = tk_json_load_path(path, 0, &je);
+  rs->spec = tk_json_load_path(path, 0, &je);
+  json_t *spec = rs->spec;
   const char *game = json_string_value(json_object_get(spec, "game"));
   json_t *agents = json_object_get(spec, "agents"), *seedv = json_object_get(spec, "seed");
   json_t *confv = json_object_get(spec, "confidence");
-  int nagents = (int)json_array_size(agents);
-  const char **label = NULL;
+  rs->nagents = (int)json_array_size(agents);
   if (!spec) {
     fprintf(stderr, "taikai rescore: %s (a folder written by `taikai run` is expected)\n",
             je.msg);
-    goto done;
+    return 2;
   }
   if (!game || strcmp(game, "solo")) {
     fprintf(stderr, "taikai rescore: %s: field 'game': rescoring is for one-player mahjong "
             "runs (solo), got \"%s\"\n", path, game ? game : "?");
-    goto done;
+    return 2;
   }
-  if (!json_is_integer(seedv) || !nagents || !json_is_number(confv)) {
+  if (!json_is_integer(seedv) || !rs->nagents || !json_is_number(confv)) {
     fprintf(stderr, "taikai rescore: %s: not a spec.json written by `taikai run` (fields seed, "
             "agents, confidence)\n", path);
-    goto done;
+    return 2;
   }
-  uint64_t seed = (uint64_t)json_integer_value(seedv);
-  double confidence = json_number_value(confv);
-  label = calloc((size_t)nagents, sizeof *label);
-  if (!label) goto done;
-  for (int a = 0; a < nagents; a++) {
-    label[a] = json_string_value(json_object_get(json_array_get(agents, (size_t)a), "label"));
-    if (!label[a]) {
+  rs->seed = (uint64_t)json_integer_value(seedv);
+  rs->confidence = json_number_value(confv);
+  rs->label = calloc((size_t)rs->nagents, sizeof *rs->label);
+  if (!rs->label) return 2;
+  for (int a = 0; a < rs->nagents; a++) {
+    rs->label[a] = json_string_value(json_object_get(json_array_get(agents, (size_t)a), "label"));
+    if (!rs->label[a]) {
       fprintf(stderr, "taikai rescore: %s: field 'agents[%d].label': missing\n", path, a);
-      goto done;
+      return 2;
     }
   }
   json_t *rj = json_object_get(spec, "rules");
   if (!rj) rj = json_object_get(json_object_set_new(spec, "rules", json_object()) ? NULL : spec, "rules");
-  if (tk_game_find("solo")->parse_rules(rj, &rules, &resolved, path, &err)) {
+  tk_error err = {0};
+  if (tk_game_find("solo")->parse_rules(rj, &rs->rules, &rs->resolved, path, &err)) {
     fprintf(stderr, "taikai rescore: %s\n", err.msg);
-    goto done;
+    return 2;
   }
-  if (labels) {
-    for (const char *p = labels; *p;) {
-      const char *e = strchr(p, ',');
-      size_t len = e ? (size_t)(e - p) : strlen(p);
-      int found = 0;
-      for (int a = 0; a < nagents; a++)
-        if (strlen(label[a]) == len && !strncmp(label[a], p, len)) found = 1;
-      if (!found) {
-        fprintf(stderr, "taikai rescore: --labels: no agent '%.*s' in %s\n", (int)len, p, path);
-        goto done;
-      }
-      if (!e) break;
-      p = e + 1;
+  for (const char *p = rs->labels; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    int found = 0;
+    for (int a = 0; a < rs->nagents; a++)
+      if (strlen(rs->label[a]) == len && !strncmp(rs->label[a], p, len)) found = 1;
+    if (!found) {
+      fprintf(stderr, "taikai rescore: --labels: no agent '%.*s' in %s\n", (int)len, p, path);
+      return 2;
     }
+    if (!e) break;
+    p = e + 1;
   }
-  accs = calloc((size_t)nagents, sizeof *accs);
-  snprintf(path, sizeof path, "%s/games.jsonl", run);
-  tk_error ie;
-  tk_error_clear(&ie);
-  if (!accs || tk_file_fopen(path, "r", TK_FILE_ANY_SIZE, &in, &ie)) {
-    fprintf(stderr, "taikai rescore: %s\n", accs ? ie.msg : "out of memory");
-    goto done;
-  }
+  return 0;
+}
+
+/* Rebuilds and scores every game of `in` (RUN/games.jsonl, named by rs->path) into rs->accs,
+ * counting rs->games and rs->errors (the first ten printed). Returns 0, or 2 with the reason
+ * printed (a malformed line, a read error, out of memory). */
+static int read_games(rescore *rs, FILE *in) {
+  const char *path = rs->path;
   char line[TK_LINE_MAX + 2];
-  long lineno = 0, errors = 0, games = 0;
+  long lineno = 0;
   int64_t cached_wall = -1;
   uint8_t wall[TK_SOLO_WALL_TILES];
   while (fgets(line, sizeof line, in)) {
@@ -311,94 +316,123 @@ int tk_cmd_rescore(int argc, char **argv) {
     json_t *seat = j ? json_array_get(json_object_get(j, "seats"), 0) : NULL;
     json_t *ag = json_object_get(seat, "agent"), *w = json_object_get(j, "wall");
     if (!json_is_integer(ag) || !json_is_integer(w) || json_integer_value(ag) < 0 ||
-        json_integer_value(ag) >= nagents || json_integer_value(w) < 0) {
+        json_integer_value(ag) >= rs->nagents || json_integer_value(w) < 0) {
       fprintf(stderr, "taikai rescore: %s:%ld: not a solo games.jsonl line of this run%s%s\n",
               path, lineno, j ? "" : ": ", j ? "" : lje.text);
       json_decref(j);
-      goto done;
+      return 2;
     }
     int a = (int)json_integer_value(ag);
-    if (json_is_true(json_object_get(j, "skipped")) ||
-        !selected(labels, label[a])) {
+    if (json_is_true(json_object_get(j, "skipped")) || !selected(rs->labels, rs->label[a])) {
       json_decref(j);
       continue;
     }
     if (json_integer_value(w) != cached_wall) {
       cached_wall = json_integer_value(w);
-      tk_solo_wall(seed, (uint64_t)cached_wall, wall);
+      tk_solo_wall(rs->seed, (uint64_t)cached_wall, wall);
     }
     double win, pts[NCONV];
     char why[512];
-    int r = rescore_line(seat, wall, &rules, &win, pts, why, sizeof why);
+    int r = rescore_line(seat, wall, &rs->rules, &win, pts, why, sizeof why);
     json_decref(j);
     if (r == 2) {
       fprintf(stderr, "taikai rescore: %s:%ld: %s\n", path, lineno, why);
-      goto done;
+      return 2;
     }
     if (r == 1) {
-      if (errors++ < 10)
+      if (rs->errors++ < 10)
         fprintf(stderr, "taikai rescore: %s:%ld (agent %s, wall %lld): %s\n", path, lineno,
-                label[a], (long long)cached_wall, why);
+                rs->label[a], (long long)cached_wall, why);
       continue;
     }
-    if (acc_push(&accs[a], win, pts)) {
+    if (acc_push(&rs->accs[a], win, pts)) {
       fprintf(stderr, "taikai rescore: out of memory\n");
-      goto done;
+      return 2;
     }
-    games++;
+    rs->games++;
   }
   if (ferror(in)) {
     fprintf(stderr, "taikai rescore: %s: read error\n", path);
-    goto done;
+    return 2;
   }
-  out = out_path ? fopen(out_path, "w") : stdout;
-  if (!out) {
-    fprintf(stderr, "taikai rescore: --out %s: %s\n", out_path, strerror(errno));
-    goto done;
-  }
-  fprintf(out, "Rescored wins of %s (%ld games; %.0f %% intervals over walls)\n\n", run, games,
-          100 * confidence);
+  return 0;
+}
+
+/* Writes the Markdown table of the selected agents to out. Returns 0, or 2 when out of memory
+ * (printed; the table is then cut short). */
+static int write_table(const rescore *rs, FILE *out) {
+  fprintf(out, "Rescored wins of %s (%ld games; %.0f %% intervals over walls)\n\n", rs->run,
+          rs->games, 100 * rs->confidence);
   fprintf(out, "| agent | games | wins |");
   for (int c = 0; c < NCONV; c++) fprintf(out, " points/win, %s |", conv_title[c]);
   for (int c = 0; c < NCONV; c++) fprintf(out, " points/game, %s |", conv_title[c]);
   fprintf(out, "\n|---|---|---|");
   for (int c = 0; c < 2 * NCONV; c++) fprintf(out, "---|");
   fputc('\n', out);
-  for (int a = 0; a < nagents; a++) {
-    acc *x = &accs[a];
-    if (!selected(labels, label[a])) continue;
+  for (int a = 0; a < rs->nagents; a++) {
+    const acc *x = &rs->accs[a];
+    if (!selected(rs->labels, rs->label[a])) continue;
     double wins = 0;
     for (size_t i = 0; i < x->n; i++) wins += x->win[i];
-    fprintf(out, "| %s | %zu | %.0f |", label[a], x->n, wins);
+    fprintf(out, "| %s | %zu | %.0f |", rs->label[a], x->n, wins);
     double *ones = malloc((x->n ? x->n : 1) * sizeof *ones);
     if (!ones) {
       fprintf(stderr, "taikai rescore: out of memory\n");
-      goto done;
+      return 2;
     }
     for (size_t i = 0; i < x->n; i++) ones[i] = 1;
-    for (int c = 0; c < NCONV; c++) cell(out, x->pts[c], x->win, x->n, confidence);
-    for (int c = 0; c < NCONV; c++) cell(out, x->pts[c], ones, x->n, confidence);
+    for (int c = 0; c < NCONV; c++) cell(out, x->pts[c], x->win, x->n, rs->confidence);
+    for (int c = 0; c < NCONV; c++) cell(out, x->pts[c], ones, x->n, rs->confidence);
     free(ones);
     fputc('\n', out);
   }
-  if (errors) {
+  return 0;
+}
+
+int tk_cmd_rescore(int argc, char **argv) {
+  rescore rs;
+  memset(&rs, 0, sizeof rs);
+  int prc = rescore_args(&rs, argc, argv);
+  if (prc) return prc == 1 ? 0 : 2;
+  /* the lines must be what the run wrote (games.chain); a folder without a chain is noted */
+  if (tk_chain_vouch(rs.run, "taikai rescore")) return 2;
+  tk_stats_init();
+  int rc = 2;
+  FILE *in = NULL, *out = NULL;
+  if (load_spec(&rs)) goto done;
+  rs.accs = calloc((size_t)rs.nagents, sizeof *rs.accs);
+  snprintf(rs.path, sizeof rs.path, "%s/games.jsonl", rs.run);
+  tk_error ie;
+  tk_error_clear(&ie);
+  if (!rs.accs || tk_file_fopen(rs.path, "r", TK_FILE_ANY_SIZE, &in, &ie)) {
+    fprintf(stderr, "taikai rescore: %s\n", rs.accs ? ie.msg : "out of memory");
+    goto done;
+  }
+  if (read_games(&rs, in)) goto done;
+  out = rs.out_path ? fopen(rs.out_path, "w") : stdout;
+  if (!out) {
+    fprintf(stderr, "taikai rescore: --out %s: %s\n", rs.out_path, strerror(errno));
+    goto done;
+  }
+  if (write_table(&rs, out)) goto done;
+  if (rs.errors) {
     fprintf(stderr, "taikai rescore: %ld games disagree with the engine (left out of the table)\n",
-            errors);
+            rs.errors);
     rc = 1;
   } else {
     rc = 0;
   }
 done:
   if (out && out != stdout && fclose(out) && rc == 0) {
-    fprintf(stderr, "taikai rescore: --out %s: %s\n", out_path, strerror(errno));
+    fprintf(stderr, "taikai rescore: --out %s: %s\n", rs.out_path, strerror(errno));
     rc = 2;
   }
   if (in) fclose(in);
-  if (accs)
-    for (int a = 0; a < nagents; a++) acc_free(&accs[a]);
-  free(accs);
-  json_decref(resolved);
-  free(label);
-  json_decref(spec);
+  if (rs.accs)
+    for (int a = 0; a < rs.nagents; a++) acc_free(&rs.accs[a]);
+  free(rs.accs);
+  json_decref(rs.resolved);
+  free(rs.label);
+  json_decref(rs.spec);
   return rc;
 }
