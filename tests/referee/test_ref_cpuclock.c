@@ -57,6 +57,23 @@ static pid_t child(int spin, int nice_, int cpu) {
   return pid;
 }
 
+/* Waits until `pid` sleeps (state S in /proc/PID/stat): a child just forked is runnable until
+ * it first runs and reaches pause(), which on a loaded machine can take long. A bound of 30 s
+ * keeps a broken test from hanging. */
+static void wait_sleeping(pid_t pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  for (int t = 0; t < 30000; t += 2) {
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[n] = '\0';
+    const char *close = strrchr(buf, ')'); /* the state follows the command's ")" */
+    if (close && close[1] == ' ' && close[2] == 'S') return;
+    sleep_ms(2);
+  }
+}
+
 static void end(pid_t pid) {
   kill(pid, SIGKILL);
   waitpid(pid, NULL, 0);
@@ -66,7 +83,7 @@ static void end(pid_t pid) {
  * out, is not, and is when a child of it spins. */
 static void test_runnable(void) {
   pid_t s = child(0, 0, -1);
-  sleep_ms(100);
+  wait_sleeping(s);
   TK_EQ(tk_cpu_tree_runnable(s), 0, "a sleeping child");
   TK_EQ(tk_cpu_tree_runnable(0), 0, "this process, a sleeping child");
   pid_t b = child(1, 0, -1);
@@ -87,6 +104,7 @@ static void test_waiting_is_not_idle(void) {
   pid_t hog = child(1, 0, cpu);
   pid_t starved = child(1, 19, cpu);
   pid_t sleeper = child(0, 0, -1);
+  wait_sleeping(sleeper);
   sleep_ms(50);
   tk_span a, z;
   tk_span_start(&a, starved, 0);
