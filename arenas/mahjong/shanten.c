@@ -27,10 +27,11 @@
  * tk_shanten_standard does only that (after checking the counts); the other forms add the
  * closed formulas of seven pairs and thirteen orphans, computed on the same words.
  *
- * Tables are built on first use (about 0.15 s): targets are enumerated, their sub-multisets
- * marked by a depth-first walk, and d filled in ascending index order from d(c) = |c| if c
- * is inside a target, else the best of c minus one tile. Seven pairs and thirteen orphans
- * use their closed formulas, which are exact for 13 and 14 tiles. */
+ * Tables are built on first use (about 0.02 s of CPU): the targets of every (m, p) are
+ * enumerated, the configurations inside one found by closing downwards (c is inside if c plus
+ * one tile is), and the ten d(c, m, p) of each configuration filled in one ascending pass:
+ * 3m + 2p - |c| if c is inside a target, else the least d of c minus one tile. Seven pairs and
+ * thirteen orphans use their closed formulas, which are exact for 13 and 14 tiles. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -54,19 +55,11 @@ static uint8_t t1[SUIT_ROWS_MAX * SUIT_ROWS_MAX]; /* [man id << 7 | pin id] -> p
 static uint8_t t2[POOL_MAX * SUIT_ROWS_MAX];      /* [pool id << 7 | sou id] -> pool id */
 static uint8_t fin[5][POOL_MAX * HONOR_ROWS_MAX]; /* [M][pool id << 6 | honor id] */
 static uint32_t rank_tab[15][8][15][5]; /* rank(c) = sum_i rank_tab[|c|][i][prefix sum][c_i] */
+static uint8_t *suit_id_at; /* row id of each suit configuration by base-5 index, for build_steps */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static atomic_int tables_ready; /* fast path: set once the tables are built */
 
 static const uint32_t POW5[10] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125};
-
-/* Vectors of length p with entries 0..4 and sum exactly b. */
-static uint32_t count_vectors(int p, int b) {
-  if (b < 0) return 0;
-  if (p == 0) return b == 0;
-  uint32_t s = 0;
-  for (int v = 0; v <= 4; v++) s += count_vectors(p - 1, b - v);
-  return s;
-}
 
 /* The dense rank orders suits by their number of tiles S first, then lexicographically:
  * rank(c) = (suits of fewer tiles) + sum_i (suits of S tiles that agree with c before i and
@@ -74,9 +67,10 @@ static uint32_t count_vectors(int p, int b) {
  * the first term is folded into i = 0. Ordering by S keeps the suits of random hands (mostly
  * 2 to 6 tiles) within the first few tens of kilobytes of suit_id. */
 static void build_rank(void) {
-  uint32_t nv[10][15];
-  for (int p = 0; p <= 9; p++)
-    for (int b = 0; b <= 14; b++) nv[p][b] = count_vectors(p, b);
+  uint32_t nv[10][15] = {{1}}; /* vectors of length p with entries 0..4 and sum exactly b */
+  for (int p = 1; p <= 9; p++)
+    for (int b = 0; b <= 14; b++)
+      for (int v = 0; v <= 4 && v <= b; v++) nv[p][b] += nv[p - 1][b - v];
   uint32_t below = 0; /* suits of fewer than S tiles */
   for (int S = 0; S <= 14; S++) {
     for (int i = 0; i < 8; i++)
@@ -105,90 +99,11 @@ static inline uint32_t suit_rank(const uint8_t *c) {
   return r;
 }
 
-/* ---- table construction over base-5 indices of nk digits */
+/* ---- table construction over configurations of nk kinds (counts 0..4, at most 14 tiles),
+ * indexed in base 5 with kind 0 least significant */
 
-typedef struct builder {
-  int nk;          /* kinds in the suit: 9 or 7 */
-  int seq;         /* sequences allowed */
-  uint8_t *in_s;   /* 1 = a sub-multiset of some target */
-  uint8_t *digsum; /* digit sum of each index */
-} builder;
-
-static void mark_down(builder *b, uint32_t idx) {
-  if (b->in_s[idx]) return;
-  b->in_s[idx] = 1;
-  uint32_t x = idx;
-  for (int k = 0; k < b->nk; k++, x /= 5)
-    if (x % 5) mark_down(b, idx - POW5[k]);
-}
-
-static inline int digit(uint32_t idx, int k) { return (int)(idx / POW5[k] % 5); }
-
-/* Places melds with index >= `from` (triplets 0..nk-1, then sequences), then the pair. */
-static void gen_targets(builder *b, uint32_t idx, int melds, int pair, int from) {
-  if (melds == 0) {
-    if (!pair) {
-      mark_down(b, idx);
-      return;
-    }
-    for (int k = 0; k < b->nk; k++)
-      if (digit(idx, k) <= 2) mark_down(b, idx + 2 * POW5[k]);
-    return;
-  }
-  int nmeld = b->nk + (b->seq ? b->nk - 2 : 0);
-  for (int j = from; j < nmeld; j++) {
-    if (j < b->nk) {
-      if (digit(idx, j) <= 1) gen_targets(b, idx + 3 * POW5[j], melds - 1, pair, j);
-    } else {
-      int k = j - b->nk;
-      if (digit(idx, k) <= 3 && digit(idx, k + 1) <= 3 && digit(idx, k + 2) <= 3)
-        gen_targets(b, idx + POW5[k] + POW5[k + 1] + POW5[k + 2], melds - 1, pair, j);
-    }
-  }
-}
-
-/* Fills out[i][2m+p] for every index i of nk digits with digit sum <= 14; `dense` maps an
- * index to its row (NULL: the index itself). */
-static void build_table(int nk, int seq, uint8_t (*out)[10], int dense) {
-  uint32_t size = POW5[nk];
-  builder b = {nk, seq, malloc(size), malloc(size)};
-  uint8_t *best = malloc(size);
-  if (!b.in_s || !b.digsum || !best) abort(); /* a one-off 6 MB at start-up */
-  b.digsum[0] = 0;
-  for (uint32_t i = 1; i < size; i++) b.digsum[i] = (uint8_t)(b.digsum[i / 5] + i % 5);
-  for (int m = 0; m <= 4; m++)
-    for (int p = 0; p <= 1; p++) {
-      memset(b.in_s, 0, size);
-      gen_targets(&b, 0, m, p, 0);
-      for (uint32_t i = 0; i < size; i++) {
-        if (b.digsum[i] > 14) continue;
-        uint8_t v;
-        if (b.in_s[i]) {
-          v = b.digsum[i];
-        } else {
-          v = 0;
-          uint32_t x = i;
-          for (int k = 0; k < nk; k++, x /= 5)
-            if (x % 5 && best[i - POW5[k]] > v) v = best[i - POW5[k]];
-        }
-        best[i] = v;
-        uint32_t row = i;
-        if (dense) {
-          uint8_t c[9];
-          uint32_t y = i;
-          for (int k = 0; k < 9; k++, y /= 5) c[k] = (uint8_t)(y % 5);
-          row = suit_rank(c);
-        }
-        out[row][2 * m + p] = (uint8_t)(3 * m + 2 * p - v);
-      }
-    }
-  free(b.in_s);
-  free(b.digsum);
-  free(best);
-}
-
-/* Interns a 10-byte row into rows[0..*n), returning its id. Linear probing over a small
- * open-addressed index keyed by the row's hash. */
+/* Interns a 10-byte row into rows[0..*n), returning its id: ids are given in order of first
+ * interning. Linear probing over a small open-addressed index keyed by the row's hash. */
 typedef struct interner {
   uint8_t (*rows)[10];
   int *n;
@@ -197,9 +112,10 @@ typedef struct interner {
 } interner;
 
 static int intern(interner *in, const uint8_t *row) {
-  uint32_t h = 2166136261u;
-  for (int i = 0; i < 10; i++) h = (h ^ row[i]) * 16777619u;
-  for (uint32_t j = h & 4095;; j = (j + 1) & 4095) {
+  uint64_t lo;
+  memcpy(&lo, row, 8);
+  uint64_t h = (lo * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(row[8] | row[9] << 8)) * 0xff51afd7ed558ccdULL;
+  for (uint32_t j = (uint32_t)(h >> 52);; j = (j + 1) & 4095) {
     int id = in->slot[j];
     if (id < 0) {
       if (*in->n >= in->cap) abort(); /* cannot happen: the counts are fixed by the rules */
@@ -210,6 +126,124 @@ static int intern(interner *in, const uint8_t *row) {
     }
     if (!memcmp(in->rows[id], row, 10)) return id;
   }
+}
+
+/* Moves (c, its tile count S, its index) to the next configuration in ascending index order;
+ * returns 0, leaving c zero, after the last. */
+static inline int next_config(uint8_t *c, int nk, int *S, uint32_t *idx) {
+  for (int k = 0; k < nk; k++) {
+    if (c[k] < 4 && *S < 14) {
+      c[k]++;
+      ++*S;
+      *idx += POW5[k];
+      return 1;
+    }
+    *S -= c[k];
+    *idx -= c[k] * POW5[k];
+    c[k] = 0;
+  }
+  return 0;
+}
+
+/* The same in descending order; returns 0 at the first (c zero). */
+static inline int prev_config(uint8_t *c, int nk, int *S, uint32_t *idx) {
+  int k = 0;
+  while (k < nk && !c[k]) k++;
+  if (k == nk) return 0;
+  c[k]--;
+  --*S;
+  *idx -= POW5[k];
+  for (int j = k - 1; j >= 0; j--) { /* the lower kinds take the most they can */
+    c[j] = (uint8_t)(14 - *S < 4 ? 14 - *S : 4);
+    *S += c[j];
+    *idx += c[j] * POW5[j];
+  }
+  return 1;
+}
+
+/* Sets `bit` in in[t] for every target t that adds `melds` melds (those of index >= from:
+ * triplets 0..nk-1, then sequences) and `pair` pairs to c, whose index is idx. */
+static void mark_targets(uint16_t *in, int nk, int seq, uint8_t *c, uint32_t idx, int melds, int pair,
+                         uint16_t bit, int from) {
+  if (melds == 0) {
+    if (!pair) {
+      in[idx] |= bit;
+      return;
+    }
+    for (int k = 0; k < nk; k++)
+      if (c[k] <= 2) in[idx + 2 * POW5[k]] |= bit;
+    return;
+  }
+  int nmeld = nk + (seq ? nk - 2 : 0);
+  for (int j = from; j < nmeld; j++) {
+    if (j < nk) {
+      if (c[j] > 1) continue;
+      c[j] += 3;
+      mark_targets(in, nk, seq, c, idx + 3 * POW5[j], melds - 1, pair, bit, j);
+      c[j] -= 3;
+    } else {
+      int k = j - nk;
+      if (c[k] > 3 || c[k + 1] > 3 || c[k + 2] > 3) continue;
+      c[k]++, c[k + 1]++, c[k + 2]++;
+      mark_targets(in, nk, seq, c, idx + POW5[k] + POW5[k + 1] + POW5[k + 2], melds - 1, pair, bit, j);
+      c[k]--, c[k + 1]--, c[k + 2]--;
+    }
+  }
+}
+
+/* Row ids of the configurations of nk kinds (with sequences if seq), by index: the row
+ * d(c, m, p) at [2m + p] of each configuration is interned into `rows` in ascending index
+ * order. If by_rank is not NULL (nk = 9), by_rank[rank(c)] gets the id too. Returns a
+ * calloc'd array of 5^nk ids (0 at the indices of more than 14 tiles). All ten (m, p) are
+ * filled in one pass, a configuration's row being the least of its predecessors' (c minus one
+ * tile) except in the lanes where c fits a target. */
+static uint8_t *build_ids(int nk, int seq, interner *rows, uint8_t *by_rank) {
+  uint32_t size = POW5[nk];
+  uint16_t *in = calloc(size, sizeof *in); /* bit 2m + p: c is inside some (m, p) target */
+  uint8_t *id = calloc(size, 1);
+  if (!in || !id) abort(); /* a one-off 6 MB at start-up */
+  uint8_t c[9] = {0};
+  for (int m = 0; m <= 4; m++)
+    for (int p = 0; p <= 1; p++) mark_targets(in, nk, seq, c, 0, m, p, (uint16_t)(1u << (2 * m + p)), 0);
+  /* Inside a target: a target, or c plus one tile inside one. Descending from the last. */
+  int S = 0;
+  uint32_t idx = 0;
+  for (int k = nk - 1; k >= 0; k--) {
+    c[k] = (uint8_t)(14 - S < 4 ? 14 - S : 4);
+    S += c[k];
+    idx += c[k] * POW5[k];
+  }
+  do {
+    if (S == 14) continue;
+    uint16_t m = in[idx];
+    for (int k = 0; k < nk; k++)
+      if (c[k] < 4) m |= in[idx + POW5[k]];
+    in[idx] = m;
+  } while (prev_config(c, nk, &S, &idx));
+  /* d(c) = 3m + 2p - |c| inside a target, else the least d(c minus one tile). Rows are kept
+   * padded to 16 bytes for the lane-wise minimum. Ascending from c = 0 (inside every target). */
+  uint8_t full[15][16], pad[256][16];
+  for (int s = 0; s <= 14; s++)
+    for (int j = 0; j < 16; j++) full[s][j] = (uint8_t)(j < 10 ? 3 * (j / 2) + 2 * (j % 2) - s : 0xff);
+  do {
+    unsigned m = in[idx];
+    uint8_t r[16];
+    memset(r, 0xff, sizeof r);
+    if (m != 0x3ff)
+      for (int k = 0; k < nk; k++) {
+        if (!c[k]) continue;
+        const uint8_t *q = pad[id[idx - POW5[k]]];
+        for (int j = 0; j < 16; j++) r[j] = q[j] < r[j] ? q[j] : r[j];
+      }
+    for (int j = 0; j < 10; j++)
+      if (m >> j & 1) r[j] = full[S][j];
+    int n = *rows->n, v = intern(rows, r);
+    if (v == n) memcpy(pad[v], r, 16);
+    id[idx] = (uint8_t)v;
+    if (by_rank) by_rank[suit_rank(c)] = (uint8_t)v;
+  } while (next_config(c, nk, &S, &idx));
+  free(in);
+  return id;
 }
 
 /* SWAR over byte lanes of tile counts (each 0..4). H8 has the high bit of every byte. */
@@ -231,36 +265,45 @@ static void combine2(const uint8_t *a, const uint8_t *b, uint8_t *r, int M);
 
 static void build_tables(void) {
   build_rank();
-  /* Zeroed: build_table skips the configurations of more than 14 tiles, and every honor row is
-   * interned below, so those rows must hold a fixed value (zero), not whatever the heap held. */
-  uint8_t (*suit_tab)[10] = calloc(SUIT_STATES, sizeof(uint8_t[10]));
-  uint8_t (*honor_tab)[10] = calloc(HONOR_STATES, sizeof(uint8_t[10]));
+  uint8_t build_rows[SUIT_ROWS_MAX][10];
+  int n_build = 0;
   interner *in = malloc(sizeof *in);
-  if (!suit_tab || !honor_tab || !in) abort();
-  build_table(9, 1, suit_tab, 1);
-  build_table(7, 0, honor_tab, 0);
-  *in = (interner){suit_rows, &n_suit_rows, SUIT_ROWS_MAX, {0}};
+  if (!in) abort();
+  *in = (interner){build_rows, &n_build, SUIT_ROWS_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
-  for (uint32_t i = 0; i < SUIT_STATES; i++) suit_id[i] = (uint8_t)intern(in, suit_tab[i]);
+  uint8_t *ids = build_ids(9, 1, in, suit_id);
+  /* Suit row ids are numbered by first appearance in rank order, so that the tables do not
+   * depend on the order in which they were built. */
+  uint8_t renum[256];
+  memset(renum, 0xff, sizeof renum);
+  for (uint32_t r = 0; r < SUIT_STATES; r++) {
+    uint8_t b = suit_id[r];
+    if (renum[b] == 0xff) {
+      renum[b] = (uint8_t)n_suit_rows;
+      memcpy(suit_rows[n_suit_rows++], build_rows[b], 10);
+    }
+    suit_id[r] = renum[b];
+  }
+  for (uint32_t i = 0; i < POW5[9]; i++) ids[i] = renum[ids[i]];
+  suit_id_at = ids;
   /* Honor kinds are interchangeable (no sequences), so a row depends only on how many kinds
    * are held at least once, twice, three and four times: the histogram code. Every index with
    * a code must give the same row; that is checked here rather than assumed. */
   *in = (interner){honor_rows, &n_honor_rows, HONOR_ROWS_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
+  uint8_t *hids = build_ids(7, 0, in, NULL);
   memset(honor_id, 0xff, sizeof honor_id);
-  for (uint32_t i = 0; i < HONOR_STATES; i++) {
-    uint8_t c[8] = {0};
-    int sum = 0;
-    uint32_t y = i;
-    for (int k = 0; k < 7; k++, y /= 5) sum += c[k] = (uint8_t)(y % 5);
-    if (sum > 14) continue;
+  uint8_t c[8] = {0};
+  int S = 0;
+  uint32_t idx = 0;
+  do {
     uint64_t x;
     memcpy(&x, c, 8);
     uint32_t code = honor_code(x);
-    uint8_t id = (uint8_t)intern(in, honor_tab[i]);
-    if (honor_id[code] != 0xff && honor_id[code] != id) abort(); /* cannot happen: symmetry */
-    honor_id[code] = id;
-  }
+    if (honor_id[code] != 0xff && honor_id[code] != hids[idx]) abort(); /* cannot happen: symmetry */
+    honor_id[code] = hids[idx];
+  } while (next_config(c, 7, &S, &idx));
+  free(hids);
   *in = (interner){pool_rows, &n_pool, POOL_MAX, {0}};
   memset(in->slot, 0xff, sizeof in->slot);
   uint8_t r[10];
@@ -285,8 +328,6 @@ static void build_tables(void) {
         }
         fin[M][a << 6 | h] = (uint8_t)best;
       }
-  free(suit_tab);
-  free(honor_tab);
   free(in);
   atomic_store_explicit(&tables_ready, 1, memory_order_release);
 }
@@ -300,45 +341,61 @@ static inline void ensure_tables(void) {
 /* Steps between suit configurations, for the draw and discard queries: steps[rank(c)][i] is
  * the row id of c plus one kind i, steps[rank(c)][9 + i] that of c minus one (0xff where the
  * count would leave 0..4 or the suit 0..14 tiles). 7.3 MB, built on the first of those queries
- * (about 0.07 s), so that a hand's draws and discards cost one rank per suit instead of one per
+ * (about 0.01 s), so that a hand's draws and discards cost one rank per suit instead of one per
  * kind. */
 static uint8_t (*steps)[18];
 static pthread_once_t steps_once = PTHREAD_ONCE_INIT;
 static atomic_int steps_ready;
 
-/* Counts up the base-5 digits c (9 of them, least significant first), keeping their sum S. */
-static inline void odometer(uint8_t *c, int *S) {
-  for (int k = 0; k < 9; k++) {
-    if (c[k] < 4) {
-      c[k]++;
-      ++*S;
-      return;
+/* Moves the suit c (S tiles, base-5 index idx) to the next suit of S tiles in rank order
+ * (lexicographic, kind 0 first); returns 0 after the last. The kinds after the one that grows
+ * take the rest from the right, the least they can in lexicographic order. */
+static inline int next_in_rank(uint8_t *c, uint32_t *idx) {
+  int rest = c[8];
+  for (int i = 7; i >= 0; i--) {
+    if (c[i] < 4 && rest >= 1) {
+      c[i]++;
+      *idx += POW5[i];
+      rest--;
+      for (int j = 8; j > i; j--) {
+        int v = rest < 4 ? rest : 4;
+        *idx = *idx - c[j] * POW5[j] + v * POW5[j];
+        c[j] = (uint8_t)v;
+        rest -= v;
+      }
+      return 1;
     }
-    c[k] = 0;
-    *S -= 4;
+    rest += c[i];
   }
+  return 0;
 }
 
+/* Written in rank order, so that the 7.3 MB are written once, in sequence. */
 static void build_steps(void) {
   tk_shanten_init();
   uint8_t (*t)[18] = malloc(SUIT_STATES * sizeof *t);
-  uint32_t *rank_of = malloc(POW5[9] * sizeof *rank_of); /* by base-5 index; UINT32_MAX: > 14 tiles */
-  if (!t || !rank_of) abort(); /* as the tables above: no shanten without them */
-  memset(t, 0xff, SUIT_STATES * sizeof *t);
-  uint8_t c[9] = {0};
-  int S = 0;
-  for (uint32_t idx = 0; idx < POW5[9]; idx++, odometer(c, &S)) rank_of[idx] = S > 14 ? UINT32_MAX : suit_rank(c);
-  memset(c, 0, sizeof c);
-  S = 0;
-  for (uint32_t idx = 0; idx < POW5[9]; idx++, odometer(c, &S)) {
-    if (S > 14) continue;
-    uint8_t *row = t[rank_of[idx]];
-    for (int i = 0; i < 9; i++) {
-      if (c[i] < 4 && S < 14) row[i] = suit_id[rank_of[idx + POW5[i]]];
-      if (c[i] > 0) row[9 + i] = suit_id[rank_of[idx - POW5[i]]];
+  if (!t) abort(); /* as the tables above: no shanten without them */
+  const uint8_t *id = suit_id_at;
+  uint8_t (*row)[18] = t;
+  for (int S = 0; S <= 14; S++) {
+    uint8_t c[9] = {0};
+    uint32_t idx = 0;
+    for (int j = 8, rest = S; j >= 0; j--) { /* the first suit of S tiles */
+      c[j] = (uint8_t)(rest < 4 ? rest : 4);
+      rest -= c[j];
+      idx += c[j] * POW5[j];
     }
+    do {
+      for (int i = 0; i < 9; i++) {
+        (*row)[i] = c[i] < 4 && S < 14 ? id[idx + POW5[i]] : 0xff;
+        (*row)[9 + i] = c[i] ? id[idx - POW5[i]] : 0xff;
+      }
+      row++;
+    } while (next_in_rank(c, &idx));
   }
-  free(rank_of);
+  if (row != t + SUIT_STATES) abort(); /* cannot happen: every suit has one rank */
+  free(suit_id_at); /* its only reader, run once */
+  suit_id_at = NULL;
   steps = t;
   atomic_store_explicit(&steps_ready, 1, memory_order_release);
 }
