@@ -29,6 +29,7 @@
 #include "game.h"
 #include "sprt.h"
 #include "stats.h"
+#include "summary.h"
 
 enum { MAX_METRICS = 16, MAX_PAIRS = 16 };
 
@@ -783,12 +784,14 @@ static void write_header(const report *r, FILE *out, const char *pairs, const ch
   if (decided[0]) snprintf(state, sizeof state, " (%s)", decided);
   else if (json_is_false(json_object_get(s, "complete")))
     snprintf(state, sizeof state, " (**incomplete run**)");
-  fprintf(out, "Run: game `%s`, format `%s`, seed %lld, %lld walls, %lld units%s; taikai %s. "
+  char words[128];
+  tk_summary_units_words(r->game, (json_t *)s, words, sizeof words);
+  fprintf(out, "Run: game `%s`, format `%s`, seed %lld, %lld walls, %lld units%s%s; taikai %s. "
           "Intervals: rates %s, means %s, paired %s.\n",
           r->game->name, json_string_value(json_object_get(s, "format")),
           (long long)json_integer_value(json_object_get(s, "seed")),
           (long long)json_integer_value(json_object_get(s, "walls")),
-          (long long)json_integer_value(json_object_get(s, "units")),
+          (long long)json_integer_value(json_object_get(s, "units")), words,
           state, json_string_value(json_object_get(s, "taikai_version")),
           json_string_value(json_object_get(iv, "rates")) ? json_string_value(json_object_get(iv, "rates")) : "?",
           json_string_value(json_object_get(iv, "means")) ? json_string_value(json_object_get(iv, "means")) : "?",

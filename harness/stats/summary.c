@@ -460,13 +460,45 @@ void tk_summary_table(const tk_run *r, json_t *sum, FILE *f) {
   fault_table(sum, f, 0, 0);
 }
 
+/* n with a comma between thousands ("40,000"). */
+static void thousands(long long n, char *buf, size_t cap) {
+  char digits[32];
+  int len = snprintf(digits, sizeof digits, "%lld", n < 0 ? -n : n), k = 0;
+  char out[48];
+  if (n < 0) out[k++] = '-';
+  for (int i = 0; i < len; i++) {
+    if (i && (len - i) % 3 == 0) out[k++] = ',';
+    out[k++] = digits[i];
+  }
+  out[k] = '\0';
+  snprintf(buf, cap, "%s", out);
+}
+
+void tk_summary_units_words(const tk_game *g, json_t *sum, char *buf, size_t cap) {
+  buf[0] = '\0';
+  long long units = json_integer_value(json_object_get(sum, "units")), seat_games = 0;
+  size_t i;
+  json_t *a;
+  json_array_foreach(json_object_get(sum, "agents"), i, a)
+    seat_games += json_integer_value(json_object_get(a, "games"));
+  if (!g || g->nseats < 1 || units <= 0) return;
+  long long games = seat_games / g->nseats;
+  if (games == units || games % units) return; /* one game a unit, or units of unequal sizes */
+  char n[32], per[32];
+  thousands(games, n, sizeof n);
+  thousands(games / units, per, sizeof per);
+  snprintf(buf, cap, " (%s of %s games: %s games)", g->units ? g->units : "units", per, n);
+}
+
 void tk_summary_markdown(const tk_run *r, json_t *sum, FILE *f) {
   const tk_spec *s = &r->spec;
+  char words[128];
+  tk_summary_units_words(r->game, sum, words, sizeof words);
   fprintf(f, "# taikai report: %s\n\n", s->path);
-  fprintf(f, "game `%s`, format `%s`, seed %llu, %llu walls, %lld units; taikai %s.\n\n", s->game,
-          tk_format_name(s->format), (unsigned long long)s->seed,
+  fprintf(f, "game `%s`, format `%s`, seed %llu, %llu walls, %lld units%s; taikai %s.\n\n",
+          s->game, tk_format_name(s->format), (unsigned long long)s->seed,
           (unsigned long long)s->walls,
-          (long long)json_integer_value(json_object_get(sum, "units")), TAIKAI_VERSION);
+          (long long)json_integer_value(json_object_get(sum, "units")), words, TAIKAI_VERSION);
   json_t *shard = json_object_get(sum, "shard");
   if (shard) {
     json_t *w = json_object_get(shard, "walls"), *u = json_object_get(shard, "units");

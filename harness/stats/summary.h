@@ -16,4 +16,9 @@ void tk_summary_markdown(const tk_run *r, json_t *summary, FILE *f);
 /* Writes the one-screen table of `summary` to `f`. */
 void tk_summary_table(const tk_run *r, json_t *summary, FILE *f);
 
+/* What the units of summary `sum` hold when a unit is more than one game (a daifugo block):
+ * " (blocks of 100 games: 40,000 games)", the game's name for its units and the games counted
+ * from the agents' games; "" when every unit is one game. For the line that says "N walls, M
+ * units", so that a reader sees what a wall and a unit are. */
+void tk_summary_units_words(const tk_game *g, json_t *sum, char *buf, size_t cap);
 #endif

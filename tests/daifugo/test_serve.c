@@ -115,6 +115,11 @@ static void test_same_as_run(void) {
   same_file(W("plain-serve"), W("plain-run"), "summary.json");
   same_file(W("plain-serve"), W("plain-run"), "records.tkr");
   TK_EQ(same_logs(W("plain-serve"), W("plain-run")), 3, "one log per block");
+  /* report.md says what a wall and a unit are: a block of 10 games here */
+  static char md[1 << 16];
+  slurp(W("plain-run/report.md"), md, sizeof md);
+  if (!strstr(md, "3 walls, 3 units (blocks of 10 games: 30 games)"))
+    TK_FAILF("report.md does not say the units are blocks of 10 games: %.300s", md);
   check_totals(W("plain-serve"));
   if (!strstr(out_buf, "points total") || !strstr(out_buf, "paper pts total"))
     TK_FAILF("the table shows no totals: %s", out_buf);
