@@ -4,6 +4,7 @@
  * before a single game; and the resolved spec, with the hashes of the files that make each
  * agent what it is (its plugin, its weights). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,26 @@ int tk_run_has_external(const tk_run *r) {
   return 0;
 }
 
+/* Rounds every real number of `v` (recursively) to the 12 significant digits that spec.json
+ * keeps (run_output.c writes it with JSON_REAL_PRECISION(12)), so that an agent gets the same
+ * params in the run, in its resume and in a merge of its shards, which read them back from
+ * spec.json: a param of 1/6 is 0.166666666667 in all three. */
+static void round_reals(json_t *v) {
+  if (json_is_real(v)) {
+    char text[40];
+    snprintf(text, sizeof text, "%.12g", json_real_value(v));
+    json_real_set(v, strtod(text, NULL));
+  } else if (json_is_object(v)) {
+    const char *key;
+    json_t *x;
+    json_object_foreach(v, key, x) round_reals(x);
+  } else if (json_is_array(v)) {
+    size_t i;
+    json_t *x;
+    json_array_foreach(v, i, x) round_reals(x);
+  }
+}
+
 int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err) {
   memset(r, 0, sizeof *r);
   r->spec = *spec;
@@ -137,6 +158,7 @@ int tk_run_prepare(tk_run *r, tk_spec *spec, const char *spec_dir, tk_error *err
       tk_error_set(err, rc, -1, "%s: agent '%s' (agents[%d]): %s", s->path, a->label, i, e.msg);
       goto fail;
     }
+    round_reals(r->params[i]);
     json_t *given = json_deep_copy(r->params[i]);
     if (given && r->weights[i]) json_object_set_new(given, "weights", json_string(r->weights[i]));
     r->params_text[i] = given ? json_dumps(given, JSON_COMPACT | JSON_SORT_KEYS) : NULL;

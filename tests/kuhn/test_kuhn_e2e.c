@@ -231,6 +231,37 @@ static void test_shards(void) {
   }
 }
 
+/* A real param with more digits than spec.json keeps (alpha 1/6): the run, its shards merged and
+ * its resume all play the value spec.json records, so the merged run is the whole run's bytes. */
+static void test_real_param(void) {
+  write_file(W("sixth.json"), "{\"game\": \"kuhn\", \"walls\": 400, \"format\": \"duplicate\", "
+                              "\"agents\": [{\"plugin\": \"kuhn_random\", \"label\": \"random\"}, "
+                              "{\"plugin\": \"kuhn_nash\", \"label\": \"nash\", "
+                              "\"params\": {\"alpha\": 0.16666666666666666}}]}\n");
+  if (run(W("sixth.json"), W("sixth"), NULL, NULL)) return;
+  const char *parts[] = {"1/2", "2/2"};
+  const char *outs[] = {"sixth-1", "sixth-2"};
+  for (int k = 0; k < 2; k++) {
+    const char *a[] = {"run", W("sixth.json"), "--shard", parts[k], "--out", W(outs[k]),
+                       "--quiet", NULL};
+    if (taikai(a)) {
+      TK_FAILF("shard %s: %s", parts[k], err_buf);
+      return;
+    }
+  }
+  const char *m[] = {"merge", W("sixth-1"), W("sixth-2"), "--out", W("sixth-m"), "--quiet", NULL};
+  if (taikai(m)) {
+    TK_FAILF("merge: %s", err_buf);
+    return;
+  }
+  CU_ASSERT(same_bytes(W("sixth/games.jsonl"), W("sixth-m/games.jsonl")));
+  CU_ASSERT(same_bytes(W("sixth/summary.json"), W("sixth-m/summary.json")));
+  CU_ASSERT(same_bytes(W("sixth/report.md"), W("sixth-m/report.md")));
+  static char text[1 << 16];
+  slurp(W("sixth/spec.json"), text, sizeof text);
+  if (!strstr(text, "0.166666666667")) TK_FAILF("spec.json does not record alpha 1/6: %s", text);
+}
+
 static void test_jobs(void) {
   const char *a[] = {"run", ARENA "nash-vs-random.json", "--walls", "1500", "-j", "1", "--out",
                      W("j1"), "--quiet", NULL};
@@ -276,6 +307,7 @@ int main(void) {
                          {"gate: nash stronger than random", test_gate},
                          {"logs replay; corrupted logs do not", test_replay},
                          {"shards merged = the whole run", test_shards},
+                         {"a real param: run, shards and merge play one value", test_real_param},
                          {"-j 1 = -j 2", test_jobs},
                          {"rules and params refused by name", test_rules_refused},
                          CU_TEST_INFO_NULL};
