@@ -293,7 +293,7 @@ static int hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
     fprintf(stderr, "taikai %s: refused: %s\n", g->cmd, why);
     return 1;
   }
-  if (tk_tally_init(&g->tally, r->spec.nagents, r->game->nq, r->spec.walls)) {
+  if (tk_tally_for_run(&g->tally, r)) {
     fprintf(stderr, "taikai %s: out of memory for %llu walls\n", g->cmd,
             (unsigned long long)r->spec.walls);
     return 1;

@@ -459,7 +459,7 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   memset(out, 0, sizeof *out);
   out->refused = 1;
   tk_tally tally;
-  int rc = tk_tally_init(&tally, r->spec.nagents, r->game->nq, r->spec.walls);
+  int rc = tk_tally_for_run(&tally, r);
   if (rc) return tk_error_set(err, rc, -1, "out of memory for %llu walls",
                               (unsigned long long)r->spec.walls);
   int *notices = calloc((size_t)r->spec.nagents, sizeof *notices);

@@ -18,9 +18,19 @@ typedef struct tk_tally {
   uint64_t *skipped;      /* owned: skipped units per agent (any seat of the unit) */
   uint64_t units;         /* units added */
   uint64_t units_skipped; /* of which skipped */
+  /* The duplicate format (tk_tally_duplicate): the baseline's sums and games at the tables of
+   * each candidate, [candidate][wall][q] and [candidate][wall]; NULL otherwise. */
+  int baseline;
+  double *base_at;
+  uint32_t *base_played;
 } tk_tally;
 
 int tk_tally_init(tk_tally *t, int nagents, int nq, uint64_t walls);
+/* The tally of a prepared run: its agents, quantities and walls, and under the duplicate
+ * format with more than one candidate, agents[0]'s results at each candidate's tables kept
+ * apart (tk_tally_duplicate). 0 or TK_ENOMEM. */
+struct tk_run;
+int tk_tally_for_run(tk_tally *t, const struct tk_run *r);
 void tk_tally_free(tk_tally *t);
 /* Adds one unit's results (a skipped unit only to the fault counts); TK_ERANGE if its wall or
  * an agent index is out of range. */
@@ -35,10 +45,21 @@ static inline uint32_t tk_tally_played(const tk_tally *t, int agent, uint64_t wa
   return t->played[(uint64_t)agent * t->walls + wall];
 }
 
+/* For the duplicate format (each unit one candidate among copies of agent `baseline`): keeps
+ * the baseline's results at each candidate's tables apart, so that a paired comparison of a
+ * candidate with the baseline (tk_tally_columns) sets the candidate against the copies it sat
+ * with, not against every copy of the run (with several candidates, the copies at a strong
+ * candidate's tables do worse than those at a weak one's). Call before the first add. 0 or
+ * TK_ENOMEM. */
+int tk_tally_duplicate(tk_tally *t, int baseline);
+
 /* The per-wall sums of quantities qn and qd of agent `a`, in wall order, over the walls on
  * which `a` has games and, when b >= 0, agent `b` has games too (the walls of a paired
  * comparison: entry i of a's and of b's columns is then the same wall). Fills num and den
- * (room for t->walls each); returns the number of walls. */
+ * (room for t->walls each); returns the number of walls. Under tk_tally_duplicate, the
+ * baseline's column against a candidate (a the baseline and b a candidate, or the reverse for
+ * the candidate's own column's walls) holds only the baseline's results at that candidate's
+ * tables. */
 size_t tk_tally_columns(const tk_tally *t, int a, int b, int qn, int qd, double *num, double *den);
 
 /* The interval design (stats.h) of metric `mt`: its range, whether it is a rate, whether each

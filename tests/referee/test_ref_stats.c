@@ -310,6 +310,44 @@ static void test_paired_known(void) {
         "every wall: no t-test, so no p-value beside a range interval that may hold 0");
 }
 
+/* The duplicate format with two candidates: a candidate's paired column against the baseline
+ * holds the baseline copies it sat with, not every copy of the wall (which pools the copies at
+ * the other candidate's tables); without tk_tally_duplicate, every copy. Two seats, two walls:
+ * at candidate 1's tables the baseline scores 10, at candidate 2's 30. */
+static void test_duplicate_baseline(void) {
+  for (int dup = 0; dup < 2; dup++) {
+    tk_tally t;
+    CU_ASSERT_EQUAL_FATAL(tk_tally_init(&t, 3, 2, 2), 0);
+    if (dup) CU_ASSERT_EQUAL_FATAL(tk_tally_duplicate(&t, 0), 0);
+    for (int w = 0; w < 2; w++)
+      for (int c = 1; c <= 2; c++)
+        for (int seat = 0; seat < 2; seat++) { /* the candidate in each seat in turn */
+          tk_unit_result r;
+          memset(&r, 0, sizeof r);
+          r.wall = (uint64_t)w;
+          r.nseats = 2;
+          r.agent[seat] = c;
+          r.agent[1 - seat] = 0;
+          r.q[seat][0] = r.q[1 - seat][0] = 1;
+          r.q[seat][1] = c == 1 ? 20 : 5;
+          r.q[1 - seat][1] = c == 1 ? 10 : 30;
+          CU_ASSERT_EQUAL_FATAL(tk_tally_add(&t, &r), 0);
+        }
+    double num[2], den[2];
+    TK_EQ(tk_tally_columns(&t, 0, 1, 1, 0, num, den), 2, "two walls");
+    NEAR(num[0] / den[0], dup ? 10 : 20, 1e-12);  /* pooled: (10 + 10 + 30 + 30) / 4 */
+    TK_EQ(tk_tally_columns(&t, 0, 2, 1, 0, num, den), 2, "two walls");
+    NEAR(num[1] / den[1], dup ? 30 : 20, 1e-12);
+    tk_tally_columns(&t, 1, 0, 1, 0, num, den); /* the candidate's own column is its own */
+    NEAR(num[0] / den[0], 20, 1e-12);
+    tk_tally_columns(&t, 0, -1, 1, 0, num, den); /* the baseline alone: every copy */
+    NEAR(num[0] / den[0], 20, 1e-12);
+    tk_tally_columns(&t, 1, 2, 1, 0, num, den); /* two candidates: their own results */
+    NEAR(num[0] / den[0], 20, 1e-12);
+    tk_tally_free(&t);
+  }
+}
+
 /* The same five walls through a tally (the referee's path, harness/stats/tally.h): unit results
  * added out of wall order, agent b also with a wall that a did not play (skipped), and the
  * columns of a paired comparison give back the walls in common, aligned. */
@@ -364,6 +402,7 @@ int main(void) {
       {"paired: known answer with real denominators; a mispairing shows", test_paired_known},
       {"paired: a difference of rates clipped to [-1, 1]", test_paired_clipped},
       {"paired: walls from a tally stay aligned", test_paired_tally},
+      {"duplicate: a candidate against the copies it sat with", test_duplicate_baseline},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("referee stats", tests);
