@@ -13,163 +13,17 @@
  * table, its children's keys and their lookups are done once; every sum and every comparison is
  * still made in the same order on the same values, and the first hand of a symmetry class to be
  * searched is the same, so the results are those of the plain expectimax above bit for bit
- * (tests/data/solve_reference.txt). */
+ * (tests/data/solve_reference.txt).
+ *
+ * The detour mode is in solve_detour.c; what the two files share (the solver's state, keys,
+ * tables, scoring) in solve_internal.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
-#include <stdlib.h>
-#include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "solve_internal.h"
 
-#include "taikai/solo.h"
-#include "taikai/solve.h"
-
-/* Memory for the large tables and arenas: from 4 MiB up, 2 MiB-aligned and marked for huge pages
- * where the system has them (the searches read them at random: with 4 KiB pages nearly every
- * read also misses the TLB). Zeroed if `zero`. Freed with free(). */
-static void *big_alloc(size_t bytes, int zero) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const size_t huge = (size_t)2 << 20;
-  if (bytes >= 2 * huge) {
-    size_t len = (bytes + huge - 1) & ~(huge - 1);
-    void *p = NULL;
-    if (posix_memalign(&p, huge, len)) return NULL;
-    madvise(p, len, MADV_HUGEPAGE);
-    if (zero) memset(p, 0, bytes);
-    return p;
-  }
-#endif
-  return zero ? calloc(1, bytes) : malloc(bytes);
-}
-
-typedef struct key {
-  uint64_t w[4]; /* packed state; w[3] holds t + 1, so w[3] == 0 marks an empty slot */
-} key;
-
-typedef struct entry {
-  key k;
-  double p, e; /* V(h, t) (memo); in the direct mode's table p holds the index of h's vectors */
-} entry;
-
-typedef struct table {
-  entry *slot;
-  size_t cap, used; /* cap a power of two */
-} table;
-
-/* The direct mode's drawn hands: 16-byte slots, four to a cache line. a holds the counts of
- * kinds 0..20 (3 bits each), b those of kinds 21..33 in its low 39 bits and, above them, the
- * hand's ordinal + 1 (its vectors' place in vals14); b == 0 marks an empty slot. */
-typedef struct slot16 {
-  uint64_t a, b;
-} slot16;
-typedef struct table16 {
-  slot16 *slot;
-  size_t cap, used;
-} table16;
 #define KEY39 ((1ULL << 39) - 1)
 enum { MAX_ORDINAL = (1 << 25) - 2 };
 
-struct tk_solver {
-  table memo;   /* V(h, t) */
-  table score;  /* points of a complete 14-tile hand by winning kind (t field = kind) */
-  /* the current solve */
-  uint8_t root[TK_KINDS];  /* r: the hand at the decision */
-  uint8_t unseen[TK_KINDS];/* u */
-  uint8_t cls[TK_KINDS];   /* 5 r[k] + u[k]: a kind's class at the decision, for the keys */
-  int objective, mode, dora, closed;
-  tk_solve_score_fn score_fn; /* the solve's own scorer, or NULL (solo points) */
-  void *score_ctx;
-  int score_custom;           /* the score table holds a scorer's answers (cleared per solve) */
-  int draws;               /* T: the draws left at the decision */
-  long max_states, max_direct, nodes;
-  int aborted;
-  /* the direct mode: V(h, 0..T) per hand, T + 1 doubles of win (then as many of points for
-     TK_SOLVE_POINTS) from vals[index] */
-  double *vals;
-  size_t nvals, capvals;
-  /* the direct mode's drawn 3k+2-tile hands, memoised on their exact counts (a hand reached
-     again from another parent is not searched again): best-child vectors over t = 0..T (win;
-     then points for TK_SOLVE_POINTS) from vals14[index] */
-  table16 after14;
-  double *vals14;
-  size_t nvals14, capvals14;
-  /* the direct mode, win objective: a tenpai state's vector depends only on the weight of its
-     winning draws and the wall's total (each under 137), so states that share them share one
-     vector in vals; valid while gen[] equals the current search's generation */
-  struct tenpai_vec {
-    uint32_t gen;
-    int32_t idx;
-  } *tenpai;
-  uint32_t gen;
-  /* the detour mode */
-  struct detour *dt; /* its graph and values, allocated on its first use */
-  int detours;       /* the current solve's budget */
-  int keep_shanten;  /* the current solve values only the root discards keeping the shanten */
-  long dstates;      /* its last graph's draw nodes */
-};
 enum { TENPAI_SIDE = 137 };
-static void detour_free(struct detour *d);
-
-/* Sorts three suit codes ascending (the symmetric key's order of the suits). */
-static inline void sort3(uint64_t suit[3]) {
-  for (int i = 1; i < 3; i++)
-    for (int j = i; j > 0 && suit[j - 1] > suit[j]; j--) {
-      uint64_t x = suit[j];
-      suit[j] = suit[j - 1];
-      suit[j - 1] = x;
-    }
-}
-
-/* The seven honor codes (7 bits each) sorted ascending and packed, first the smallest. */
-static inline uint64_t honor_word(const uint8_t code[7]) {
-  uint8_t hon[7];
-  memcpy(hon, code, 7);
-  for (int i = 1; i < 7; i++)
-    for (int j = i; j > 0 && hon[j - 1] > hon[j]; j--) {
-      uint8_t x = hon[j];
-      hon[j] = hon[j - 1];
-      hon[j - 1] = x;
-    }
-  uint64_t hw = 0;
-  for (int i = 0; i < 7; i++) hw = hw << 7 | hon[i];
-  return hw;
-}
-
-/* The state (h, t) as a key. Without `sym`: the 34 counts, 3 bits each. With `sym` (the win
- * objective, where only shapes matter): each kind's class (held h, held at the decision r,
- * unseen at the decision u) in 7 bits, a suit read forwards or backwards, whichever is smaller,
- * the three suits sorted, the seven honors sorted. Two hands with one key then have one value:
- * relabelling the suits, reversing a suit's numbers (1..9 as 9..1) and permuting the honors map
- * complete hands to complete hands and keep every kind's wall count. */
-static key pack(const tk_solver *s, const uint8_t *h, int t, int sym) {
-  key k = {{0, 0, 0, 0}};
-  if (!sym) {
-    for (int i = 20; i >= 0; i--) k.w[0] = k.w[0] << 3 | h[i];
-    for (int i = 33; i >= 21; i--) k.w[1] = k.w[1] << 3 | h[i];
-    k.w[3] = (uint64_t)(t + 1);
-    return k;
-  }
-  uint64_t suit[3];
-  for (int su = 0; su < 3; su++) {
-    uint64_t f = 0, b = 0;
-    const uint8_t *hs = h + 9 * su, *cs = s->cls + 9 * su;
-    for (int i = 0; i < 9; i++) {
-      uint64_t c = (uint64_t)(hs[i] * 25 + cs[i]);
-      f = f << 7 | c;       /* kind i first */
-      b |= c << (7 * i);    /* kind 8 - i first */
-    }
-    suit[su] = f < b ? f : b;
-  }
-  sort3(suit);
-  uint8_t hon[7];
-  for (int i = 0; i < 7; i++) hon[i] = (uint8_t)(h[27 + i] * 25 + s->cls[27 + i]);
-  uint64_t hw = honor_word(hon);
-  k.w[0] = suit[0];
-  k.w[1] = suit[1];
-  k.w[2] = suit[2];
-  k.w[3] = hw << 8 | (uint64_t)(t + 1);
-  return k;
-}
 
 /* pack(s, h - one d, 0, sym) for each kind d of ds[0..nc) (each held), into out: the same keys,
  * without packing the whole hand again for each child (only the discarded kind's suit, or the
@@ -221,23 +75,6 @@ static void pack_children(const tk_solver *s, const uint8_t *h, const int *ds, i
   }
 }
 
-static size_t hash(const key *k) {
-  uint64_t x = k->w[0] * 0x9E3779B97F4A7C15ULL ^ (k->w[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL ^
-               (k->w[2] + 0x165667B19E3779F9ULL) * 0xD6E8FEB86659FD93ULL ^ k->w[3] * 0xFF51AFD7ED558CCDULL;
-  x ^= x >> 29;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  return (size_t)(x ^ x >> 32);
-}
-
-/* The slot of `k`: the entry itself, or the empty slot where it would go. */
-static entry *find(table *tb, const key *k) {
-  size_t mask = tb->cap - 1;
-  for (size_t j = hash(k) & mask;; j = (j + 1) & mask) {
-    entry *x = &tb->slot[j];
-    if (!x->k.w[3] || !memcmp(&x->k, k, sizeof *k)) return x;
-  }
-}
-
 static size_t hash16(uint64_t a, uint64_t b) {
   uint64_t x = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
   x ^= x >> 29;
@@ -251,26 +88,6 @@ static slot16 *find16(table16 *tb, uint64_t a, uint64_t b) {
     slot16 *x = &tb->slot[j];
     if (!x->b || (x->a == a && (x->b & KEY39) == b)) return x;
   }
-}
-
-/* Both tables' clearing: `slot` (cap elements of `size` bytes, `used` filled by the last search)
- * emptied. One past 2^16 slots whose last search filled less than 1/16 of it is replaced by one 4
- * times that search's size (clearing a large table for a run of small searches costs more than
- * growing again; a search as large as the last one finds its table ready); *cap is updated.
- * Returns the array to use (the same one, zeroed, when it is kept or no memory is left). */
-static void *cleared_slots(void *slot, size_t *cap, size_t used, size_t size) {
-  if (*cap > (1u << 16) && 16 * used < *cap) {
-    size_t c = 1u << 12;
-    while (c < 4 * used) c *= 2;
-    void *small = big_alloc(c * size, 1);
-    if (small) {
-      free(slot);
-      *cap = c;
-      return small;
-    }
-  }
-  memset(slot, 0, *cap * size);
-  return slot;
 }
 
 static int table16_init(table16 *tb, size_t cap) {
@@ -304,32 +121,6 @@ static void prefetch_slot(const table *tb, const key *k) {
   __builtin_prefetch(&tb->slot[hash(k) & (tb->cap - 1)]);
 }
 
-static int table_init(table *tb, size_t cap) {
-  tb->slot = big_alloc(cap * sizeof *tb->slot, 1);
-  tb->cap = tb->slot ? cap : 0;
-  tb->used = 0;
-  return tb->slot ? 0 : TK_ENOMEM;
-}
-
-/* Empties the table (see cleared_slots). */
-static void table_clear(table *tb) {
-  tb->slot = cleared_slots(tb->slot, &tb->cap, tb->used, sizeof *tb->slot);
-  tb->used = 0;
-}
-
-/* Doubles the table when half full; returns 0 or TK_ENOMEM (the table is then unchanged). */
-static int table_reserve(table *tb) {
-  if (2 * (tb->used + 1) <= tb->cap) return 0;
-  table nt;
-  if (table_init(&nt, tb->cap * 2)) return TK_ENOMEM;
-  for (size_t i = 0; i < tb->cap; i++)
-    if (tb->slot[i].k.w[3]) *find(&nt, &tb->slot[i].k) = tb->slot[i];
-  nt.used = tb->used;
-  free(tb->slot);
-  *tb = nt;
-  return 0;
-}
-
 tk_solver *tk_solver_new(void) {
   tk_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
@@ -350,7 +141,7 @@ void tk_solver_free(tk_solver *s) {
   free(s->vals);
   free(s->vals14);
   free(s->tenpai);
-  detour_free(s->dt);
+  tk__solve_detour_free(s->dt);
   free(s);
 }
 
@@ -379,45 +170,6 @@ double tk_solve_riichi_points(void *ctx, const uint8_t hand[TK_KINDS], int win_k
 const char *tk_solve_mode_name(int mode) {
   static const char *const N[] = {"exact", "forward", "direct", "detour"};
   return mode >= 0 && mode <= 3 ? N[mode] : "?";
-}
-
-/* Points of the complete hand h won by drawing k, uncached: the solve's scorer, or the solo
- * points of a closed hand. */
-static double points_raw(tk_solver *s, uint8_t *h, int k) {
-  if (s->score_fn) return s->score_fn(s->score_ctx, h, k);
-  if (!s->closed) return 0;
-  int pts = tk_solo_score(h, k, s->dora, NULL);
-  return pts > 0 ? pts : 0;
-}
-
-/* Points of the complete 14-tile hand h won by drawing k (cached). */
-static double points_of(tk_solver *s, uint8_t *h, int k) {
-  if (s->objective == TK_SOLVE_WIN || (!s->closed && !s->score_fn)) return 0;
-  key kk = pack(s, h, k, 0);
-  /* The solo points' cache outlives a solve (the dora is in the key); a scorer's is cleared at
-   * the start of every solve, since its context may change between calls. */
-  kk.w[3] |= (uint64_t)(s->dora + 1) << 16;
-  entry *x = find(&s->score, &kk);
-  if (x->k.w[3]) return x->e;
-  double v = points_raw(s, h, k);
-  if (table_reserve(&s->score) == 0) {
-    x = find(&s->score, &kk);
-    *x = (entry){kk, 1, v};
-    s->score.used++;
-  }
-  return v;
-}
-
-/* Is (p1, e1) better than (p2, e2) for the objective? Values within TK_SOLVE_TIE_EPS (relative)
- * of each other are a tie, broken by the other quantity; then the first one wins. A tie is not
- * left to rounding, so any exact evaluation of the model makes the same choices. */
-static int above(double a, double b) {
-  double m = a > b ? a : b;
-  return a - b > TK_SOLVE_TIE_EPS * (m > 1 ? m : 1);
-}
-static int better(const tk_solver *s, double p1, double e1, double p2, double e2) {
-  if (s->objective == TK_SOLVE_POINTS) return above(e1, e2) || (!above(e2, e1) && above(p1, p2));
-  return above(p1, p2);
 }
 
 /* V(h, t) of the 3k+1-tile hand h of shanten sh into (*p, *e). h is restored on return. */
@@ -686,312 +438,6 @@ static long vdirect(tk_solver *s, uint8_t *h, int sh, const key *given) {
   return idx;
 }
 
-/* ---- the detour mode (solve.h): the graph of the hands its policy can reach from the decision,
- * built breadth first, then V(h, t) for t = 1 .. T, one draw at a time (its graph has cycles:
- * a change of shape can be undone, so a hand cannot be valued once for every t). */
-
-/* A node: a 3k+1-tile hand before a draw ("draw node") or a 3k+2-tile hand after it ("discard
- * node"). depth: the draws made before it on the shortest line from the decision, so that it is
- * only ever valued with at most T - depth draws left and a child that cannot win in those is
- * left out (its value is 0 there). */
-typedef struct dnode {
-  uint8_t h[TK_KINDS];
-  int8_t sh;
-  uint8_t depth;
-  int32_t first, count; /* draw node: its draws in d->edge; discard node: its children in d->kid */
-  int32_t total, stay;  /* draw node: the wall's tiles, and the weight of the draws thrown back */
-} dnode;
-
-typedef struct dedge {
-  int32_t to, w; /* to: the discard node after the draw, or -1 (a win) */
-  double pts;    /* the win's points (TK_SOLVE_POINTS) */
-} dedge;
-
-struct detour {
-  table k13, k14; /* key -> node index (entry.p) */
-  dnode *n13, *n14;
-  size_t used13, cap13, used14, cap14;
-  dedge *edge;
-  size_t nedge, capedge;
-  int32_t *kid;
-  size_t nkid, capkid;
-  double *v; /* per t: V of every draw node (then E), then B of every discard node (then E) */
-  size_t capv;
-};
-
-/* The array p (*cap elements of `size` bytes, `used` in use) with room for one more: p itself,
- * or a larger copy (*cap updated), or NULL (no memory, or past the int32 indexes of the graph;
- * p is still valid). */
-static void *grow(void *p, size_t *cap, size_t used, size_t size) {
-  if (used < *cap) return p;
-  if (used >= (size_t)INT32_MAX) return NULL;
-  size_t c = *cap ? 2 * *cap : 1024;
-  void *q = realloc(p, c * size);
-  if (q) *cap = c;
-  return q;
-}
-
-/* After a search: an array past 2^16 elements of which the search used less than 1/16 is cut to 4
- * times that use (as cleared_slots does for the tables: a run of small searches after a large
- * one does not hold the large one's memory). Returns the array to use. */
-static void *shrunk(void *p, size_t *cap, size_t used, size_t size) {
-  if (*cap <= (1u << 16) || 16 * used >= *cap) return p;
-  size_t c = 4 * used > 1024 ? 4 * used : 1024;
-  void *q = realloc(p, c * size);
-  if (!q) return p;
-  *cap = c;
-  return q;
-}
-
-static void detour_free(struct detour *d) {
-  if (!d) return;
-  free(d->k13.slot);
-  free(d->k14.slot);
-  free(d->n13);
-  free(d->n14);
-  free(d->edge);
-  free(d->kid);
-  free(d->v);
-  free(d);
-}
-
-/* The tiles of h beyond the decision's counts. */
-static int beyond_root(const tk_solver *s, const uint8_t *h) {
-  int D = 0;
-  for (int k = 0; k < TK_KINDS; k++)
-    if (h[k] > s->root[k]) D += h[k] - s->root[k];
-  return D;
-}
-
-/* The node of hand h (a draw node if `draw`), added unexpanded at `depth` if new; its index, or
- * -1 (the cap or no memory: s->aborted set). */
-static long detour_node(tk_solver *s, const uint8_t *h, int sh, int depth, int draw) {
-  struct detour *d = s->dt;
-  key kk = pack(s, h, 0, s->objective == TK_SOLVE_WIN);
-  table *tb = draw ? &d->k13 : &d->k14;
-  entry *x = find(tb, &kk);
-  if (x->k.w[3]) return (long)x->p;
-  if ((long)(d->used13 + d->used14) >= s->max_states) {
-    s->aborted = 1;
-    return -1;
-  }
-  dnode **arr = draw ? &d->n13 : &d->n14;
-  size_t *used = draw ? &d->used13 : &d->used14, *cap = draw ? &d->cap13 : &d->cap14;
-  dnode *a = grow(*arr, cap, *used, sizeof **arr);
-  if (!a || table_reserve(tb)) {
-    if (a) *arr = a;
-    s->aborted = 1;
-    return -1;
-  }
-  *arr = a;
-  long i = (long)(*used)++;
-  dnode *n = &a[i];
-  memcpy(n->h, h, TK_KINDS);
-  n->sh = (int8_t)sh;
-  n->depth = (uint8_t)depth;
-  n->first = -1;
-  n->count = n->total = n->stay = 0;
-  x = find(tb, &kk);
-  *x = (entry){kk, (double)i, 0};
-  tb->used++;
-  return i;
-}
-
-/* The draws of draw node i: a win, a discard node, or thrown back (stay). */
-static void detour_draws(tk_solver *s, long i, int S0) {
-  struct detour *d = s->dt;
-  int T = s->draws;
-  uint8_t h[TK_KINDS];
-  memcpy(h, d->n13[i].h, TK_KINDS);
-  int sh = d->n13[i].sh, depth = d->n13[i].depth;
-  int first = (int)d->nedge, total = 0, stay = 0;
-  if (sh < T - depth) {
-    int free_moves = beyond_root(s, h) + sh - S0 < s->detours;
-    int sd[TK_KINDS];
-    tk_shanten_draws(h, sd);
-    for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
-      int kept = h[k] > s->root[k] ? h[k] - s->root[k] : 0;
-      int w = s->unseen[k] - kept;
-      if (w <= 0) continue;
-      total += w;
-      int s14 = sd[k];
-      long to;
-      double pts = 0;
-      h[k]++;
-      if (s14 < 0) {
-        to = -1;
-        pts = points_of(s, h, k);
-      } else if (s14 >= sh && !free_moves) {
-        stay += w;
-        to = -2;
-      } else if (s14 < T - depth - 1) {
-        to = detour_node(s, h, s14, depth + 1, 0);
-      } else {
-        to = -2; /* no hand after it can win in the draws left */
-      }
-      h[k]--;
-      if (to == -2 || s->aborted) continue;
-      dedge *e = grow(d->edge, &d->capedge, d->nedge, sizeof *d->edge);
-      if (!e) {
-        s->aborted = 1;
-        break;
-      }
-      d->edge = e;
-      d->edge[d->nedge++] = (dedge){(int32_t)to, w, pts};
-    }
-  }
-  dnode *n = &d->n13[i];
-  n->first = first;
-  n->count = (int32_t)d->nedge - first;
-  n->total = total;
-  n->stay = stay;
-}
-
-/* The discards of discard node j: those keeping its shanten, and the others while detours are
- * left; each child that can still win. */
-static void detour_discards(tk_solver *s, long j, int S0) {
-  struct detour *d = s->dt;
-  int T = s->draws;
-  uint8_t h[TK_KINDS];
-  memcpy(h, d->n14[j].h, TK_KINDS);
-  int s14 = d->n14[j].sh, depth = d->n14[j].depth;
-  int free_moves = beyond_root(s, h) + s14 - S0 < s->detours;
-  int after[TK_KINDS];
-  tk_shanten_discards(h, after);
-  int first = (int)d->nkid;
-  for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
-    if (!h[k] || (after[k] > s14 && !free_moves) || after[k] >= T - depth) continue;
-    h[k]--;
-    long c = detour_node(s, h, after[k], depth, 1);
-    h[k]++;
-    if (c < 0) break;
-    int32_t *q = grow(d->kid, &d->capkid, d->nkid, sizeof *d->kid);
-    if (!q) {
-      s->aborted = 1;
-      break;
-    }
-    d->kid = q;
-    d->kid[d->nkid++] = (int32_t)c;
-  }
-  d->n14[j].first = first;
-  d->n14[j].count = (int32_t)d->nkid - first;
-}
-
-/* The detour mode for the decision hand h (3k+2 tiles: every discard into out; 3k+1: the hand).
- * Returns 0, or -1 with s->aborted set (the cap: the caller falls back to the direct mode). */
-static int detour_solve(tk_solver *s, uint8_t *h, int n, tk_solve_result *out) {
-  if (!s->dt) {
-    s->dt = calloc(1, sizeof *s->dt);
-    if (!s->dt || table_init(&s->dt->k13, 1 << 12) || table_init(&s->dt->k14, 1 << 12)) {
-      detour_free(s->dt);
-      s->dt = NULL;
-      s->aborted = 1;
-      return -1;
-    }
-  }
-  struct detour *d = s->dt;
-  table_clear(&d->k13);
-  table_clear(&d->k14);
-  d->used13 = d->used14 = d->nedge = d->nkid = 0;
-  int T = s->draws, pts = s->objective == TK_SOLVE_POINTS;
-  int S0 = tk_shanten(h);
-  long seed[14];
-  out->n = 0;
-  if (n % 3 == 1) {
-    tk_solve_choice *c = &out->c[out->n];
-    c->discard = -1;
-    c->shanten = (int8_t)S0;
-    seed[out->n++] = detour_node(s, h, S0, 0, 1);
-  } else {
-    for (int k = 0; k < TK_KINDS && !s->aborted; k++) {
-      if (!h[k]) continue;
-      h[k]--;
-      int sh = tk_shanten(h);
-      if (!s->keep_shanten || sh <= S0) {
-        tk_solve_choice *c = &out->c[out->n];
-        c->discard = (int8_t)k;
-        c->shanten = (int8_t)sh;
-        seed[out->n++] = detour_node(s, h, sh, 0, 1);
-      }
-      h[k]++;
-    }
-  }
-  /* breadth first, so that a node is added at its least depth */
-  size_t i13 = 0, i14 = 0;
-  while (!s->aborted && (i13 < d->used13 || i14 < d->used14)) {
-    for (size_t end = d->used13; i13 < end && !s->aborted; i13++) detour_draws(s, (long)i13, S0);
-    for (size_t end = d->used14; i14 < end && !s->aborted; i14++) detour_discards(s, (long)i14, S0);
-  }
-  if (s->aborted) return -1;
-  /* V by draws left: layer t holds V (then E) of the draw nodes, then B (then E) of the discard
-     nodes, B being the best child's V with t - 1 draws left */
-  size_t N13 = d->used13, N14 = d->used14, layer = (N13 + N14) * (pts ? 2 : 1);
-  size_t need = layer * (size_t)(T + 1);
-  if (need > d->capv) {
-    double *v = realloc(d->v, need * sizeof *v);
-    if (!v) {
-      s->aborted = 1;
-      return -1;
-    }
-    d->v = v;
-    d->capv = need;
-  }
-  memset(d->v, 0, layer * sizeof *d->v); /* t = 0: nothing can be won */
-  for (int t = 1; t <= T; t++) {
-    const double *prev = d->v + layer * (size_t)(t - 1);
-    double *cur = d->v + layer * (size_t)t;
-    const double *pv = prev, *pe = prev + N13;
-    double *vv = cur, *ve = cur + N13, *bv = cur + (pts ? 2 : 1) * N13, *be = bv + N14;
-    for (size_t j = 0; j < N14; j++) {
-      const dnode *x = &d->n14[j];
-      double bp = 0, bq = 0;
-      for (int c = 0; c < x->count; c++) {
-        int32_t y = d->kid[x->first + c];
-        double vp = pv[y], vq = pts ? pe[y] : 0;
-        if (better(s, vp, vq, bp, bq)) {
-          bp = vp;
-          bq = vq;
-        }
-      }
-      bv[j] = bp;
-      if (pts) be[j] = bq;
-    }
-    for (size_t i = 0; i < N13; i++) {
-      const dnode *x = &d->n13[i];
-      double P = 0, E = 0;
-      if (t > x->sh && x->total) {
-        for (int c = 0; c < x->count; c++) {
-          const dedge *g = &d->edge[x->first + c];
-          if (g->to < 0) {
-            P += g->w;
-            E += g->w * g->pts;
-          } else {
-            P += g->w * bv[g->to];
-            if (pts) E += g->w * be[g->to];
-          }
-        }
-        P = (P + x->stay * pv[i]) / x->total;
-        E = (E + x->stay * (pts ? pe[i] : 0)) / x->total;
-      }
-      vv[i] = P;
-      if (pts) ve[i] = E;
-    }
-  }
-  const double *last = d->v + layer * (size_t)T;
-  for (int c = 0; c < out->n; c++) {
-    out->c[c].win = last[seed[c]];
-    out->c[c].points = pts ? last[N13 + seed[c]] : 0;
-  }
-  d->n13 = shrunk(d->n13, &d->cap13, N13, sizeof *d->n13);
-  d->n14 = shrunk(d->n14, &d->cap14, N14, sizeof *d->n14);
-  d->edge = shrunk(d->edge, &d->capedge, d->nedge, sizeof *d->edge);
-  d->kid = shrunk(d->kid, &d->capkid, d->nkid, sizeof *d->kid);
-  d->v = shrunk(d->v, &d->capv, need, sizeof *d->v);
-  s->nodes += (long)N13;
-  s->dstates = (long)N13;
-  return 0;
-}
-
 /* The choice's values for the 3k+1-tile hand h in the current mode. */
 static void root_value(tk_solver *s, uint8_t *h, tk_solve_choice *c) {
   if (s->mode != TK_SOLVE_DIRECT) {
@@ -1075,7 +521,7 @@ int tk_solve(tk_solver *s, const uint8_t hand[TK_KINDS], const uint8_t *seen,
     s->aborted = 0;
     out->n = 0;
     if (s->mode == TK_SOLVE_DETOUR) {
-      detour_solve(s, h, n, out);
+      tk__solve_detour(s, h, n, out);
     } else if (n % 3 == 1) {
       tk_solve_choice *c = &out->c[out->n++];
       c->discard = -1;

@@ -453,125 +453,108 @@ static int open_records(const tk_run *r, const char *dir, uint64_t kept, int con
 
 /* ------------------------------------------------------------------ the run */
 
-int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, tk_error *err) {
-  *summary_out = NULL;
-  tk_run_outcome scratch, *out = o->outcome ? o->outcome : &scratch;
-  memset(out, 0, sizeof *out);
-  out->refused = 1;
-  tk_tally tally;
-  int rc = tk_tally_for_run(&tally, r);
-  if (rc) return tk_error_set(err, rc, -1, "out of memory for %llu walls",
-                              (unsigned long long)r->spec.walls);
-  int *notices = calloc((size_t)r->spec.nagents, sizeof *notices);
-  FILE *games = NULL, *records = NULL;
-  tk_unit_rec *rec = malloc(sizeof *rec);
-  sink_ctx *sc = calloc(1, sizeof *sc);
-  const char **labels = calloc((size_t)r->spec.nagents, sizeof *labels);
-  if (!notices || !rec || !sc || !labels) {
-    free(notices);
-    free(rec);
-    free(sc);
-    free(labels);
-    tk_tally_free(&tally);
-    return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
-  }
-  for (int i = 0; i < r->spec.nagents; i++) labels[i] = r->spec.agents[i].label;
+/* Continues the interrupted run whose games.jsonl is open in `games` (at `path`, its chain at
+ * `cpath`): keeps the lines every file holds whole and the chain vouches for, tallied into
+ * `tally`, reopens the chain for appending and sets out->resumed. Returns 0 or an error code. */
+static int resume_folder(const tk_run *r, const tk_run_opts *o, const char *path,
+                         const char *cpath, const uint8_t *id, uint64_t start, uint64_t end,
+                         FILE *games, tk_tally *tally, tk_unit_rec *rec, sink_ctx *sc,
+                         tk_run_outcome *out, tk_error *err) {
   const char *dir = o->out_dir;
-  uint64_t start, end; /* the run's units: all, or its shard's */
-  tk_run_units(r, &start, &end);
-  uint64_t first = start; /* the first unit to play */
-  sc->end = end;
-  signals_catch();
-  if (dir) {
-    if ((rc = tk_mkdirs(dir, err))) goto done;
-    char path[TK_PATH_MAX], cpath[TK_PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/games.jsonl", dir);
-    snprintf(cpath, sizeof cpath, "%s/" TK_CHAIN_FILE, dir);
-    uint8_t id[TK_SHA256_BYTES];
-    json_t *resolved = tk_run_resolved_spec(r);
-    tk_chain_identity(resolved, id);
-    json_decref(resolved);
-    memcpy(sc->digest, id, sizeof id);
-    if (o->resume && (games = fopen(path, "r+"))) {
-      uint64_t limit = UINT64_MAX;
-      char rpath[TK_PATH_MAX];
-      snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
-      if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
-        goto done;
-      if (r->logs_run && !access(r->logs_run, F_OK)) { /* the units the run log holds whole */
-        uint64_t n;
-        if ((rc = runlog_count(r, &n, NULL, err))) goto done;
-        if (n < limit) limit = n;
-      }
-      tk_chain_check chk;
-      tk_error ce;
-      tk_error_clear(&ce);
-      int has_chain = 1;
-      if ((rc = tk_chain_open(&chk, cpath, start, id, &ce)) == TK_ENOTFOUND) {
-        struct stat gs;
-        if (!fstat(fileno(games), &gs) && gs.st_size > 0) {
-          rc = tk_error_set(err, TK_EINVAL, -1, "%s: holds lines but no " TK_CHAIN_FILE ": "
-                            "cannot tell whether they are what taikai wrote (a folder written "
-                            "before taikai kept digest chains, or one whose chain was "
-                            "removed); cannot resume: start a new folder", path);
-          goto done;
-        }
-        memset(&chk, 0, sizeof chk);
-        memcpy(chk.prev, id, sizeof id);
-        has_chain = 0;
-        rc = 0;
-      } else if (rc) {
-        rc = tk_error_set(err, rc, -1, "%s; cannot resume", ce.msg);
-        goto done;
-      }
-
-      sc->rule = o->rule;
-      sc->rule_ctx = o->rule_ctx;
-      if (chk.entries < limit) limit = chk.entries;
-      int64_t kept = resume_from(r, games, path, start, limit, &chk, &tally, rec, sc, err);
-      memcpy(sc->digest, chk.prev, sizeof sc->digest);
-      tk_chain_close(&chk);
-      if (kept < 0) {
-        rc = (int)kept;
-        goto done;
-      }
-      if (has_chain ? truncate(cpath, (off_t)(TK_CHAIN_HEADER + (uint64_t)kept * TK_CHAIN_ENTRY)) ||
-                          !(sc->chain = fopen(cpath, "ab"))
-                    : !(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id)) {
-        rc = tk_error_set(err, TK_EIO, -1, "%s: %s", cpath, strerror(errno));
-        goto done;
-      }
-      out->resumed = (uint64_t)kept > end - start ? end - start : (uint64_t)kept;
-      first = start + out->resumed;
-      if (o->extend) {
-        json_t *spec = tk_run_resolved_spec(r);
-        rc = dump(spec, dir, "spec.json", err);
-        json_decref(spec);
-        if (rc) goto done;
-      }
-    } else {
-      json_t *spec = tk_run_resolved_spec(r);
-      rc = dump(spec, dir, "spec.json", err);
-      json_decref(spec);
-      games = rc ? NULL : fopen(path, "w");
-      if (!rc && !games) rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path,
-                                           strerror(errno));
-      if (!rc && (!(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id)))
-        rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", cpath, strerror(errno));
-    }
-    if (rc) goto done;
-    if ((rc = open_records(r, dir, out->resumed, o->resume && out->resumed, &records, err)))
-      goto done;
-    if ((rc = runlog_open(r, dir, out->resumed, o->resume && out->resumed, sc, err))) goto done;
-    if (r->logs_run) clear_dir(r->logs_dir, 0); /* unit logs left by an interrupted run */
+  int rc;
+  uint64_t limit = UINT64_MAX;
+  char rpath[TK_PATH_MAX];
+  snprintf(rpath, sizeof rpath, "%s/records.tkr", dir);
+  if (r->records && !access(rpath, F_OK) && (rc = tk_records_count(rpath, &limit, err)))
+    return rc;
+  if (r->logs_run && !access(r->logs_run, F_OK)) { /* the units the run log holds whole */
+    uint64_t n;
+    if ((rc = runlog_count(r, &n, NULL, err))) return rc;
+    if (n < limit) limit = n;
   }
-  sc->r = r;
-  sc->games = games;
-  sc->records = records;
-  sc->labels = labels;
-  sc->tally = &tally;
-  sc->err = err;
-  sc->notices = notices;
+  tk_chain_check chk;
+  tk_error ce;
+  tk_error_clear(&ce);
+  int has_chain = 1;
+  if ((rc = tk_chain_open(&chk, cpath, start, id, &ce)) == TK_ENOTFOUND) {
+    struct stat gs;
+    if (!fstat(fileno(games), &gs) && gs.st_size > 0)
+      return tk_error_set(err, TK_EINVAL, -1, "%s: holds lines but no " TK_CHAIN_FILE ": "
+                          "cannot tell whether they are what taikai wrote (a folder written "
+                          "before taikai kept digest chains, or one whose chain was "
+                          "removed); cannot resume: start a new folder", path);
+    memset(&chk, 0, sizeof chk);
+    memcpy(chk.prev, id, TK_SHA256_BYTES);
+    has_chain = 0;
+  } else if (rc) {
+    return tk_error_set(err, rc, -1, "%s; cannot resume", ce.msg);
+  }
+
+  sc->rule = o->rule;
+  sc->rule_ctx = o->rule_ctx;
+  if (chk.entries < limit) limit = chk.entries;
+  int64_t kept = resume_from(r, games, path, start, limit, &chk, tally, rec, sc, err);
+  memcpy(sc->digest, chk.prev, sizeof sc->digest);
+  tk_chain_close(&chk);
+  if (kept < 0) return (int)kept;
+  if (has_chain ? truncate(cpath, (off_t)(TK_CHAIN_HEADER + (uint64_t)kept * TK_CHAIN_ENTRY)) ||
+                      !(sc->chain = fopen(cpath, "ab"))
+                : !(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id))
+    return tk_error_set(err, TK_EIO, -1, "%s: %s", cpath, strerror(errno));
+  out->resumed = (uint64_t)kept > end - start ? end - start : (uint64_t)kept;
+  if (o->extend) {
+    json_t *spec = tk_run_resolved_spec(r);
+    rc = dump(spec, dir, "spec.json", err);
+    json_decref(spec);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* Opens the output folder o->out_dir for units [start, end): resumed (o->resume and a
+ * games.jsonl there) or new (spec.json, games.jsonl, games.chain), then records.tkr and the run
+ * log. Files it opened are in *games, *records and sc even on failure, for the caller to close.
+ * Returns 0 or an error code. */
+static int open_folder(const tk_run *r, const tk_run_opts *o, uint64_t start, uint64_t end,
+                       tk_tally *tally, tk_unit_rec *rec, sink_ctx *sc, tk_run_outcome *out,
+                       FILE **games, FILE **records, tk_error *err) {
+  const char *dir = o->out_dir;
+  int rc;
+  if ((rc = tk_mkdirs(dir, err))) return rc;
+  char path[TK_PATH_MAX], cpath[TK_PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s/games.jsonl", dir);
+  snprintf(cpath, sizeof cpath, "%s/" TK_CHAIN_FILE, dir);
+  uint8_t id[TK_SHA256_BYTES];
+  json_t *resolved = tk_run_resolved_spec(r);
+  tk_chain_identity(resolved, id);
+  json_decref(resolved);
+  memcpy(sc->digest, id, sizeof id);
+  if (o->resume && (*games = fopen(path, "r+"))) {
+    rc = resume_folder(r, o, path, cpath, id, start, end, *games, tally, rec, sc, out, err);
+  } else {
+    json_t *spec = tk_run_resolved_spec(r);
+    rc = dump(spec, dir, "spec.json", err);
+    json_decref(spec);
+    *games = rc ? NULL : fopen(path, "w");
+    if (!rc && !*games) rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path,
+                                          strerror(errno));
+    if (!rc && (!(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id)))
+      rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", cpath, strerror(errno));
+  }
+  if (rc) return rc;
+  if ((rc = open_records(r, dir, out->resumed, o->resume && out->resumed, records, err)))
+    return rc;
+  if ((rc = runlog_open(r, dir, out->resumed, o->resume && out->resumed, sc, err))) return rc;
+  if (r->logs_run) clear_dir(r->logs_dir, 0); /* unit logs left by an interrupted run */
+  return 0;
+}
+
+/* Plays units [first, end) into `sc` (o->play, else the worker pool), with progress. A clean
+ * stop (abort policy, stopping rule, signal) is recorded in `out` and returns 0; otherwise
+ * returns 0 or the failure's code. */
+static int play_units(const tk_run *r, const tk_run_opts *o, uint64_t first, uint64_t end,
+                      sink_ctx *sc, tk_run_outcome *out, tk_error *err) {
+  int rc = 0;
   tk_progress prog;
   tk_progress_init(&prog, o->progress);
   if (r->game->units) prog.units = r->game->units;
@@ -597,40 +580,52 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
                   tk_run_stop_signal == SIGINT ? "SIGINT" : tk_run_stop_signal == SIGTERM
                                                                ? "SIGTERM" : "a signal");
     if (prog.mode == 2) fprintf(stderr, "\n");
-    rc = 0;
     tk_error_clear(err);
-  } else if (rc) {
-    goto done;
-  } else {
-    tk_progress_finish(&prog);
+    return 0;
   }
-  if (games) {
-    if (fclose(games)) rc = tk_error_set(err, TK_EIO, -1, "games.jsonl: write failed");
-    games = NULL;
-    if (rc) goto done;
+  if (rc) return rc;
+  tk_progress_finish(&prog);
+  return 0;
+}
+
+/* Closes the run's output files, each pointer set to NULL once closed. Returns 0, or TK_EIO
+ * at the first that failed to write (the rest are left for the caller). */
+static int close_outputs(const tk_run *r, sink_ctx *sc, FILE **games, FILE **records,
+                         tk_error *err) {
+  int rc = 0;
+  if (*games) {
+    if (fclose(*games)) rc = tk_error_set(err, TK_EIO, -1, "games.jsonl: write failed");
+    *games = NULL;
+    if (rc) return rc;
   }
   if (sc->chain) {
     if (fclose(sc->chain)) rc = tk_error_set(err, TK_EIO, -1, TK_CHAIN_FILE ": write failed");
     sc->chain = NULL;
-    if (rc) goto done;
+    if (rc) return rc;
   }
-  if (records) {
-    if (fclose(records)) rc = tk_error_set(err, TK_EIO, -1, "records.tkr: write failed");
-    records = NULL;
-    if (rc) goto done;
+  if (*records) {
+    if (fclose(*records)) rc = tk_error_set(err, TK_EIO, -1, "records.tkr: write failed");
+    *records = NULL;
+    if (rc) return rc;
   }
   if (sc->runlog) {
     int bad = fclose(sc->runlog) != 0;
     if (fclose(sc->runidx)) bad = 1;
     sc->runlog = sc->runidx = NULL;
     if (bad) rc = tk_error_set(err, TK_EIO, -1, "%s: write failed", r->logs_run);
-    if (rc) goto done;
   }
-  json_t *sum = tk_summary_json(r, &tally, err);
-  if (!sum) {
-    rc = TK_EINVAL;
-    goto done;
-  }
+  return rc;
+}
+
+/* The run's summary from `tally`, marked partial when `out` says it stopped, written with
+ * report.md and report.html when there is a folder. Returns 0 with the owned summary in *sum,
+ * or an error code. */
+static int write_summary(const tk_run *r, const tk_run_opts *o, const tk_tally *tally,
+                         const tk_run_outcome *out, json_t **sum_out, tk_error *err) {
+  const char *dir = o->out_dir;
+  int rc;
+  json_t *sum = tk_summary_json(r, tally, err);
+  if (!sum) return TK_EINVAL;
   if (out->stopped) {
     json_object_set_new(sum, "complete", json_false());
     json_object_set_new(sum, "stopped", json_string(out->why));
@@ -639,9 +634,53 @@ int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, 
   if (dir && ((rc = dump(sum, dir, "summary.json", err)) || (rc = write_report(r, sum, dir, err)) ||
               (!o->no_html && (rc = tk_html_report(dir, &ho, err))))) {
     json_decref(sum);
-    goto done;
+    return rc;
   }
-  *summary_out = sum;
+  *sum_out = sum;
+  return 0;
+}
+
+int tk_run_execute(const tk_run *r, const tk_run_opts *o, json_t **summary_out, tk_error *err) {
+  *summary_out = NULL;
+  tk_run_outcome scratch, *out = o->outcome ? o->outcome : &scratch;
+  memset(out, 0, sizeof *out);
+  out->refused = 1;
+  tk_tally tally;
+  int rc = tk_tally_for_run(&tally, r);
+  if (rc) return tk_error_set(err, rc, -1, "out of memory for %llu walls",
+                              (unsigned long long)r->spec.walls);
+  int *notices = calloc((size_t)r->spec.nagents, sizeof *notices);
+  FILE *games = NULL, *records = NULL;
+  tk_unit_rec *rec = malloc(sizeof *rec);
+  sink_ctx *sc = calloc(1, sizeof *sc);
+  const char **labels = calloc((size_t)r->spec.nagents, sizeof *labels);
+  if (!notices || !rec || !sc || !labels) {
+    free(notices);
+    free(rec);
+    free(sc);
+    free(labels);
+    tk_tally_free(&tally);
+    return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  }
+  for (int i = 0; i < r->spec.nagents; i++) labels[i] = r->spec.agents[i].label;
+  uint64_t start, end; /* the run's units: all, or its shard's */
+  tk_run_units(r, &start, &end);
+  sc->end = end;
+  signals_catch();
+  if (o->out_dir &&
+      (rc = open_folder(r, o, start, end, &tally, rec, sc, out, &games, &records, err)))
+    goto done;
+  uint64_t first = start + out->resumed; /* the first unit to play */
+  sc->r = r;
+  sc->games = games;
+  sc->records = records;
+  sc->labels = labels;
+  sc->tally = &tally;
+  sc->err = err;
+  sc->notices = notices;
+  if ((rc = play_units(r, o, first, end, sc, out, err))) goto done;
+  if ((rc = close_outputs(r, sc, &games, &records, err))) goto done;
+  rc = write_summary(r, o, &tally, out, summary_out, err);
 done:
   signals_restore();
   if (games) fclose(games);

@@ -36,27 +36,15 @@ static json_t *range_json(const tk_design *d) {
   return json_pack("[o,o]", num(lo), num(hi));
 }
 
-json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
-  tk_stats_init();
-  const tk_game *g = r->game;
+/* Sets the run's header fields of `root`: version, game, format, seed, units, completeness,
+ * shard, policies and confidence. */
+static void header_json(const tk_run *r, const tk_tally *t, json_t *root) {
   const tk_spec *s = &r->spec;
-  uint64_t W = t->walls;
-  double conf = s->confidence;
-  double *na = malloc(W * sizeof *na), *da = malloc(W * sizeof *da);
-  double *nb = malloc(W * sizeof *nb), *db = malloc(W * sizeof *db);
-  json_t *root = json_object(), *agents = json_array(), *pairs = json_array();
-  json_t *iv = json_object(); /* "intervals": the methods */
-  unsigned used = 0;          /* bit m: tk_method m appears */
-  int rc = 0;
-  if (!na || !da || !nb || !db) {
-    rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
-    goto done;
-  }
   json_object_set_new(root, "taikai_version", json_string(TAIKAI_VERSION));
   json_object_set_new(root, "game", json_string(s->game));
   json_object_set_new(root, "format", json_string(tk_format_name(s->format)));
   json_object_set_new(root, "seed", json_integer((json_int_t)s->seed));
-  json_object_set_new(root, "walls", json_integer((json_int_t)W));
+  json_object_set_new(root, "walls", json_integer((json_int_t)t->walls));
   json_object_set_new(root, "units", json_integer((json_int_t)t->units));
   uint64_t first, end; /* a shard's summary counts its own units */
   tk_run_units(r, &first, &end);
@@ -68,7 +56,12 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
   json_object_set_new(root, "fault_policy", json_string(tk_fault_policy_name(s->fault_policy)));
   json_object_set_new(root, "illegal_policy",
                       json_string(tk_illegal_policy_name(s->illegal_policy)));
-  json_object_set_new(root, "confidence", json_real(conf));
+  json_object_set_new(root, "confidence", json_real(s->confidence));
+}
+
+/* Sets the methods "intervals" names in `iv`: for rates, means and paired differences, and
+ * each metric's range and method. */
+static void intervals_json(const tk_game *g, const tk_spec *s, json_t *iv) {
   json_t *ivm = json_object();
   /* the binomial intervals need one game per agent per wall (field); with several games per
    * wall (round-robin, duplicate) rates take the design effect */
@@ -90,86 +83,132 @@ json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
                                   tk_stats_method_name(method)));
   }
   json_object_set_new(iv, "metrics", ivm);
+}
+
+/* Agent a's entry: its counts, faults and each metric's estimate (na, da: scratch columns of
+ * t->walls entries), the methods it uses added to *used. Returns 0 with the new object in *out,
+ * or the statistics' error code. */
+static int agent_json(const tk_run *r, const tk_tally *t, int a, double *na, double *da,
+                      unsigned *used, json_t **out, tk_error *err) {
+  const tk_game *g = r->game;
+  const tk_spec *s = &r->spec;
+  int rc;
+  json_t *o = json_object();
+  json_object_set_new(o, "label", json_string(s->agents[a].label));
+  json_object_set_new(o, "plugin", json_string(r->plugins[a].desc->name));
+  json_object_set_new(o, "version", json_string(r->plugins[a].desc->version));
+  json_object_set_new(o, "games", json_integer((json_int_t)t->games[a]));
+  json_object_set_new(o, "faults", json_integer((json_int_t)t->faults[a]));
+  json_t *kinds = json_object();
+  for (int k = 1; k < TK_FAULT_KINDS; k++)
+    json_object_set_new(kinds, tk_fault_kind_name(k),
+                        json_integer((json_int_t)t->kinds[(size_t)a * TK_FAULT_KINDS + (size_t)k]));
+  json_object_set_new(o, "fault_kinds", kinds);
+  json_object_set_new(o, "timeouts",
+                      json_integer((json_int_t)t->kinds[(size_t)a * TK_FAULT_KINDS + TK_FAULT_TIMEOUT]));
+  json_object_set_new(o, "illegal_actions", json_integer((json_int_t)t->illegal[a]));
+  json_object_set_new(o, "skipped", json_integer((json_int_t)t->skipped[a]));
+  for (int m = 0; m < g->nmetrics; m++) {
+    const tk_metric *mt = &g->metrics[m];
+    /* the walls on which the agent has games (not skipped, already played) */
+    size_t n = tk_tally_columns(t, a, -1, mt->num, mt->den, na, da);
+    int one_per_wall = 1;
+    for (size_t i = 0; i < n; i++) one_per_wall &= da[i] <= 1;
+    tk_design d = design_of(mt, s, one_per_wall);
+    tk_estimate e;
+    if ((rc = tk_stats_metric(na, da, n, &d, s->confidence, &e))) {
+      tk_error_set(err, rc, -1, "statistics of %s for %s failed", mt->name, s->agents[a].label);
+      json_decref(o);
+      return rc;
+    }
+    json_object_set_new(o, mt->name, estimate_json(&e, 0, used));
+    if (mt->total) {
+      double games = 0;
+      for (size_t i = 0; i < n; i++) games += da[i];
+      tk_estimate te = e;
+      te.value *= games;
+      te.lo *= games;
+      te.hi *= games;
+      json_t *tj = estimate_json(&te, 0, used);
+      json_object_set_new(tj, "games", json_integer((json_int_t)games));
+      json_object_set_new(o, mt->total, tj);
+    }
+  }
+  /* multi-seat games: the rank distribution also as one array, 1st place first */
+  if (json_object_get(o, "rank_1_rate")) {
+    json_t *ranks = json_array();
+    for (int k = 1; k <= TK_MAX_SEATS; k++) {
+      char key[32];
+      snprintf(key, sizeof key, "rank_%d_rate", k);
+      json_t *v = json_object_get(o, key);
+      if (!v) break;
+      json_array_append(ranks, v);
+    }
+    json_object_set_new(o, "rank_rates", ranks);
+  }
+  *out = o;
+  return 0;
+}
+
+/* The pair of agents a0 < b0 (in duplicate, agents[0] second): the walls both played and each
+ * metric's paired difference (na, da, nb, db: scratch columns), the methods it uses added to
+ * *used. Returns 0 with the new object in *out, or the statistics' error code. */
+static int pair_json(const tk_run *r, const tk_tally *t, int a0, int b0, double *na, double *da,
+                     double *nb, double *db, unsigned *used, json_t **out, tk_error *err) {
+  const tk_game *g = r->game;
+  const tk_spec *s = &r->spec;
+  /* duplicate: agents[0] is the baseline, so its pairs read candidate - baseline */
+  int swap = s->format == TK_FORMAT_DUPLICATE && a0 == 0;
+  int a = swap ? b0 : a0, b = swap ? a0 : b0;
+  json_t *o = json_object();
+  json_object_set_new(o, "a", json_string(s->agents[a].label));
+  json_object_set_new(o, "b", json_string(s->agents[b].label));
+  size_t common = 0; /* walls on which both have games */
+  for (uint64_t w = 0; w < t->walls; w++)
+    common += tk_tally_played(t, a, w) && tk_tally_played(t, b, w);
+  json_object_set_new(o, "walls", json_integer((json_int_t)common));
+  for (int m = 0; m < g->nmetrics; m++) {
+    const tk_metric *mt = &g->metrics[m];
+    size_t n = tk_tally_columns(t, a, b, mt->num, mt->den, na, da);
+    tk_tally_columns(t, b, a, mt->num, mt->den, nb, db); /* the same walls, in order */
+    tk_design d = design_of(mt, s, 0);
+    tk_estimate e;
+    int rc = tk_stats_paired_metric(na, da, nb, db, n, &d, s->confidence, &e);
+    if (rc) {
+      tk_error_set(err, rc, -1, "paired statistics failed");
+      json_decref(o);
+      return rc;
+    }
+    json_object_set_new(o, mt->name, estimate_json(&e, 1, used));
+  }
+  *out = o;
+  return 0;
+}
+
+json_t *tk_summary_json(const tk_run *r, const tk_tally *t, tk_error *err) {
+  tk_stats_init();
+  uint64_t W = t->walls;
+  double *na = malloc(W * sizeof *na), *da = malloc(W * sizeof *da);
+  double *nb = malloc(W * sizeof *nb), *db = malloc(W * sizeof *db);
+  json_t *root = json_object(), *agents = json_array(), *pairs = json_array();
+  json_t *iv = json_object(); /* "intervals": the methods */
+  unsigned used = 0;          /* bit m: tk_method m appears */
+  int rc = 0;
+  json_t *o;
+  if (!na || !da || !nb || !db) {
+    rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+    goto done;
+  }
+  header_json(r, t, root);
+  intervals_json(r->game, &r->spec, iv);
   json_object_set_new(root, "intervals", json_incref(iv));
   for (int a = 0; a < t->nagents; a++) {
-    json_t *o = json_object();
-    json_object_set_new(o, "label", json_string(s->agents[a].label));
-    json_object_set_new(o, "plugin", json_string(r->plugins[a].desc->name));
-    json_object_set_new(o, "version", json_string(r->plugins[a].desc->version));
-    json_object_set_new(o, "games", json_integer((json_int_t)t->games[a]));
-    json_object_set_new(o, "faults", json_integer((json_int_t)t->faults[a]));
-    json_t *kinds = json_object();
-    for (int k = 1; k < TK_FAULT_KINDS; k++)
-      json_object_set_new(kinds, tk_fault_kind_name(k),
-                          json_integer((json_int_t)t->kinds[(size_t)a * TK_FAULT_KINDS + (size_t)k]));
-    json_object_set_new(o, "fault_kinds", kinds);
-    json_object_set_new(o, "timeouts",
-                        json_integer((json_int_t)t->kinds[(size_t)a * TK_FAULT_KINDS + TK_FAULT_TIMEOUT]));
-    json_object_set_new(o, "illegal_actions", json_integer((json_int_t)t->illegal[a]));
-    json_object_set_new(o, "skipped", json_integer((json_int_t)t->skipped[a]));
-    for (int m = 0; m < g->nmetrics; m++) {
-      const tk_metric *mt = &g->metrics[m];
-      /* the walls on which the agent has games (not skipped, already played) */
-      size_t n = tk_tally_columns(t, a, -1, mt->num, mt->den, na, da);
-      int one_per_wall = 1;
-      for (size_t i = 0; i < n; i++) one_per_wall &= da[i] <= 1;
-      tk_design d = design_of(mt, s, one_per_wall);
-      tk_estimate e;
-      if ((rc = tk_stats_metric(na, da, n, &d, conf, &e))) {
-        tk_error_set(err, rc, -1, "statistics of %s for %s failed", mt->name, s->agents[a].label);
-        goto done;
-      }
-      json_object_set_new(o, mt->name, estimate_json(&e, 0, &used));
-      if (mt->total) {
-        double games = 0;
-        for (size_t i = 0; i < n; i++) games += da[i];
-        tk_estimate te = e;
-        te.value *= games;
-        te.lo *= games;
-        te.hi *= games;
-        json_t *tj = estimate_json(&te, 0, &used);
-        json_object_set_new(tj, "games", json_integer((json_int_t)games));
-        json_object_set_new(o, mt->total, tj);
-      }
-    }
-    /* multi-seat games: the rank distribution also as one array, 1st place first */
-    if (json_object_get(o, "rank_1_rate")) {
-      json_t *ranks = json_array();
-      for (int k = 1; k <= TK_MAX_SEATS; k++) {
-        char key[32];
-        snprintf(key, sizeof key, "rank_%d_rate", k);
-        json_t *v = json_object_get(o, key);
-        if (!v) break;
-        json_array_append(ranks, v);
-      }
-      json_object_set_new(o, "rank_rates", ranks);
-    }
+    if ((rc = agent_json(r, t, a, na, da, &used, &o, err))) goto done;
     json_array_append_new(agents, o);
   }
   for (int a0 = 0; a0 < t->nagents; a0++)
     for (int b0 = a0 + 1; b0 < t->nagents; b0++) {
-      /* duplicate: agents[0] is the baseline, so its pairs read candidate - baseline */
-      int swap = s->format == TK_FORMAT_DUPLICATE && a0 == 0;
-      int a = swap ? b0 : a0, b = swap ? a0 : b0;
-      json_t *o = json_object();
-      json_object_set_new(o, "a", json_string(s->agents[a].label));
-      json_object_set_new(o, "b", json_string(s->agents[b].label));
-      size_t common = 0; /* walls on which both have games */
-      for (uint64_t w = 0; w < W; w++)
-        common += tk_tally_played(t, a, w) && tk_tally_played(t, b, w);
-      json_object_set_new(o, "walls", json_integer((json_int_t)common));
-      for (int m = 0; m < g->nmetrics; m++) {
-        const tk_metric *mt = &g->metrics[m];
-        size_t n = tk_tally_columns(t, a, b, mt->num, mt->den, na, da);
-        tk_tally_columns(t, b, a, mt->num, mt->den, nb, db); /* the same walls, in order */
-        tk_design d = design_of(mt, s, 0);
-        tk_estimate e;
-        if ((rc = tk_stats_paired_metric(na, da, nb, db, n, &d, conf, &e))) {
-          tk_error_set(err, rc, -1, "paired statistics failed");
-          goto done;
-        }
-        json_object_set_new(o, mt->name, estimate_json(&e, 1, &used));
-      }
+      if ((rc = pair_json(r, t, a0, b0, na, da, nb, db, &used, &o, err))) goto done;
       json_array_append_new(pairs, o);
     }
 done:

@@ -331,12 +331,173 @@ static int choose(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, i
   return settle(st, v, b, ambiguous, tries, n, b->n) ? -1 : 1;
 }
 
+/* The play's step results: go on to the next stage, or stop with 0 (reached the decision) or
+ * -1 (nothing fits). */
+enum { PLAY_ON = 1 };
+
+/* Sends the turn seat `t`'s kan `choice` (CHOOSE_ANKAN, or CHOOSE_KAKAN + its meld) and turns
+ * the indicators the engine turns with it. */
+static void send_kan(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int t,
+                     int choice) {
+  tk_riichi_event ev;
+  if (choice >= CHOOSE_KAKAN) {
+    int i = choice - CHOOSE_KAKAN;
+    const tk_riichi_meld *m = &v->melds[t][i];
+    ev0(&ev, TK_RIICHI_EV_KAKAN, t);
+    ev.tile = m->added;
+    ev.nconsumed = (uint8_t)others(m->tiles, 4, m->added, ev.consumed);
+    tk_mjai_event(b, &ev, st->seat);
+    played(st, t, TK_RIICHI_KAKAN, m->added);
+    st->mtype[t][i] = TK_CALL_KAKAN;
+    flip_pending(st, v, b);
+    st->pending++;
+  } else if (choice == CHOOSE_ANKAN) {
+    const tk_riichi_meld *m = &v->melds[t][st->nmelds[t]];
+    ev0(&ev, TK_RIICHI_EV_ANKAN, t);
+    ev.nconsumed = 4;
+    memcpy(ev.consumed, m->tiles, 4);
+    tk_mjai_event(b, &ev, st->seat);
+    played(st, t, TK_RIICHI_ANKAN, tk_tile_kind(m->tiles[0]));
+    st->mtype[t][st->nmelds[t]++] = TK_CALL_ANKAN;
+    flip_pending(st, v, b);
+    dora(st, v, b);
+  }
+}
+
+/* TK_MJAI_ACT: the turn seat's kan or discard (with its reach). Returns PLAY_ON, 0 or -1. */
+static int step_act(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b,
+                    int *ambiguous) {
+  const int me = st->seat, t = st->turn;
+  /* after its own chi or pon the viewer decides with nothing new to send */
+  if (t == me && st->after_call && st->nriver[t] == v->nriver[t])
+    return v->phase == TK_RIICHI_PHASE_SELF && done(st, v) ? 0 : -1;
+  int rc = choose(st, v, b, ambiguous, t);
+  if (rc) return rc > 0 ? 0 : -1;
+  int choice = st->choice;
+  st->choice = CHOOSE;
+  send_kan(st, v, b, t, choice);
+  if (choice != CHOOSE_DISCARD) {
+    if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
+        v->last_from != TK_RIICHI_FROM_DISCARD && done(st, v)) {
+      st->stage = TK_MJAI_AFTER_KAN;
+      return 0;
+    }
+    st->stage = TK_MJAI_DRAW; /* the replacement draw */
+    return PLAY_ON;
+  }
+  const tk_riichi_discard *d = &v->river[t][st->nriver[t]++];
+  if ((d->flags & TK_RIICHI_DECLARED) && t == me && st->reach_sent)
+    st->reach_sent = 0; /* the bot had its own reach in the exchange that declared it */
+  else if (d->flags & TK_RIICHI_DECLARED)
+    simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
+  tk_riichi_event ev;
+  ev0(&ev, TK_RIICHI_EV_DAHAI, t);
+  ev.tile = d->tile;
+  ev.tsumogiri = (d->flags & TK_RIICHI_TSUMOGIRI) != 0;
+  tk_mjai_event(b, &ev, me);
+  played(st, t, (d->flags & TK_RIICHI_DECLARED) ? TK_RIICHI_RIICHI : TK_RIICHI_DISCARD,
+         d->tile);
+  flip_pending(st, v, b);
+  st->after_call = 0;
+  st->stage = TK_MJAI_AFTER_DISCARD;
+  if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
+      v->last_from == TK_RIICHI_FROM_DISCARD && done(st, v))
+    return 0;
+  return PLAY_ON;
+}
+
+/* Sends seat `caller`'s call of the turn seat `t`'s discard `d` (its next meld in the view) and
+ * hands it the turn. */
+static void send_call(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int t,
+                      const tk_riichi_discard *d, int caller) {
+  tk_riichi_event ev;
+  const tk_riichi_meld *m = &v->melds[caller][st->nmelds[caller]];
+  /* a pon the view already shows made into an added kan is sent as the pon it was */
+  int type = m->type == TK_CALL_KAKAN ? TK_CALL_PON : m->type;
+  int minkan = type == TK_CALL_MINKAN;
+  uint8_t called_as[4];
+  int n = m->type == TK_CALL_KAKAN ? others(m->tiles, 4, m->added, called_as)
+                                   : others(m->tiles, minkan ? 4 : 3, TK_TILE_NONE, called_as);
+  ev0(&ev, type == TK_CALL_CHI ? TK_RIICHI_EV_CHI
+           : minkan            ? TK_RIICHI_EV_DAIMINKAN
+                               : TK_RIICHI_EV_PON,
+      caller);
+  ev.target = (int8_t)t;
+  ev.tile = d->tile;
+  ev.nconsumed = (uint8_t)others(called_as, n, d->tile, ev.consumed);
+  /* chi and pon name their tiles as the action does (by kind, of a plain and a red five
+     the plain first); a daiminkan as its meld (a red five first) */
+  int k0 = tk_tile_kind(ev.consumed[0]), k1 = tk_tile_kind(ev.consumed[1]);
+  if (!minkan && (k0 > k1 || (k0 == k1 && tk_tile_is_red(ev.consumed[0])))) {
+    uint8_t x = ev.consumed[0];
+    ev.consumed[0] = ev.consumed[1];
+    ev.consumed[1] = x;
+  }
+  tk_mjai_event(b, &ev, st->seat);
+  played(st, caller,
+         type == TK_CALL_CHI ? TK_RIICHI_CHI : minkan ? TK_RIICHI_MINKAN : TK_RIICHI_PON,
+         d->tile);
+  st->mtype[caller][st->nmelds[caller]++] = (uint8_t)type;
+  st->turn = (uint8_t)caller;
+  if (minkan) {
+    st->pending++;
+    st->stage = TK_MJAI_DRAW;
+  } else {
+    st->after_call = 1;
+    st->stage = TK_MJAI_ACT;
+  }
+}
+
+/* TK_MJAI_AFTER_DISCARD: the reach accepted, then the discard passed on or called (the caller
+ * found, or each possible one tried). Returns PLAY_ON, 0 or -1. */
+static int step_after_discard(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b,
+                              int *ambiguous) {
+  const int t = st->turn;
+  tk_riichi_event ev;
+  const tk_riichi_discard *d = &v->river[t][st->nriver[t] - 1];
+  if ((d->flags & TK_RIICHI_DECLARED) && !st->accepted) {
+    ev0(&ev, TK_RIICHI_EV_REACH_ACCEPTED, t);
+    st->scores[t] -= 1000;
+    ev.deltas[t] = -1000;
+    memcpy(ev.scores, st->scores, sizeof ev.scores);
+    tk_mjai_event(b, &ev, st->seat);
+    st->accepted = 1;
+  }
+  if (!(d->flags & TK_RIICHI_CALLED)) {
+    st->turn = (uint8_t)((t + 1) % 4);
+    st->stage = TK_MJAI_DRAW;
+    st->accepted = 0;
+    return PLAY_ON;
+  }
+  int caller = st->caller, candidates = 0;
+  if (caller == TK_RIICHI_NOBODY) {
+    tk_mjai_stream tries[3];
+    for (int k = 1; k < 4; k++) {
+      int c = (t + k) % 4;
+      if (st->nmelds[c] >= v->nmelds[c]) continue;
+      const tk_riichi_meld *m = &v->melds[c][st->nmelds[c]];
+      if (m->from != t || m->called != d->tile ||
+          (m->type != TK_CALL_CHI && m->type != TK_CALL_PON && m->type != TK_CALL_MINKAN &&
+           m->type != TK_CALL_KAKAN))
+        continue;
+      tries[candidates] = *st;
+      tries[candidates++].caller = (uint8_t)c;
+    }
+    if (!candidates) return -1;
+    if (candidates > 1) return settle(st, v, b, ambiguous, tries, candidates, b->n);
+    caller = tries[0].caller;
+  }
+  st->caller = TK_RIICHI_NOBODY;
+  st->accepted = 0;
+  send_call(st, v, b, t, d, caller);
+  return PLAY_ON;
+}
+
 /* Plays on from st's point to the decision `v`, appending the events. */
 static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int *ambiguous) {
   const int me = st->seat;
   for (int guard = 0; guard < 1000; guard++) {
-    int t = st->turn;
-    tk_riichi_event ev;
+    int t = st->turn, rc;
     switch (st->stage) {
       case TK_MJAI_DRAW:
         if (t == me) {
@@ -349,137 +510,12 @@ static int play(tk_mjai_stream *st, const tk_riichi_view *v, tk_mjai_buf *b, int
         simple(st, b, TK_RIICHI_EV_TSUMO, t, TK_TILE_NONE);
         st->stage = TK_MJAI_ACT;
         break;
-      case TK_MJAI_ACT: {
-        /* after its own chi or pon the viewer decides with nothing new to send */
-        if (t == me && st->after_call && st->nriver[t] == v->nriver[t])
-          return v->phase == TK_RIICHI_PHASE_SELF && done(st, v) ? 0 : -1;
-        int rc = choose(st, v, b, ambiguous, t);
-        if (rc) return rc > 0 ? 0 : -1;
-        int choice = st->choice;
-        st->choice = CHOOSE;
-        if (choice >= CHOOSE_KAKAN) {
-          int i = choice - CHOOSE_KAKAN;
-          const tk_riichi_meld *m = &v->melds[t][i];
-          ev0(&ev, TK_RIICHI_EV_KAKAN, t);
-          ev.tile = m->added;
-          ev.nconsumed = (uint8_t)others(m->tiles, 4, m->added, ev.consumed);
-          tk_mjai_event(b, &ev, me);
-          played(st, t, TK_RIICHI_KAKAN, m->added);
-          st->mtype[t][i] = TK_CALL_KAKAN;
-          flip_pending(st, v, b);
-          st->pending++;
-        } else if (choice == CHOOSE_ANKAN) {
-          const tk_riichi_meld *m = &v->melds[t][st->nmelds[t]];
-          ev0(&ev, TK_RIICHI_EV_ANKAN, t);
-          ev.nconsumed = 4;
-          memcpy(ev.consumed, m->tiles, 4);
-          tk_mjai_event(b, &ev, me);
-          played(st, t, TK_RIICHI_ANKAN, tk_tile_kind(m->tiles[0]));
-          st->mtype[t][st->nmelds[t]++] = TK_CALL_ANKAN;
-          flip_pending(st, v, b);
-          dora(st, v, b);
-        }
-        if (choice != CHOOSE_DISCARD) {
-          if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
-              v->last_from != TK_RIICHI_FROM_DISCARD && done(st, v)) {
-            st->stage = TK_MJAI_AFTER_KAN;
-            return 0;
-          }
-          st->stage = TK_MJAI_DRAW; /* the replacement draw */
-          break;
-        }
-        const tk_riichi_discard *d = &v->river[t][st->nriver[t]++];
-        if ((d->flags & TK_RIICHI_DECLARED) && t == me && st->reach_sent)
-          st->reach_sent = 0; /* the bot had its own reach in the exchange that declared it */
-        else if (d->flags & TK_RIICHI_DECLARED)
-          simple(st, b, TK_RIICHI_EV_REACH, t, TK_TILE_NONE);
-        ev0(&ev, TK_RIICHI_EV_DAHAI, t);
-        ev.tile = d->tile;
-        ev.tsumogiri = (d->flags & TK_RIICHI_TSUMOGIRI) != 0;
-        tk_mjai_event(b, &ev, me);
-        played(st, t, (d->flags & TK_RIICHI_DECLARED) ? TK_RIICHI_RIICHI : TK_RIICHI_DISCARD,
-               d->tile);
-        flip_pending(st, v, b);
-        st->after_call = 0;
-        st->stage = TK_MJAI_AFTER_DISCARD;
-        if (v->phase == TK_RIICHI_PHASE_REACT && v->actor == t &&
-            v->last_from == TK_RIICHI_FROM_DISCARD && done(st, v))
-          return 0;
+      case TK_MJAI_ACT:
+        if ((rc = step_act(st, v, b, ambiguous)) != PLAY_ON) return rc;
         break;
-      }
-      case TK_MJAI_AFTER_DISCARD: {
-        const tk_riichi_discard *d = &v->river[t][st->nriver[t] - 1];
-        if ((d->flags & TK_RIICHI_DECLARED) && !st->accepted) {
-          ev0(&ev, TK_RIICHI_EV_REACH_ACCEPTED, t);
-          st->scores[t] -= 1000;
-          ev.deltas[t] = -1000;
-          memcpy(ev.scores, st->scores, sizeof ev.scores);
-          tk_mjai_event(b, &ev, me);
-          st->accepted = 1;
-        }
-        if (!(d->flags & TK_RIICHI_CALLED)) {
-          st->turn = (uint8_t)((t + 1) % 4);
-          st->stage = TK_MJAI_DRAW;
-          st->accepted = 0;
-          break;
-        }
-        int caller = st->caller, candidates = 0;
-        if (caller == TK_RIICHI_NOBODY) {
-          tk_mjai_stream tries[3];
-          for (int k = 1; k < 4; k++) {
-            int c = (t + k) % 4;
-            if (st->nmelds[c] >= v->nmelds[c]) continue;
-            const tk_riichi_meld *m = &v->melds[c][st->nmelds[c]];
-            if (m->from != t || m->called != d->tile ||
-                (m->type != TK_CALL_CHI && m->type != TK_CALL_PON && m->type != TK_CALL_MINKAN &&
-                 m->type != TK_CALL_KAKAN))
-              continue;
-            tries[candidates] = *st;
-            tries[candidates++].caller = (uint8_t)c;
-          }
-          if (!candidates) return -1;
-          if (candidates > 1) return settle(st, v, b, ambiguous, tries, candidates, b->n);
-          caller = tries[0].caller;
-        }
-        st->caller = TK_RIICHI_NOBODY;
-        st->accepted = 0;
-        const tk_riichi_meld *m = &v->melds[caller][st->nmelds[caller]];
-        /* a pon the view already shows made into an added kan is sent as the pon it was */
-        int type = m->type == TK_CALL_KAKAN ? TK_CALL_PON : m->type;
-        int minkan = type == TK_CALL_MINKAN;
-        uint8_t called_as[4];
-        int n = m->type == TK_CALL_KAKAN ? others(m->tiles, 4, m->added, called_as)
-                                         : others(m->tiles, minkan ? 4 : 3, TK_TILE_NONE, called_as);
-        ev0(&ev, type == TK_CALL_CHI ? TK_RIICHI_EV_CHI
-                 : minkan            ? TK_RIICHI_EV_DAIMINKAN
-                                     : TK_RIICHI_EV_PON,
-            caller);
-        ev.target = (int8_t)t;
-        ev.tile = d->tile;
-        ev.nconsumed = (uint8_t)others(called_as, n, d->tile, ev.consumed);
-        /* chi and pon name their tiles as the action does (by kind, of a plain and a red five
-           the plain first); a daiminkan as its meld (a red five first) */
-        int k0 = tk_tile_kind(ev.consumed[0]), k1 = tk_tile_kind(ev.consumed[1]);
-        if (!minkan && (k0 > k1 || (k0 == k1 && tk_tile_is_red(ev.consumed[0])))) {
-          uint8_t x = ev.consumed[0];
-          ev.consumed[0] = ev.consumed[1];
-          ev.consumed[1] = x;
-        }
-        tk_mjai_event(b, &ev, me);
-        played(st, caller,
-               type == TK_CALL_CHI ? TK_RIICHI_CHI : minkan ? TK_RIICHI_MINKAN : TK_RIICHI_PON,
-               d->tile);
-        st->mtype[caller][st->nmelds[caller]++] = (uint8_t)type;
-        st->turn = (uint8_t)caller;
-        if (minkan) {
-          st->pending++;
-          st->stage = TK_MJAI_DRAW;
-        } else {
-          st->after_call = 1;
-          st->stage = TK_MJAI_ACT;
-        }
+      case TK_MJAI_AFTER_DISCARD:
+        if ((rc = step_after_discard(st, v, b, ambiguous)) != PLAY_ON) return rc;
         break;
-      }
       case TK_MJAI_AFTER_KAN: /* nobody robbed the kan: the replacement draw */
         st->stage = TK_MJAI_DRAW;
         break;
