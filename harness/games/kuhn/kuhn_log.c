@@ -131,9 +131,9 @@ static int compare(const replay *r, json_t *e, json_t *l) {
     if (json_equal(v, json_object_get(l, key))) continue;
     char what[96];
     snprintf(what, sizeof what, "field '%s' differs", key);
-    json_t *ev = json_incref(v);
+    json_t *ev = json_incref(v), *lv = json_object_get(l, key); /* key dies with e */
     json_decref(e);
-    return mismatch_as(r, type, what, ev, json_object_get(l, key), "(absent)");
+    return mismatch_as(r, type, what, ev, lv, "(absent)");
   }
   return mismatch(r, type, "a field the engine does not write", e, l);
 }
