@@ -110,3 +110,13 @@ static void brief(const json_t *v, const char *none, char *buf, size_t cap) {
 void tk_json_brief(const json_t *v, char *buf, size_t cap) { brief(v, "(nothing)", buf, cap); }
 
 void tk_json_cut(const json_t *v, char *buf, size_t cap) { brief(v, "", buf, cap); }
+
+void tk_replay_mismatch(const char *path, int line, const char *event, const char *what,
+                        const char *expected, const char *logged, const char *none,
+                        const char *note) {
+  printf("MISMATCH %s:%d: %s%s%s\n", path, line, event, event[0] ? ": " : "", what);
+  if (expected && expected[0]) printf("  expected: %s\n", expected);
+  if ((logged && logged[0]) || (expected && expected[0]))
+    printf("  logged:   %s\n", logged && logged[0] ? logged : none);
+  if (note && note[0]) printf("  note:     %s\n", note);
+}

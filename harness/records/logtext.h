@@ -30,4 +30,13 @@ void tk_json_brief(const json_t *v, char *buf, size_t cap);
 /* The same with "" for NULL: for messages that print a missing value as nothing. */
 void tk_json_cut(const json_t *v, char *buf, size_t cap);
 
+/* Prints a replay's first mismatch the way `taikai replay` shows every game's:
+ *   MISMATCH PATH:LINE: EVENT: WHAT
+ *     expected: EXPECTED        (when EXPECTED is not empty)
+ *     logged:   LOGGED          (when either is not empty; `none` when LOGGED is empty)
+ *     note:     NOTE            (when NOTE is given and not empty)
+ * `event` may be empty (no "EVENT: "). To stdout. */
+void tk_replay_mismatch(const char *path, int line, const char *event, const char *what,
+                        const char *expected, const char *logged, const char *none,
+                        const char *note);
 #endif

@@ -28,6 +28,7 @@
 #include "daifugo_log.h"
 #include "daifugo_cmd.h"
 #include "game.h"
+#include "logtext.h"
 #include "taikai/daifugo.h"
 
 enum {
@@ -269,11 +270,8 @@ static int replay(FILE *g, const char *path, const char *name, int first_line, i
     fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
     rc = 2;
   } else if (e) {
-    printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
-           r->bad_event[0] ? ": " : "", r->bad_what);
-    if (r->expected[0]) printf("  expected: %s\n", r->expected);
-    if (r->logged[0] || r->expected[0])
-      printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
+    tk_replay_mismatch(path, r->bad_line, r->bad_event, r->bad_what, r->expected, r->logged,
+                       "(end of log)", NULL);
     rc = 1;
   } else if (!quiet) {
     printf("OK %s: daifugo block %llu, %d %s, %d actions checked, points %d %d %d %d %d\n", name,

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "kuhn_log.h"
+#include "logtext.h"
 
 static json_t *start_line(uint64_t seed, uint64_t wall, const char *const *names) {
   json_t *nm = json_array();
@@ -74,13 +75,11 @@ typedef struct replay {
  * log's `logged` (borrowed; NULL: the log has nothing there, `none` says what). Returns 1. */
 static int mismatch_as(const replay *r, const char *event, const char *what, json_t *engine,
                        json_t *logged, const char *none) {
-  printf("MISMATCH %s:%d: %s%s%s\n", r->path, r->line, event, event[0] ? ": " : "", what);
   char *e = engine ? json_dumps(engine, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
                    : NULL;
   char *l = logged ? json_dumps(logged, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
                    : NULL;
-  if (e) printf("  expected: %s\n", e);
-  if (e || l) printf("  logged:   %s\n", l ? l : none);
+  tk_replay_mismatch(r->path, r->line, event, what, e, l, none, NULL);
   free(e);
   free(l);
   json_decref(engine);

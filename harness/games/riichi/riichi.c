@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "logtext.h"
 #include "riichi_cmd.h"
 #include "riichi_log.h"
 #include "taikai/riichi.h"
@@ -375,12 +376,8 @@ static int replay(FILE *g, const char *path, const char *name, int first_line, i
     fprintf(stderr, "taikai replay: %s: cannot read: %s\n", name, err.msg);
     rc = 2;
   } else if (e) {
-    printf("MISMATCH %s:%d: %s%s%s\n", path, r->bad_line, r->bad_event,
-           r->bad_event[0] ? ": " : "", r->bad_what);
-    if (r->expected[0]) printf("  expected: %s\n", r->expected);
-    if (r->logged[0] || r->expected[0])
-      printf("  logged:   %s\n", r->logged[0] ? r->logged : "(end of log)");
-    if (r->rules_note[0]) printf("  note:     %s\n", r->rules_note);
+    tk_replay_mismatch(path, r->bad_line, r->bad_event, r->bad_what, r->expected, r->logged,
+                       "(end of log)", r->rules_note);
     rc = 1;
   } else if (!quiet) {
     printf("OK %s: %d %s, %d events checked, final scores %d %d %d %d\n", name, r->kyoku,
