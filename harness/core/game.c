@@ -7,7 +7,7 @@
 #include "taikai/rng.h"
 
 /* The registered games, NULL-terminated: generated from TAIKAI_GAMES (CMakeLists.txt) into
- * the build folder (harness/embed/games_table.c). */
+ * the build folder (build/harness/embed/games_table.c). */
 extern const tk_game *const tk_game_table[];
 
 const tk_game *const *tk_game_all(void) { return tk_game_table; }
