@@ -55,12 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < TK_KINDS; k++) CHECK(c[k] + a.seen[k] <= 4);
     /* the whole command, as a user would run it: text, then JSON */
     char *argv2[43];
-    memcpy(argv2, argv, sizeof(char *) * (size_t)argc);
     int rc1 = tk_cmd_hand(argc, argv);
-    int json = 0; /* a repeated flag is refused: add --json only when it is not there */
-    for (int i = 1; i < argc; i++) json |= !strcmp(argv[i], "--json");
-    argv2[argc] = json ? NULL : "--json";
-    argv2[argc + 1] = NULL;
+    /* a repeated flag is refused: add --json only when it is not there already; first, since
+     * after a `--` it would be an argument, not the flag */
+    int json = 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) json |= !strcmp(argv[i], "--json");
+    argv2[0] = argv[0];
+    argv2[1] = "--json";
+    memcpy(argv2 + 1 + !json, argv + 1, sizeof(char *) * (size_t)(argc - 1));
+    argv2[argc + !json] = NULL;
     int rc2 = tk_cmd_hand(argc + !json, argv2);
     CHECK(rc1 == 0 || rc1 == 2);
     CHECK(rc1 == rc2);
