@@ -45,22 +45,6 @@ static int64_t cpu_ns(int who) {
          ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
 }
 
-/* Removes the files of `dir`, then `dir`. */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    char path[4200 + 260];
-    while ((e = readdir(d)))
-      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-      }
-    closedir(d);
-  }
-  rmdir(dir);
-}
-
 /* Prints the spread of t[0..n) and the speed-ups projected with `parent_ns` per unit and
  * `fixed_ns` of the run that no worker count shortens (docs/scaling.md): at J workers
  * T(J) = fixed + tk_pool_model(J), against T(1) = fixed + the units' CPU (one worker, the
@@ -203,7 +187,7 @@ int tk_bench_pool(int argc, char **argv) {
   int rc = tk_run_execute(&run, &o, &sum, &err);
   int64_t self2 = cpu_ns(RUSAGE_SELF), kids2 = cpu_ns(RUSAGE_CHILDREN);
   tk_pool_keep_unit_cpu(NULL, 0);
-  remove_dir(tmp);
+  tk_remove_flat_dir(tmp);
   json_decref(sum);
   if (rc) {
     fprintf(stderr, "taikai bench pool: %s\n", err.msg);

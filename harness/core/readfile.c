@@ -1,5 +1,6 @@
 /* harness/core/readfile.c — JSON files read through taikai/file.h, files written whole
  * (readfile.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,4 +80,19 @@ int tk_write_atomic(const char *dir, const char *name, const char *text, size_t 
     return tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path, strerror(e));
   }
   return 0;
+}
+
+void tk_remove_flat_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    char path[TK_PATH_MAX + 300];
+    while ((e = readdir(d)))
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+      }
+    closedir(d);
+  }
+  rmdir(dir);
 }

@@ -32,4 +32,7 @@ int tk_mkdirs(const char *path, tk_error *err);
 int tk_write_atomic(const char *dir, const char *name, const char *text, size_t len,
                     tk_error *err);
 
+/* Removes the files directly in `dir` (one level: what a run leaves in a scratch folder), then
+ * `dir`. Errors are ignored: a scratch folder left behind is harmless. */
+void tk_remove_flat_dir(const char *dir);
 #endif

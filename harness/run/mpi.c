@@ -497,22 +497,6 @@ static int worker_sink(void *ctx, tk_unit_rec *rec, const void *records, size_t 
   return 0;
 }
 
-/* Removes this rank's logs folder and what is left in it (the .tmp of a unit cut short). */
-static void remove_logs_tmp(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    char path[TK_PATH_MAX + 300];
-    while ((e = readdir(d)))
-      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-      }
-    closedir(d);
-  }
-  rmdir(dir);
-}
-
 /* tk_pool_feed's source on a playing rank: the ranges rank 0 hands out. Each range received is
  * answered at once by a request for the next, so one is always on its way. Before waiting, the
  * results gathered are sent (rank 0 may be waiting for them to hand out more). */
@@ -628,7 +612,7 @@ static int worker_hook(void *ctx, tk_run *r, const char *dir, tk_run_opts *o) {
   }
   send_hello(1, o->jobs, r, NULL);
   serve(c, r, o->jobs);
-  if (c->logs_tmp[0]) remove_logs_tmp(c->logs_tmp);
+  if (c->logs_tmp[0]) tk_remove_flat_dir(c->logs_tmp);
   return 1;
 }
 
