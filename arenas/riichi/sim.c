@@ -168,3 +168,23 @@ bad:
 #undef SEE
   return tk_error_set(err, TK_EINVAL, -1, "riichi: from_view: the view is not consistent");
 }
+
+int tk_riichi_sample_uniform(void *ctx, const tk_riichi_view *view, const tk_riichi_rules *rules,
+                             tk_rng *rng, int k, tk_riichi_game *out, tk_error *err) {
+  (void)ctx;
+  for (int i = 0; i < k; i++)
+    if (tk_riichi_from_view(&out[i], view, rules, rng, err)) return TK_EINVAL;
+  return 0;
+}
+
+static const tk_riichi_sampler samplers[] = {
+    {"uniform", tk_riichi_sample_uniform, NULL},
+};
+
+const tk_riichi_sampler *tk_riichi_sampler_find(const char *name) {
+  for (size_t i = 0; name && i < sizeof samplers / sizeof samplers[0]; i++)
+    if (!strcmp(samplers[i].name, name)) return &samplers[i];
+  return NULL;
+}
+
+const char *tk_riichi_sampler_names(void) { return "uniform"; }
