@@ -7,6 +7,7 @@
  *   "width", "safe": discard candidates: the policy's best `width` (5) and, against a riichi,
  *       the `safe` (2) least dangerous ones
  *   "fold_shanten": simulated seats facing a riichi fold at this shanten or worse (2)
+ *   "playout_filter": true (default): simulated seats score only the moves of least shanten
  *   "opening": true (default): the policy plays until an opening condition holds; false: Monte
  *       Carlo from the first decision
  *   "opening_dealin" (0.02), "opening_defr" (0.01), "opening_tiles" (16): conditions 3, 4, 5
@@ -104,9 +105,12 @@ static int parse(agent *a, const char *params_json, char *policy, size_t cap, tk
     else if (!strcmp(key, "opening_tiles")) bad = int_param(v, 0, TK_RIICHI_LIVE, &r->opening_tiles);
     else if (!strcmp(key, "opening_dealin")) bad = real_param(v, 0, 1, &r->opening_dealin);
     else if (!strcmp(key, "opening_defr")) bad = real_param(v, 0, 3, &r->opening_defr);
-    else if (!strcmp(key, "opening") || !strcmp(key, "model_dealin")) {
+    else if (!strcmp(key, "opening") || !strcmp(key, "model_dealin") ||
+             !strcmp(key, "playout_filter")) {
       if (!json_is_boolean(v)) return bad_param(p, err, key, v, "must be true or false");
-      *(!strcmp(key, "opening") ? &r->opening : &r->model_dealin) = json_is_true(v);
+      *(!strcmp(key, "opening")        ? &r->opening
+        : !strcmp(key, "model_dealin") ? &r->model_dealin
+                                       : &r->playout_filter) = json_is_true(v);
     } else if (!strcmp(key, "sampler")) {
       r->sampler = json_is_string(v) ? tk_riichi_sampler_find(json_string_value(v)) : NULL;
       if (!r->sampler) {
@@ -119,9 +123,9 @@ static int parse(agent *a, const char *params_json, char *policy, size_t cap, tk
       files[key[0] == 'w' ? 0 : key[0] == 'e' ? 1 : 2] = json_string_value(v);
     } else {
       return bad_param(p, err, key, v,
-                       "unknown field (known: playouts, width, safe, fold_shanten, opening, "
-                       "opening_dealin, opening_defr, opening_tiles, model_dealin, sampler, "
-                       "weights, efr, opp)");
+                       "unknown field (known: playouts, width, safe, fold_shanten, "
+                       "playout_filter, opening, opening_dealin, opening_defr, opening_tiles, "
+                       "model_dealin, sampler, weights, efr, opp)");
     }
     if (bad) return bad_param(p, err, key, v, "out of range or of the wrong type");
   }
@@ -211,7 +215,8 @@ static const tk_agent_descriptor descriptor = {
                    "Carlo over determinisations with opponent models' folding and the expected "
                    "final rank as reward",
     .params_json = "{\"playouts\": 600, \"width\": 5, \"safe\": 2, \"fold_shanten\": 2, "
-                   "\"opening\": true, \"opening_dealin\": 0.02, \"opening_defr\": 0.01, "
+                   "\"playout_filter\": true, \"opening\": true, \"opening_dealin\": 0.02, "
+                   "\"opening_defr\": 0.01, "
                    "\"opening_tiles\": 16, \"model_dealin\": true, \"sampler\": \"uniform\", "
                    "\"weights\": \"\", \"efr\": \"\", \"opp\": \"\"}",
     .weights = DEFAULT_POLICY,
