@@ -40,8 +40,26 @@ static int locate(const char *given, const char *name, char *out, size_t cap) {
   return 0;
 }
 
+static const char *const ACT[] = {"discard", "riichi", "tsumo", "ankan", "kakan", "kyuushu",
+                                  "ron",     "pon",    "minkan", "chi",  "pass"};
+
+static void print_decision(const tk_riichi_view *v, const tk_riichi_legal *l, const rmc_result *r) {
+  char hand[64];
+  tk_tiles_format(v->tiles, v->nhand, hand, sizeof hand);
+  printf("hand %s round %d honba %d scores %d %d %d %d tiles left %d riichi %d%d%d%d\n", hand,
+         v->round, v->honba, v->scores[0], v->scores[1], v->scores[2], v->scores[3],
+         v->tiles_left, v->riichi[0], v->riichi[1], v->riichi[2], v->riichi[3]);
+  for (int c = 0; c < r->ncands; c++) {
+    const tk_riichi_action *a = &l->a[r->cands[c].action];
+    const char *tile = a->type == TK_RIICHI_PASS ? "" : tk_tile_str(a->tile);
+    printf("  %s %-7s %-4s EFR %.4f  deal-in %.4f  (%d playouts)\n",
+           r->cands[c].action == r->action ? "*" : " ", ACT[a->type], tile, r->cands[c].value,
+           r->cands[c].dealin, r->cands[c].playouts);
+  }
+}
+
 int main(int argc, char **argv) {
-  int decisions = 50, playouts = -1, fold = -1, filter = -1;
+  int decisions = 50, playouts = -1, fold = -1, filter = -1, show = 0;
   uint64_t seed = 1;
   const char *wpath = NULL, *epath = NULL, *opath = NULL;
   const tk_opt opts[] = {
@@ -54,6 +72,8 @@ int main(int argc, char **argv) {
       {.name = "playout-filter", .kind = TK_OPT_INT, .dest = &filter, .value = "0|1", .min = 0,
        .max = 1, .help = "simulated seats score only the moves of least shanten (default: "
        "riichi_mc's)"},
+      {.name = "show", .kind = TK_OPT_INT, .dest = &show, .value = "N", .min = 0, .max = 1000000,
+       .help = "print the first N decisions: the hand, each candidate's value and deal-in"},
       {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S", .help = "games' seed (1)"},
       {.name = "weights", .kind = TK_OPT_STRING, .dest = &wpath, .value = "FILE",
        .help = "the policy (default plugins/riichi_oneplayer.tkw beside this program)"},
@@ -130,7 +150,10 @@ int main(int argc, char **argv) {
           return 1;
         }
         double t = cpu_now() - t0;
-        if (st.mc_moves > before) ms[done++] = t * 1000;
+        if (st.mc_moves > before) {
+          if (done < show) print_decision(&v, &l, &r);
+          ms[done++] = t * 1000;
+        }
         i = r.action;
       }
       tk_riichi_apply(&g, s, &l.a[i], NULL, NULL);
