@@ -473,9 +473,16 @@ typedef struct tk_riichi_sampler {
 TK_API int tk_riichi_sample_uniform(void *ctx, const tk_riichi_view *view,
                                     const tk_riichi_rules *rules, tk_rng *rng, int k,
                                     tk_riichi_game *out, tk_error *err);
-/* The built-in samplers by name ("uniform"), or NULL for an unknown name. */
+/* The built-in samplers by name, or NULL for an unknown name:
+ *   "uniform"  tk_riichi_sample_uniform;
+ *   "tenpai"   the uniform arrangement, then each other seat in closed riichi dealt a tenpai hand
+ *              drawn from its tiles and the live wall: a random complete hand of them less one
+ *              random tile, redrawn (up to 64 times, else the uniform hand stays) until none of
+ *              its waits is in its own river and not all of a wait's copies are its own. A
+ *              construction that makes a riichi's threat real, not the posterior over its hands
+ *              (paper 003's samplers are that). */
 TK_API const tk_riichi_sampler *tk_riichi_sampler_find(const char *name);
-/* The built-in samplers' names, comma-separated, for messages ("uniform"). */
+/* The built-in samplers' names, comma-separated, for messages ("uniform, tenpai"). */
 TK_API const char *tk_riichi_sampler_names(void);
 
 /* Ends the hand in progress of a simulated game as seat `winner`'s ron off seat `from`'s

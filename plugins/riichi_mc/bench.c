@@ -61,7 +61,7 @@ static void print_decision(const tk_riichi_view *v, const tk_riichi_legal *l, co
 int main(int argc, char **argv) {
   int decisions = 50, playouts = -1, fold = -1, filter = -1, show = 0;
   uint64_t seed = 1;
-  const char *wpath = NULL, *epath = NULL, *opath = NULL;
+  const char *wpath = NULL, *epath = NULL, *opath = NULL, *sampler = NULL;
   const tk_opt opts[] = {
       {.name = "decisions", .kind = TK_OPT_INT, .dest = &decisions, .value = "N", .min = 1,
        .max = 1000000, .help = "Monte Carlo decisions to time (default 50)"},
@@ -74,6 +74,8 @@ int main(int argc, char **argv) {
        "riichi_mc's)"},
       {.name = "show", .kind = TK_OPT_INT, .dest = &show, .value = "N", .min = 0, .max = 1000000,
        .help = "print the first N decisions: the hand, each candidate's value and deal-in"},
+      {.name = "sampler", .kind = TK_OPT_STRING, .dest = &sampler, .value = "NAME",
+       .help = "the determinisation sampler (default: riichi_mc's)"},
       {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S", .help = "games' seed (1)"},
       {.name = "weights", .kind = TK_OPT_STRING, .dest = &wpath, .value = "FILE",
        .help = "the policy (default plugins/riichi_oneplayer.tkw beside this program)"},
@@ -111,6 +113,11 @@ int main(int argc, char **argv) {
   if (playouts > 0) p.playouts = playouts;
   if (fold >= 0) p.fold_shanten = fold;
   if (filter >= 0) p.playout_filter = filter;
+  if (sampler && !(p.sampler = tk_riichi_sampler_find(sampler))) {
+    fprintf(stderr, "riichi_mc_bench: --sampler: '%s' is not a sampler (known: %s)\n", sampler,
+            tk_riichi_sampler_names());
+    return 2;
+  }
   rmc_params full = p, fast = p;
   full.playout_filter = 0;
   fast.playout_filter = 1;
