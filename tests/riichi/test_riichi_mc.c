@@ -122,7 +122,27 @@ static void walk(int games, uint64_t seed, visit_fn visit, void *ctx) {
 
 typedef struct samp_ctx {
   int checked, differ;
+  int riichi_seats, riichi_tenpai; /* the tenpai sampler: seats in riichi, and dealt tenpai */
 } samp_ctx;
+
+/* Every copy of every kind is somewhere: the hands, the melds, the rivers (a called tile once,
+ * in its meld), the wall positions not yet drawn, the indicators. */
+static void check_tiles(const tk_riichi_game *g, const char *what) {
+  int cnt[TK_KINDS] = {0};
+  for (int s = 0; s < 4; s++) {
+    const tk_riichi_player *p = &g->p[s];
+    for (int k = 0; k < TK_KINDS; k++) cnt[k] += p->hand[k];
+    for (int m = 0; m < p->nmelds; m++)
+      for (int j = 0; j < 4; j++)
+        if (p->melds[m].tiles[j] != TK_TILE_NONE) cnt[tk_tile_kind(p->melds[m].tiles[j])]++;
+    for (int i = 0; i < p->nriver; i++)
+      if (!(p->river[i].flags & TK_RIICHI_CALLED)) cnt[tk_tile_kind(p->river[i].tile)]++;
+  }
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (g->wall[i] != TK_TILE_NONE) cnt[tk_tile_kind(g->wall[i])]++;
+  for (int k = 0; k < TK_KINDS; k++)
+    if (cnt[k] != 4) TK_FAILF("%s: kind %d has %d copies", what, k, cnt[k]);
+}
 
 static void visit_sampler(const tk_riichi_game *g, int seat, const tk_riichi_legal *l, void *c) {
   samp_ctx *x = c;
@@ -142,6 +162,24 @@ static void visit_sampler(const tk_riichi_game *g, int seat, const tk_riichi_leg
   TK_EQ(u->sample(u->ctx, &v, NULL, &b, 4, again, &err), 0, "sample again");
   TK_EQ(memcmp(out, again, sizeof out), 0, "the same rng state gives the same games");
   x->differ += memcmp(&out[0], &out[1], sizeof out[0]) != 0;
+  for (int k = 0; k < 4; k++) check_tiles(&out[k], "uniform");
+  /* the tenpai sampler: the same view, riichi seats tenpai without a wait in their river */
+  const tk_riichi_sampler *tp = tk_riichi_sampler_find("tenpai");
+  TK_EQ(tp->sample(tp->ctx, &v, NULL, &a, 4, out, &err), 0, "tenpai sample");
+  for (int k = 0; k < 4; k++) {
+    check_tiles(&out[k], "tenpai");
+    tk_riichi_legal ls;
+    tk_riichi_legal_of(&out[k], seat, &ls);
+    if (memcmp(&ls, l, sizeof ls)) TK_FAILF("tenpai sample %d: the viewer's legal actions differ", k);
+    for (int o = 0; o < 4; o++) {
+      const tk_riichi_player *p = &out[k].p[o];
+      if (o == seat || !p->riichi || p->nmelds != p->nkans) continue;
+      x->riichi_seats++;
+      int h = (tk_riichi_phase(g) == TK_RIICHI_PHASE_SELF && o == g->turn) ? 0 : 1;
+      if (!h) continue; /* the seat to discard holds 3k+2 tiles */
+      if (p->shanten == 0 && p->waits && !(p->waits & p->discarded)) x->riichi_tenpai++;
+    }
+  }
   for (int k = 0; k < 4; k++) {
     tk_riichi_legal ls;
     tk_riichi_legal_of(&out[k], seat, &ls);
@@ -163,6 +201,8 @@ static void sampler(void) {
   walk(3, 5, visit_sampler, &x);
   TK_EQ(x.checked >= 50, 1, "positions sampled");
   TK_EQ(x.differ * 10 >= x.checked / 3, 1, "independent samples differ");
+  TK_EQ(x.riichi_seats > 20, 1, "positions with another seat in riichi");
+  TK_EQ(x.riichi_tenpai * 10 >= x.riichi_seats * 9, 1, "riichi seats dealt tenpai, no wait in their river");
 }
 
 typedef struct fold_ctx {
