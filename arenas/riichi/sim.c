@@ -7,7 +7,7 @@
 
 #include "internal.h"
 
-static void riichi_tenpai(tk_riichi_game *g, int o, tk_rng *rng);
+static void riichi_tenpai(tk_riichi_game *g, int viewer, int o, unsigned fixed, tk_rng *rng);
 
 /* tk_riichi_from_view; with `tenpai`, each other seat in riichi is then dealt a tenpai hand
  * (riichi_tenpai). */
@@ -124,9 +124,14 @@ static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi
   for (int i = TK_RIICHI_DORA_POS + v->ndora; i < TK_RIICHI_TILES; i++)
     g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
   if (used != np) goto bad;
-  if (tenpai)
+  if (tenpai) {
+    unsigned fixed = 0;
     for (int s = 0; s < 4; s++)
-      if (s != v->seat && g->p[s].riichi && g->p[s].nmelds == g->p[s].nkans) riichi_tenpai(g, s, rng);
+      if (s != v->seat && g->p[s].riichi && g->p[s].nmelds == g->p[s].nkans) {
+        riichi_tenpai(g, v->seat, s, fixed, rng);
+        fixed |= 1u << s;
+      }
+  }
 
   for (int s = 0; s < 4; s++) {
     tk_riichi_player *p = &g->p[s];
@@ -214,26 +219,47 @@ static int random_complete(const uint8_t cnt[TK_KINDS], int sets, tk_rng *rng, u
   return 0;
 }
 
-/* Replaces the concealed tiles of seat o (in riichi, closed) by a tenpai hand drawn from them and
- * the live wall: a random complete hand of the pool's tiles (random_complete) less one of its
- * tiles at random, kept when its waits are none of the kinds in o's river (it would be furiten,
- * and the tiles it let pass after riichi are in its river) and not all held by itself; up to 64
- * draws, else o keeps the uniform hand. The live wall is then the rest of the pool, shuffled.
- * Neither uniform over o's tenpai hands nor weighted by how o played: a construction that makes
- * a riichi's threat real in simulations. */
-static void riichi_tenpai(tk_riichi_game *g, int o, tk_rng *rng) {
-  tk_riichi_player *p = &g->p[o];
-  uint8_t pool[TK_RIICHI_TILES];
-  int np = 0;
+/* Does wall position i (past the draws) hold a tile the viewer cannot see: not a revealed
+ * indicator, not an already drawn replacement tile (TK_TILE_NONE)? */
+static int hidden(const tk_riichi_game *g, int i) {
+  return g->wall[i] != TK_TILE_NONE && !(i >= TK_RIICHI_DORA_POS && i < TK_RIICHI_DORA_POS + g->ndora);
+}
+
+/* Removes every concealed tile of p into pool[*np...]. */
+static void take_hand(tk_riichi_player *p, uint8_t *pool, int *np) {
   for (int k = 0; k < TK_KINDS; k++)
     for (int c = 0; c < p->hand[k]; c++)
-      pool[np++] = (uint8_t)(c == 0 && tk__red_held(p, k) ? k | TK_TILE_RED : k);
-  int need = np, sets = (need - 1) / 3;
-  for (int i = g->next_draw; i < g->live_end; i++) pool[np++] = g->wall[i];
+      pool[(*np)++] = (uint8_t)(c == 0 && tk__red_held(p, k) ? k | TK_TILE_RED : k);
+  memset(p->hand, 0, sizeof p->hand);
+  p->red = 0;
+}
+
+/* Replaces the concealed tiles of seat o (in riichi, closed) by a tenpai hand drawn from every
+ * tile the viewer cannot see that is not already fixed: o's tiles, the concealed tiles of the
+ * other seats that are neither the viewer nor in `fixed`, the live wall and the unrevealed dead
+ * wall. The hand is a random complete hand of that pool (random_complete) less one of its tiles
+ * at random, kept when its waits are none of the kinds in o's river (it would be furiten, and
+ * the tiles it let pass after riichi are in its river) and not all held by itself; up to 64
+ * draws, else nothing changes. The rest of the pool is then dealt again at random to the other
+ * seats' hands (as many tiles as each had), the live wall and the dead wall. Neither uniform
+ * over o's tenpai hands nor weighted by how o played: a construction that makes a riichi's
+ * threat real in simulations. */
+static void riichi_tenpai(tk_riichi_game *g, int viewer, int o, unsigned fixed, tk_rng *rng) {
+  tk_riichi_player *p = &g->p[o];
+  int need = 0, sets;
   uint8_t cnt[TK_KINDS] = {0};
-  for (int i = 0; i < np; i++) cnt[tk_tile_kind(pool[i])]++;
-  for (int attempt = 0; attempt < 64; attempt++) {
-    uint8_t use[TK_KINDS];
+  for (int k = 0; k < TK_KINDS; k++) need += p->hand[k];
+  sets = (need - 1) / 3;
+  /* the pool's kinds, counted without moving anything yet */
+  for (int s = 0; s < 4; s++)
+    if (s == o || (s != viewer && !(fixed >> s & 1)))
+      for (int k = 0; k < TK_KINDS; k++) cnt[k] = (uint8_t)(cnt[k] + g->p[s].hand[k]);
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (hidden(g, i))
+      cnt[tk_tile_kind(g->wall[i])]++;
+  uint8_t use[TK_KINDS];
+  int found = 0;
+  for (int attempt = 0; attempt < 64 && !found; attempt++) {
     if (random_complete(cnt, sets, rng, use)) continue;
     int drop = (int)tk_rng_below(rng, (uint32_t)need + 1), k = 0;
     for (int acc = use[0]; acc <= drop; acc += use[++k]) {
@@ -243,28 +269,45 @@ static void riichi_tenpai(tk_riichi_game *g, int o, tk_rng *rng) {
     uint64_t w = tk_waits(use);
     int live = 0;
     for (int j = 0; j < TK_KINDS; j++) live |= (w >> j & 1) && use[j] < 4;
-    if (!w || (w & p->discarded) || !live) continue;
-    /* take the chosen kinds' tiles from a shuffled pool; the rest is the new live wall */
-    for (int i = np - 1; i > 0; i--) {
-      int j = (int)tk_rng_below(rng, (uint32_t)i + 1);
-      uint8_t t = pool[i];
-      pool[i] = pool[j];
-      pool[j] = t;
-    }
-    memset(p->hand, 0, sizeof p->hand);
-    p->red = 0;
-    int wi = g->next_draw;
-    for (int i = 0; i < np; i++) {
-      int kk = tk_tile_kind(pool[i]);
-      if (use[kk]) {
-        use[kk]--;
-        tk__add(p, pool[i]);
-      } else {
-        g->wall[wi++] = pool[i];
-      }
-    }
-    return;
+    found = w && !(w & p->discarded) && live;
   }
+  if (!found) return;
+  /* gather the pool's tiles, shuffle, give o its kinds, deal the rest back in order */
+  uint8_t pool[TK_RIICHI_TILES];
+  int np = 0, have[4] = {0};
+  for (int s = 0; s < 4; s++)
+    if (s == o || (s != viewer && !(fixed >> s & 1))) {
+      int before = np;
+      take_hand(&g->p[s], pool, &np);
+      have[s] = np - before;
+    }
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (hidden(g, i))
+      pool[np++] = g->wall[i];
+  for (int i = np - 1; i > 0; i--) {
+    int j = (int)tk_rng_below(rng, (uint32_t)i + 1);
+    uint8_t t = pool[i];
+    pool[i] = pool[j];
+    pool[j] = t;
+  }
+  uint8_t rest[TK_RIICHI_TILES];
+  int nr = 0;
+  for (int i = 0; i < np; i++) {
+    int k = tk_tile_kind(pool[i]);
+    if (use[k]) {
+      use[k]--;
+      tk__add(p, pool[i]);
+    } else {
+      rest[nr++] = pool[i];
+    }
+  }
+  int r = 0;
+  for (int s = 0; s < 4; s++)
+    if (s != o && have[s])
+      for (int i = 0; i < have[s]; i++) tk__add(&g->p[s], rest[r++]);
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (hidden(g, i))
+      g->wall[i] = rest[r++];
 }
 
 static int sample_tenpai(void *ctx, const tk_riichi_view *view, const tk_riichi_rules *rules,

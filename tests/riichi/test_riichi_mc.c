@@ -174,9 +174,8 @@ static void visit_sampler(const tk_riichi_game *g, int seat, const tk_riichi_leg
     for (int o = 0; o < 4; o++) {
       const tk_riichi_player *p = &out[k].p[o];
       if (o == seat || !p->riichi || p->nmelds != p->nkans) continue;
+      if (tk_riichi_phase(g) == TK_RIICHI_PHASE_SELF && o == g->turn) continue; /* 3k+2 tiles */
       x->riichi_seats++;
-      int h = (tk_riichi_phase(g) == TK_RIICHI_PHASE_SELF && o == g->turn) ? 0 : 1;
-      if (!h) continue; /* the seat to discard holds 3k+2 tiles */
       if (p->shanten == 0 && p->waits && !(p->waits & p->discarded)) x->riichi_tenpai++;
     }
   }
