@@ -3,7 +3,7 @@
  * determinisations with the opponent models' fold rule and the EFR reward.
  *
  * Parameters (all optional):
- *   "playouts": simulated hands per Monte Carlo decision (default 600)
+ *   "playouts": simulated hands per Monte Carlo decision (default 1000)
  *   "width", "safe": discard candidates: the policy's best `width` (5) and, against a riichi,
  *       the `safe` (2) least dangerous ones
  *   "fold_shanten": simulated seats facing a riichi fold at this shanten or worse (2)
@@ -13,7 +13,7 @@
  *   "opening_dealin" (0.02), "opening_defr" (0.01), "opening_tiles" (16): conditions 3, 4, 5
  *   "model_dealin": true (default): a candidate discard's immediate deal-in is valued by the
  *       opponent models; false: by the sampled hands alone
- *   "sampler": the determinisation sampler (tk_riichi_sampler_find: "uniform")
+ *   "sampler": the determinisation sampler (tk_riichi_sampler_find: "tenpai" by default, "uniform")
  *   "weights": the one-player policy's weights (default riichi_oneplayer.tkw beside the plugin)
  *   "efr", "opp": the EFR model and the opponent models (default riichi_efr.tkw and
  *       riichi_opp.tkw beside the plugin); the referee records their SHA-256 with the run.
@@ -214,10 +214,10 @@ static const tk_agent_descriptor descriptor = {
     .description = "paper 000's previous program: the one-player policy's opening, then Monte "
                    "Carlo over determinisations with opponent models' folding and the expected "
                    "final rank as reward",
-    .params_json = "{\"playouts\": 600, \"width\": 5, \"safe\": 2, \"fold_shanten\": 2, "
+    .params_json = "{\"playouts\": 1000, \"width\": 5, \"safe\": 2, \"fold_shanten\": 2, "
                    "\"playout_filter\": true, \"opening\": true, \"opening_dealin\": 0.02, "
                    "\"opening_defr\": 0.01, "
-                   "\"opening_tiles\": 16, \"model_dealin\": true, \"sampler\": \"uniform\", "
+                   "\"opening_tiles\": 16, \"model_dealin\": true, \"sampler\": \"tenpai\", "
                    "\"weights\": \"\", \"efr\": \"\", \"opp\": \"\"}",
     .weights = DEFAULT_POLICY,
     .create = create,

@@ -10,7 +10,7 @@
 
 rmc_params rmc_default_params(void) {
   rmc_params p = {0};
-  p.playouts = 600;
+  p.playouts = 1000;
   p.width = 5;
   p.safe = 2;
   p.fold_shanten = 2;
@@ -20,7 +20,7 @@ rmc_params rmc_default_params(void) {
   p.opening_defr = 0.01;
   p.opening_tiles = 16;
   p.model_dealin = 1;
-  p.sampler = tk_riichi_sampler_find("uniform");
+  p.sampler = tk_riichi_sampler_find("tenpai");
   return p;
 }
 
