@@ -59,7 +59,7 @@ static void print_decision(const tk_riichi_view *v, const tk_riichi_legal *l, co
 }
 
 int main(int argc, char **argv) {
-  int decisions = 50, playouts = -1, fold = -1, filter = -1, show = 0;
+  int decisions = 50, playouts = -1, fold = -1, filter = -1, show = 0, show_riichi = 0;
   uint64_t seed = 1;
   const char *wpath = NULL, *epath = NULL, *opath = NULL, *sampler = NULL;
   const tk_opt opts[] = {
@@ -76,6 +76,8 @@ int main(int argc, char **argv) {
        .help = "print the first N decisions: the hand, each candidate's value and deal-in"},
       {.name = "sampler", .kind = TK_OPT_STRING, .dest = &sampler, .value = "NAME",
        .help = "the determinisation sampler (default: riichi_mc's)"},
+      {.name = "show-riichi", .kind = TK_OPT_FLAG, .dest = &show_riichi,
+       .help = "--show prints only the decisions where riichi can be declared"},
       {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S", .help = "games' seed (1)"},
       {.name = "weights", .kind = TK_OPT_STRING, .dest = &wpath, .value = "FILE",
        .help = "the policy (default plugins/riichi_oneplayer.tkw beside this program)"},
@@ -158,7 +160,9 @@ int main(int argc, char **argv) {
         }
         double t = cpu_now() - t0;
         if (st.mc_moves > before) {
-          if (done < show) print_decision(&v, &l, &r);
+          int riichi = 0;
+          for (int j = 0; j < l.n; j++) riichi |= l.a[j].type == TK_RIICHI_RIICHI;
+          if (show > 0 && (riichi || !show_riichi)) show--, print_decision(&v, &l, &r);
           ms[done++] = t * 1000;
         }
         i = r.action;
