@@ -73,10 +73,12 @@ static int same_move(const tk_riichi_action *a, const tk_riichi_action *b) {
 }
 
 /* The candidates: wins, every call and pass, kans, the kyuushu draw; the `width` best discards
- * by the policy (with their riichi declarations), and when someone is in riichi the `safe` least
- * dangerous ones. */
+ * by the policy, the RIICHI_KEEP best of those that allow riichi and the policy's own choice,
+ * each discard that allows riichi also as its declaration; and when someone is in riichi the
+ * `safe` least dangerous discards. */
+enum { RIICHI_KEEP = 2 };
 static int candidates(const rmc_params *p, const tk_riichi_legal *l, const double *score,
-                      const double *danger, int threatened, int *out) {
+                      const double *danger, int threatened, int policy_action, int *out) {
   int n = 0;
   int order[TK_RIICHI_MAX_LEGAL], nd = 0;
   for (int i = 0; i < l->n; i++) {
@@ -96,6 +98,18 @@ static int candidates(const rmc_params *p, const tk_riichi_legal *l, const doubl
     }
   uint8_t keep[TK_RIICHI_MAX_LEGAL] = {0};
   for (int i = 0; i < nd && i < p->width; i++) keep[order[i]] = 1;
+  /* the best RIICHI_KEEP discards that allow riichi (each then with its declaration), and the
+   * policy's own move's discard */
+  for (int i = 0, kept = 0; i < nd && kept < RIICHI_KEEP; i++) {
+    int riichi = 0;
+    for (int j = 0; j < l->n && !riichi; j++)
+      riichi = l->a[j].type == TK_RIICHI_RIICHI && l->a[j].tile == l->a[order[i]].tile;
+    if (riichi) keep[order[i]] = 1, kept++;
+  }
+  for (int i = 0; i < nd && policy_action >= 0; i++)
+    if (l->a[order[i]].tile == l->a[policy_action].tile &&
+        (l->a[policy_action].type == TK_RIICHI_DISCARD || l->a[policy_action].type == TK_RIICHI_RIICHI))
+      keep[order[i]] = 1;
   if (threatened && danger) {
     for (int s = 0; s < p->safe; s++) {
       int best = -1;
@@ -181,7 +195,7 @@ int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v
                     : 0;
   }
   int idx[RMC_MAX_CANDS];
-  int n = candidates(p, l, score, danger, threatened, idx);
+  int n = candidates(p, l, score, danger, threatened, pa, idx);
   if (n <= 1) {
     if (n == 1) out->action = idx[0];
     st->policy_moves++;

@@ -269,12 +269,14 @@ static void fold_rule(void) {
 /* ------------------------------------------------------------ the decision */
 
 typedef struct dec_ctx {
-  int mc, policy, checked;
+  int mc, policy, checked, riichi;
 } dec_ctx;
 
 static void visit_decide(const tk_riichi_game *g, int seat, const tk_riichi_legal *l, void *ctx) {
   dec_ctx *x = ctx;
-  if (x->checked >= 40 || (l->n + seat) % 4) return;
+  int riichi_legal = 0;
+  for (int i = 0; i < l->n; i++) riichi_legal |= l->a[i].type == TK_RIICHI_RIICHI;
+  if (x->checked >= 60 || ((l->n + seat) % 4 && !riichi_legal)) return;
   x->checked++;
   tk_riichi_view v;
   tk_riichi_view_of(g, seat, &v);
@@ -314,6 +316,18 @@ static void visit_decide(const tk_riichi_game *g, int seat, const tk_riichi_lega
         if (r.cands[d].action == r.action) chosen = r.cands[d].value;
       if (r.cands[c].value < chosen - 1e-12) TK_FAILF("a candidate of less EFR was not chosen");
     }
+  /* the policy's move is a candidate; when riichi is legal, a declaration is */
+  rop_choice pc0;
+  TK_EQ(rop_decide(&v, l, W, &pc0, &err), 0, "policy");
+  int has_pol = 0, riichi_cand = 0;
+  for (int c = 0; c < r.ncands; c++) {
+    const tk_riichi_action *ca = &l->a[r.cands[c].action];
+    has_pol |= ca->type == l->a[pc0.action].type && ca->tile == l->a[pc0.action].tile;
+    riichi_cand |= ca->type == TK_RIICHI_RIICHI;
+  }
+  TK_EQ(has_pol, 1, "the policy's move is a candidate");
+  TK_EQ(riichi_cand, riichi_legal, "a riichi declaration is a candidate when one is legal");
+  x->riichi += riichi_legal;
   /* every win, call and pass is a candidate */
   for (int i = 0; i < l->n; i++) {
     int t = l->a[i].type;
@@ -346,6 +360,7 @@ static void decide(void) {
   dec_ctx x = {0};
   walk(4, 23, visit_decide, &x);
   TK_EQ(x.mc >= 10, 1, "Monte Carlo decisions checked");
+  TK_EQ(x.riichi >= 3, 1, "decisions where riichi is legal checked");
 }
 
 /* ------------------------------------------------------------ the plugin */
