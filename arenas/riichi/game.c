@@ -414,6 +414,25 @@ static void wins(tk_riichi_game *g, int n, const int *winners, int from, int ron
   end_hand(g, renchan, 0, renchan, sink);
 }
 
+int tk_riichi_settle_ron(tk_riichi_game *g, int winner, int from, int32_t points,
+                         tk_error *err) {
+  if (g->phase != TK_RIICHI_PHASE_SELF && g->phase != TK_RIICHI_PHASE_REACT)
+    return tk_error_set(err, TK_ESTATE, -1, "riichi: settle_ron: no hand in progress");
+  if (winner < 0 || winner > 3 || from < 0 || from > 3 || winner == from || points <= 0)
+    return tk_error_set(err, TK_EINVAL, -1, "riichi: settle_ron: winner %d, from %d, points %ld",
+                        winner, from, (long)points);
+  int32_t pay = points + 300 * g->honba;
+  g->scores[from] -= pay;
+  g->scores[winner] += pay + 1000 * g->sticks;
+  g->sticks = 0;
+  g->stats[winner].wins++;
+  g->stats[winner].win_points += points;
+  g->stats[from].deal_ins++;
+  int renchan = winner == tk__dealer(g);
+  end_hand(g, renchan, 0, renchan, NULL);
+  return 0;
+}
+
 /* ------------------------------------------------------------ discards and reactions */
 
 /* Enters the reaction phase for the tile g->react_tile given by g->turn, or resolves at once

@@ -7,8 +7,12 @@
 
 #include "internal.h"
 
-int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi_rules *rules,
-                        tk_rng *rng, tk_error *err) {
+static void riichi_tenpai(tk_riichi_game *g, int viewer, int o, unsigned fixed, tk_rng *rng);
+
+/* tk_riichi_from_view; with `tenpai`, each other seat in riichi is then dealt a tenpai hand
+ * (riichi_tenpai). */
+static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi_rules *rules,
+                     tk_rng *rng, int tenpai, tk_error *err) {
   tk_riichi_rules r = rules ? *rules : tk_riichi_default_rules();
   if (v->seat > 3 || (v->phase != TK_RIICHI_PHASE_SELF && v->phase != TK_RIICHI_PHASE_REACT) ||
       v->ndora < 1 || v->ndora > 5 || v->nhand > 14)
@@ -120,6 +124,14 @@ int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_rii
   for (int i = TK_RIICHI_DORA_POS + v->ndora; i < TK_RIICHI_TILES; i++)
     g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
   if (used != np) goto bad;
+  if (tenpai) {
+    unsigned fixed = 0;
+    for (int s = 0; s < 4; s++)
+      if (s != v->seat && g->p[s].riichi && g->p[s].nmelds == g->p[s].nkans) {
+        riichi_tenpai(g, v->seat, s, fixed, rng);
+        fixed |= 1u << s;
+      }
+  }
 
   for (int s = 0; s < 4; s++) {
     tk_riichi_player *p = &g->p[s];
@@ -168,3 +180,161 @@ bad:
 #undef SEE
   return tk_error_set(err, TK_EINVAL, -1, "riichi: from_view: the view is not consistent");
 }
+
+int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi_rules *rules,
+                        tk_rng *rng, tk_error *err) {
+  return from_view(g, v, rules, rng, 0, err);
+}
+
+/* One random complete hand of `sets` sets and a pair drawn from the kinds `cnt`, into `use`:
+ * the pair first, then each set from a random kind of the pool (a triplet, or a run through it,
+ * one of the feasible shapes at random). Returns 0, or -1 when a draw found nothing feasible. */
+static int random_complete(const uint8_t cnt[TK_KINDS], int sets, tk_rng *rng, uint8_t use[TK_KINDS]) {
+  memset(use, 0, TK_KINDS);
+  int start = (int)tk_rng_below(rng, TK_KINDS), k = -1;
+  for (int i = 0; i < TK_KINDS && k < 0; i++)
+    if (cnt[(start + i) % TK_KINDS] >= 2) k = (start + i) % TK_KINDS;
+  if (k < 0) return -1;
+  use[k] = 2;
+  for (int s = 0; s < sets; s++) {
+    int done = 0;
+    for (int attempt = 0; attempt < 8 && !done; attempt++) {
+      int t = (int)tk_rng_below(rng, TK_KINDS);
+      int shapes[4], n = 0; /* 0 triplet, 1..3 runs with t as the lowest, middle, highest */
+      if (cnt[t] - use[t] >= 3) shapes[n++] = 0;
+      for (int lo = t - 2; lo <= t; lo++) {
+        if (lo < 0 || lo >= 27 || lo / 9 != t / 9 || lo % 9 > 6) continue;
+        if (cnt[lo] > use[lo] && cnt[lo + 1] > use[lo + 1] && cnt[lo + 2] > use[lo + 2])
+          shapes[n++] = 1 + (t - lo);
+      }
+      if (!n) continue;
+      int sh = shapes[tk_rng_below(rng, (uint32_t)n)];
+      if (sh == 0) use[t] += 3;
+      else
+        for (int j = 0; j < 3; j++) use[t - (sh - 1) + j]++;
+      done = 1;
+    }
+    if (!done) return -1;
+  }
+  return 0;
+}
+
+/* Does wall position i (past the draws) hold a tile the viewer cannot see: not a revealed
+ * indicator, not an already drawn replacement tile (TK_TILE_NONE)? */
+static int hidden(const tk_riichi_game *g, int i) {
+  return g->wall[i] != TK_TILE_NONE && !(i >= TK_RIICHI_DORA_POS && i < TK_RIICHI_DORA_POS + g->ndora);
+}
+
+/* Removes every concealed tile of p into pool[*np...]. */
+static void take_hand(tk_riichi_player *p, uint8_t *pool, int *np) {
+  for (int k = 0; k < TK_KINDS; k++)
+    for (int c = 0; c < p->hand[k]; c++)
+      pool[(*np)++] = (uint8_t)(c == 0 && tk__red_held(p, k) ? k | TK_TILE_RED : k);
+  memset(p->hand, 0, sizeof p->hand);
+  p->red = 0;
+}
+
+/* Replaces the concealed tiles of seat o (in riichi, closed) by a tenpai hand drawn from every
+ * tile the viewer cannot see that is not already fixed: o's tiles, the concealed tiles of the
+ * other seats that are neither the viewer nor in `fixed`, the live wall and the unrevealed dead
+ * wall. The hand is a random complete hand of that pool (random_complete) less one of its tiles
+ * at random, kept when its waits are none of the kinds in o's river (it would be furiten, and
+ * the tiles it let pass after riichi are in its river) and not all held by itself; up to 64
+ * draws, else nothing changes. The rest of the pool is then dealt again at random to the other
+ * seats' hands (as many tiles as each had), the live wall and the dead wall. Neither uniform
+ * over o's tenpai hands nor weighted by how o played: a construction that makes a riichi's
+ * threat real in simulations. */
+static void riichi_tenpai(tk_riichi_game *g, int viewer, int o, unsigned fixed, tk_rng *rng) {
+  tk_riichi_player *p = &g->p[o];
+  int need = 0, sets;
+  uint8_t cnt[TK_KINDS] = {0};
+  for (int k = 0; k < TK_KINDS; k++) need += p->hand[k];
+  sets = (need - 1) / 3;
+  /* the pool's kinds, counted without moving anything yet */
+  for (int s = 0; s < 4; s++)
+    if (s == o || (s != viewer && !(fixed >> s & 1)))
+      for (int k = 0; k < TK_KINDS; k++) cnt[k] = (uint8_t)(cnt[k] + g->p[s].hand[k]);
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (hidden(g, i))
+      cnt[tk_tile_kind(g->wall[i])]++;
+  uint8_t use[TK_KINDS];
+  int found = 0;
+  for (int attempt = 0; attempt < 64 && !found; attempt++) {
+    if (random_complete(cnt, sets, rng, use)) continue;
+    int drop = (int)tk_rng_below(rng, (uint32_t)need + 1), k = 0;
+    for (int acc = use[0]; acc <= drop; acc += use[++k]) {
+    }
+    use[k]--;
+    if (tk_shanten(use) != 0) continue;
+    uint64_t w = tk_waits(use);
+    int live = 0;
+    for (int j = 0; j < TK_KINDS; j++) live |= (w >> j & 1) && use[j] < 4;
+    found = w && !(w & p->discarded) && live;
+  }
+  if (!found) return;
+  /* gather the pool's tiles, shuffle, give o its kinds, deal the rest back in order */
+  uint8_t pool[TK_RIICHI_TILES];
+  int np = 0, have[4] = {0};
+  for (int s = 0; s < 4; s++)
+    if (s == o || (s != viewer && !(fixed >> s & 1))) {
+      int before = np;
+      take_hand(&g->p[s], pool, &np);
+      have[s] = np - before;
+    }
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (hidden(g, i))
+      pool[np++] = g->wall[i];
+  for (int i = np - 1; i > 0; i--) {
+    int j = (int)tk_rng_below(rng, (uint32_t)i + 1);
+    uint8_t t = pool[i];
+    pool[i] = pool[j];
+    pool[j] = t;
+  }
+  uint8_t rest[TK_RIICHI_TILES];
+  int nr = 0;
+  for (int i = 0; i < np; i++) {
+    int k = tk_tile_kind(pool[i]);
+    if (use[k]) {
+      use[k]--;
+      tk__add(p, pool[i]);
+    } else {
+      rest[nr++] = pool[i];
+    }
+  }
+  int r = 0;
+  for (int s = 0; s < 4; s++)
+    if (s != o && have[s])
+      for (int i = 0; i < have[s]; i++) tk__add(&g->p[s], rest[r++]);
+  for (int i = g->next_draw; i < TK_RIICHI_TILES; i++)
+    if (hidden(g, i))
+      g->wall[i] = rest[r++];
+}
+
+static int sample_tenpai(void *ctx, const tk_riichi_view *view, const tk_riichi_rules *rules,
+                         tk_rng *rng, int k, tk_riichi_game *out, tk_error *err) {
+  (void)ctx;
+  for (int i = 0; i < k; i++)
+    if (from_view(&out[i], view, rules, rng, 1, err)) return TK_EINVAL;
+  return 0;
+}
+
+int tk_riichi_sample_uniform(void *ctx, const tk_riichi_view *view, const tk_riichi_rules *rules,
+                             tk_rng *rng, int k, tk_riichi_game *out, tk_error *err) {
+  (void)ctx;
+  for (int i = 0; i < k; i++)
+    if (tk_riichi_from_view(&out[i], view, rules, rng, err)) return TK_EINVAL;
+  return 0;
+}
+
+static const tk_riichi_sampler samplers[] = {
+    {"uniform", tk_riichi_sample_uniform, NULL},
+    {"tenpai", sample_tenpai, NULL},
+};
+
+const tk_riichi_sampler *tk_riichi_sampler_find(const char *name) {
+  for (size_t i = 0; name && i < sizeof samplers / sizeof samplers[0]; i++)
+    if (!strcmp(samplers[i].name, name)) return &samplers[i];
+  return NULL;
+}
+
+const char *tk_riichi_sampler_names(void) { return "uniform, tenpai"; }

@@ -449,6 +449,52 @@ TK_API void tk_riichi_ranks(const int32_t scores[4], uint8_t rank[4]);
 TK_API int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *view,
                                const tk_riichi_rules *rules, tk_rng *rng, tk_error *err);
 
+/* ------------------------------------------------------------ determinisation */
+
+/* A sampler of determinisations for Monte Carlo agents: from one seat's view, `k` complete
+ * games out[0..k), each as tk_riichi_from_view describes it (the other seats' concealed tiles,
+ * the order of the live wall and the unrevealed dead wall filled with the tiles the viewer
+ * cannot see, consistent with every visible tile, meld, riichi and the viewer's own hand), drawn
+ * with `rng` alone, so that the same view and rng state give the same games. Samplers are
+ * interchangeable behind this type: an agent names one by a parameter (riichi_mc's "sampler")
+ * and calls it without knowing how it draws. Returns 0, or an error with `err` set (TK_EINVAL
+ * for a view no arrangement is consistent with, TK_ENOMEM). */
+typedef int (*tk_riichi_sample_fn)(void *ctx, const tk_riichi_view *view,
+                                   const tk_riichi_rules *rules, tk_rng *rng, int k,
+                                   tk_riichi_game *out, tk_error *err);
+typedef struct tk_riichi_sampler {
+  const char *name;           /* the name an agent's parameter gives it, e.g. "uniform" */
+  tk_riichi_sample_fn sample;
+  void *ctx;                  /* the sampler's own state (a learned one's model), or NULL */
+} tk_riichi_sampler;
+
+/* The uniform sampler (the spec's S0): every arrangement of the unseen tiles equally likely,
+ * k independent calls of tk_riichi_from_view. `ctx` is unused. */
+TK_API int tk_riichi_sample_uniform(void *ctx, const tk_riichi_view *view,
+                                    const tk_riichi_rules *rules, tk_rng *rng, int k,
+                                    tk_riichi_game *out, tk_error *err);
+/* The built-in samplers by name, or NULL for an unknown name:
+ *   "uniform"  tk_riichi_sample_uniform;
+ *   "tenpai"   the uniform arrangement, then each other seat in closed riichi dealt a tenpai hand
+ *              drawn from its tiles and the live wall: a random complete hand of them less one
+ *              random tile, redrawn (up to 64 times, else the uniform hand stays) until none of
+ *              its waits is in its own river and not all of a wait's copies are its own. A
+ *              construction that makes a riichi's threat real, not the posterior over its hands
+ *              (paper 003's samplers are that). */
+TK_API const tk_riichi_sampler *tk_riichi_sampler_find(const char *name);
+/* The built-in samplers' names, comma-separated, for messages ("uniform, tenpai"). */
+TK_API const char *tk_riichi_sampler_names(void);
+
+/* Ends the hand in progress of a simulated game as seat `winner`'s ron off seat `from`'s
+ * discard worth `points` (the hand's value, without honba and sticks): `from` pays points +
+ * 300 per honba, the winner also collects the riichi sticks on the table, and the game moves on
+ * exactly as after a ron the engine plays (the dealer repeats when it wins; the game may end:
+ * bust, the last hand, agari-yame). For Monte Carlo agents that model a deal-in they do not play
+ * out (the winner's hand is not checked). No events are emitted. Returns 0; TK_ESTATE outside a
+ * hand (DEAL, OVER); TK_EINVAL for bad seats (equal, out of range) or points <= 0. */
+TK_API int tk_riichi_settle_ron(tk_riichi_game *g, int winner, int from, int32_t points,
+                                tk_error *err);
+
 /* ------------------------------------------------------------ logs */
 
 /* Writes `ev` as one mjai-style JSON object (no newline) into `buf` (NUL-terminated, truncated

@@ -1,0 +1,91 @@
+/* plugins/riichi_mc/rmc.h — the decision of riichi_mc, paper 000's "previous program"
+ * (../shared/specs/riichi-agents.md §2.8; docs/riichi-mc.md): the one-player policy plays the
+ * opening; from the end of the opening on, every candidate move is valued by Monte Carlo
+ * simulations of the rest of the hand over determinisations of the unseen tiles, every
+ * simulated seat following the one-player policy and a fold rule driven by the opponent models,
+ * each simulated hand valued by the expected final rank (EFR) at its end. Lower EFR is better.
+ *
+ * Shared by the plugin (riichi_mc.c) and its measuring tool (build/riichi_mc_bench). */
+#ifndef RIICHI_MC_RMC_H
+#define RIICHI_MC_RMC_H
+
+#include <stdint.h>
+
+#include "efr.h"
+#include "opp.h"
+#include "taikai/riichi.h"
+#include "taikai/rng.h"
+
+enum { RMC_MAX_CANDS = 48 };
+
+typedef struct rmc_params {
+  int playouts;          /* simulated hands per Monte Carlo decision, over all candidates */
+  int width;             /* discards kept as candidates: the policy's best `width` ... */
+  int safe;              /* ... and, when a seat is in riichi, the `safe` least dangerous ones */
+  int fold_shanten;      /* a simulated seat facing a riichi folds at this shanten or worse */
+  int playout_filter;    /* 1: simulated seats score only the moves of least shanten */
+  int opening;           /* 1: the one-player policy plays until the opening ends (the paper) */
+  double opening_dealin; /* opening condition 3: the policy's discard deals in above this */
+  double opening_defr;   /* opening condition 4: its ΔEFR is above this */
+  int opening_tiles;     /* opening condition 5: this many live tiles or fewer are left */
+  int model_dealin;      /* 1: a candidate discard's own deal-in comes from the opponent models
+                            (the simulated seats never ron it); 0: from the sampled hands */
+  const tk_riichi_sampler *sampler;
+} rmc_params;
+
+/* The defaults (docs/riichi-mc.md says how they were chosen). */
+rmc_params rmc_default_params(void);
+
+/* The models a decision uses (borrowed). */
+typedef struct rmc_models {
+  const double *policy; /* the one-player policy's dense weights (ROF_FEATURES) */
+  const rm_efr *efr;
+  const rm_opp *opp;
+} rmc_models;
+
+/* What decisions cost, summed over calls (for the bench and the tests). */
+typedef struct rmc_stats {
+  uint64_t decisions;      /* calls */
+  uint64_t policy_moves;   /* decided by the policy alone (opening, single candidate) */
+  uint64_t mc_moves;       /* decided by simulation */
+  uint64_t playouts;       /* simulated hands */
+  uint64_t steps;          /* simulated decisions (actions applied in playouts) */
+  uint64_t policy_calls;   /* of which the policy decided */
+  uint64_t folds;          /* of which the fold rule decided */
+} rmc_stats;
+
+/* One candidate of a Monte Carlo decision, for the bench and the tests. */
+typedef struct rmc_cand {
+  int action;      /* index in the legal list */
+  double value;    /* its EFR estimate (lower is better) */
+  double dealin;   /* the models' probability that it deals in now (discards), else 0 */
+  int playouts;
+} rmc_cand;
+
+typedef struct rmc_result {
+  int action;      /* index in the legal list to play */
+  int by_policy;   /* 1: the policy chose (opening, a single candidate) */
+  int ncands;
+  rmc_cand cands[RMC_MAX_CANDS];
+} rmc_result;
+
+/* The decision of the seat whose view is `v`, legal actions `l`. `opening_over` is the caller's
+ * per-hand memory: 0 at the start of each hand, set to 1 here once an opening condition held (the
+ * opening never resumes within the hand). `rng` draws the determinisations. Returns 0, or an
+ * error (a view the sampler refuses, a malformed hand). */
+int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v,
+               const tk_riichi_legal *l, int *opening_over, tk_rng *rng, rmc_result *out,
+               rmc_stats *st, tk_error *err);
+
+/* Plays the hand in progress of `g` to its end (the game between hands or over) with every
+ * seat following the simulation policy; with `no_ron_tile` != TK_TILE_NONE the reactions to the
+ * tile being given now pass on a ron of it. Returns 0, or TK_ESTATE if the hand did not end
+ * within the bound of simulated moves (never for a game of the engine). */
+int rmc_playout(const rmc_params *p, const rmc_models *m, tk_riichi_game *g, int no_ron_first,
+                rmc_stats *st);
+
+/* The simulation policy's action for `seat` in `g` (an index in l). */
+int rmc_sim_policy(const rmc_params *p, const rmc_models *m, const tk_riichi_game *g, int seat,
+                   const tk_riichi_legal *l, int no_ron, rmc_stats *st);
+
+#endif
