@@ -101,9 +101,10 @@ int efr_fit(const efr_set *set, double lambda, const uint8_t on[EFR_GROUPS], int
   double (*s)[NW] = malloc(HISTORY * sizeof *s), (*y)[NW] = malloc(HISTORY * sizeof *y);
   double rho[HISTORY];
   int it = 0;
-  memset(w, 0, NW * sizeof *w);
   if (!mask || !g || !g2 || !d || !w2 || !s || !y) goto done;
   for (uint32_t f = 0; f < EFR_FEATURES; f++) mask[f] = on[efr_group_of(f)];
+  for (size_t j = 0; j < NW; j++)
+    if (!mask[j / 4]) w[j] = 0;
   double fx = objective(w, set, lambda, mask, g);
   int k = 0, m = 0;
   for (it = 0; it < max_iter; it++) {

@@ -25,7 +25,7 @@ void efr_set_free(efr_set *set);
 /* Mean negative log-likelihood (nats) of `set` under the weights `w`. */
 double efr_loss(const double *w, const efr_set *set);
 
-/* Fits w (EFR_FEATURES × 4, zeroed first) minimising the mean negative log-likelihood of `set`
+/* Fits w (EFR_FEATURES × 4, holding the starting point: zeros, or a nearby fit) minimising the mean negative log-likelihood of `set`
  * plus lambda/2 · |w|², the features of the groups with on[g] == 0 held at zero. Runs L-BFGS
  * up to max_iter iterations; returns the iterations used. `log` (may be NULL): progress. */
 int efr_fit(const efr_set *set, double lambda, const uint8_t on[EFR_GROUPS], int max_iter,

@@ -165,7 +165,11 @@ static int fit_and_save(const char *out, const cfg *c, const efr_set *train,
   static const double grid[] = {1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6, 1e-6};
   double best = c->lambda, best_loss = INFINITY;
   clock_t t0 = clock();
-  if (!c->lambda_given) {
+  double *best_w = malloc((size_t)EFR_FEATURES * 4 * sizeof *best_w);
+  if (!best_w) return tk_error_set(err, TK_ENOMEM, -1, "riichi_efr: out of memory");
+  memset(w, 0, (size_t)EFR_FEATURES * 4 * sizeof *w);
+  memcpy(best_w, w, (size_t)EFR_FEATURES * 4 * sizeof *w);
+  if (!c->lambda_given) { /* each fit starts from the last (a path of weaker penalties) */
     printf("L2 strength on the validation walls (%zu examples):\n", valid->n);
     int worse = 0;
     for (size_t i = 0; i < sizeof grid / sizeof grid[0] && worse < 2; i++) {
@@ -174,10 +178,16 @@ static int fit_and_save(const char *out, const cfg *c, const efr_set *train,
       printf("  lambda %-8.0e  validation log loss %.5f  train %.5f  (%d iterations)\n",
              grid[i], l, efr_loss(w, train), it);
       fflush(stdout);
-      if (l < best_loss) best_loss = l, best = grid[i], worse = 0;
-      else worse++;
+      if (l < best_loss) {
+        best_loss = l, best = grid[i], worse = 0;
+        memcpy(best_w, w, (size_t)EFR_FEATURES * 4 * sizeof *w);
+      } else {
+        worse++;
+      }
     }
   }
+  memcpy(w, best_w, (size_t)EFR_FEATURES * 4 * sizeof *w);
+  free(best_w);
   efr_set all = {0};
   if (join(&all, train, err) || join(&all, valid, err)) {
     efr_set_free(&all);

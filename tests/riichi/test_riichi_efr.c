@@ -274,7 +274,7 @@ static void fit_recovers_frequencies(void) {
       efr_set_add(&set, &e4, seat, k < 7 ? now : other, &err);
       efr_set_add(&set, &e1, seat, 1 + (i + seat) % 4, &err);
     }
-  double *w = malloc((size_t)EFR_FEATURES * 4 * sizeof *w);
+  double *w = calloc((size_t)EFR_FEATURES * 4, sizeof *w);
   uint8_t on[EFR_GROUPS];
   memset(on, 1, sizeof on);
   efr_fit(&set, 1e-7, on, 500, NULL, w);
