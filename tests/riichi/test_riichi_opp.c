@@ -140,6 +140,15 @@ static void test_seat_summary(void) {
   TK_EQ(pv.visible[kind_of("2s")], 4, "visible 2s: 3 held + seat 3's");
   TK_EQ(pv.visible[kind_of("1z")], 2, "visible E");
   CU_ASSERT_EQUAL(pv.dora, 1ULL << kind_of("6m"));
+  /* riichi declared on E (place 9) instead: 7s (13) is seat 1's own tsumogiri, not passed */
+  tk_riichi_view w = v;
+  w.riichi_index[1] = 2;
+  w.river[1][2].flags = TK_RIICHI_DECLARED;
+  w.river[1][3].flags = TK_RIICHI_TSUMOGIRI;
+  rm_oppf_seat_init(&w, &pv, 1, &s);
+  CU_ASSERT_EQUAL(s.passed_riichi, 1ULL << kind_of("6s") | 1ULL << kind_of("1s") |
+                                       1ULL << kind_of("8s") | passed);
+  TK_EQ(s.ref, kind_of("1z"), "the declaration tile E");
   /* seat 2 (not in riichi) since seat 1's riichi, last discard at 10 (5p at 14 is its own) */
   rm_oppf_seat_init(&v, &pv, 2, &s);
   CU_ASSERT_EQUAL(s.passed_riichi, 0);
@@ -181,6 +190,18 @@ static void test_wait_features(void) {
   wait_of("1s", x); /* 2s x4 visible: 1s can wait only on 2s-3s: no chance */
   FEQ(x[13], 1, "1s no chance");
   FEQ(x[12], 0, "1s no live side");
+  /* with one 2s fewer in the viewer's hand (3 visible), 2s-3s is possible again */
+  tk_riichi_view v;
+  hand_view(&v);
+  v.hand[kind_of("2s")] = 2;
+  rm_oppf_view pv;
+  rm_oppf_view_init(&v, &pv);
+  rm_oppf_seat st;
+  rm_oppf_seat_init(&v, &pv, 1, &st);
+  rm_oppf_wait(&v, &pv, &st, kind_of("1s"), x);
+  FEQ(x[9], 0, "2s: 3 visible, 1s itself 1");
+  FEQ(x[13], 0, "1s: 3 visible 2s is no wall");
+  FEQ(x[12], 0.5, "1s: 2s-3s live");
   wait_of("5p", x);
   FEQ(x[15], 1, "5p passed after the riichi");
   FEQ(x[16], 1, "5p passed since the last discard");
