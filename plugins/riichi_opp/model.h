@@ -18,7 +18,8 @@ enum {
   RM_OPP_OFF_WAIT_DAMA = RM_OPP_OFF_WAIT_RIICHI + RM_OPPF_NW,
   RM_OPP_OFF_LOSS = RM_OPP_OFF_WAIT_DAMA + RM_OPPF_NW,
   RM_OPP_OFF_SMEAR = RM_OPP_OFF_LOSS + RM_OPPF_NL,
-  RM_OPP_NVALUES = RM_OPP_OFF_SMEAR + 1
+  RM_OPP_NVALUES = RM_OPP_OFF_SMEAR + 1,
+  RM_OPP_NW_PAD = (RM_OPPF_NW + 7) / 8 * 8
 };
 
 struct rm_opp {
@@ -26,9 +27,14 @@ struct rm_opp {
   double wait[2][RM_OPPF_NW];      /* [1] a seat in riichi, [0] not: logit of P(wait) */
   double loss[RM_OPPF_NL];         /* log of the deal-in payment */
   double smear;                    /* E[exp(residual)] of the log fit: loss = exp(w.x) * smear */
+  /* the wait weights as floats, padded with zeros to RM_OPP_NW_PAD, for the fast dot product
+   * of rm_opp_assess (set by rm_opp_prepare) */
+  float waitf[2][RM_OPP_NW_PAD];
 };
 
-/* A model from the file's values (RM_OPP_NVALUES of them) and back. */
+/* Derives the fast copies (waitf) from the weights: call it after changing m->wait. */
+void rm_opp_prepare(rm_opp *m);
+/* A model from the file's values (RM_OPP_NVALUES of them; prepared) and back. */
 void rm_opp_from_values(rm_opp *m, const double *values);
 void rm_opp_to_values(const rm_opp *m, double *values);
 /* Writes `m` to `path` (tk_weights_save). Returns 0 or TK_EIO. */

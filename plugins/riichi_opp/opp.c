@@ -17,6 +17,13 @@ void rm_opp_from_values(rm_opp *m, const double *x) {
   memcpy(m->wait[0], x + RM_OPP_OFF_WAIT_DAMA, sizeof m->wait[0]);
   memcpy(m->loss, x + RM_OPP_OFF_LOSS, sizeof m->loss);
   m->smear = x[RM_OPP_OFF_SMEAR];
+  rm_opp_prepare(m);
+}
+
+void rm_opp_prepare(rm_opp *m) {
+  memset(m->waitf, 0, sizeof m->waitf);
+  for (int r = 0; r < 2; r++)
+    for (int i = 0; i < RM_OPPF_NW; i++) m->waitf[r][i] = (float)m->wait[r][i];
 }
 
 void rm_opp_to_values(const rm_opp *m, double *x) {
@@ -67,6 +74,14 @@ int rm_opp_load(const char *path, rm_opp **out, tk_error *err) {
 
 void rm_opp_free(rm_opp *m) { free(m); }
 
+/* w . x over RM_OPP_NW_PAD floats, in eight independent sums (the compiler vectorises it). */
+static float dot_pad(const float *w, const float *x) {
+  float a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < RM_OPP_NW_PAD; i += 8)
+    for (int j = 0; j < 8; j++) a[j] += w[i + j] * x[i + j];
+  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
 static double dot(const double *w, const float *x, int n) {
   double s = 0;
   for (int i = 0; i < n; i++) s += w[i] * x[i];
@@ -84,7 +99,8 @@ void rm_opp_assess(const rm_opp *m, const tk_riichi_view *v, rm_opp_threat out[4
     }
     rm_oppf_seat s;
     rm_oppf_seat_init(v, &pv, o, &s);
-    float x[RM_OPPF_NW > RM_OPPF_NT ? RM_OPPF_NW : RM_OPPF_NT];
+    float x[(int)RM_OPP_NW_PAD > (int)RM_OPPF_NT ? (int)RM_OPP_NW_PAD : (int)RM_OPPF_NT];
+    memset(x, 0, sizeof x);
     int riichi = v->riichi[o] != 0;
     if (riichi) {
       t->tenpai = 1; /* the engine allows riichi only from tenpai, and the hand cannot change */
@@ -92,14 +108,15 @@ void rm_opp_assess(const rm_opp *m, const tk_riichi_view *v, rm_opp_threat out[4
       rm_oppf_tenpai(v, &pv, &s, x);
       t->tenpai = rm_opp_sigmoid(dot(m->tenpai, x, RM_OPPF_NT));
     }
-    const double *w = m->wait[riichi];
+    const float *w = m->waitf[riichi];
+    for (int i = RM_OPPF_NW; i < RM_OPP_NW_PAD; i++) x[i] = 0;
     for (int k = 0; k < TK_KINDS; k++) {
       if (s.river >> k & 1) {
         t->wait[k] = 0;
         continue;
       }
       rm_oppf_wait(v, &pv, &s, k, x);
-      t->wait[k] = rm_opp_sigmoid(dot(w, x, RM_OPPF_NW));
+      t->wait[k] = 1.0f / (1.0f + expf(-dot_pad(w, x)));
     }
     float xl[RM_OPPF_NL];
     rm_oppf_loss(v, &pv, &s, xl);

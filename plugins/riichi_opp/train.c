@@ -256,7 +256,7 @@ static int on_game(void *ctx, const char *path, char *text, size_t len, int firs
 
 /* ------------------------------------------------------------------ fitting */
 
-static const double GRID[] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1};
+static const double GRID[] = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2};
 enum { NGRID = sizeof GRID / sizeof GRID[0] };
 
 static size_t count_sel(const rows *r, unsigned splits, int mask, int want) {
@@ -542,6 +542,10 @@ int main(int argc, char **argv) {
   clock_t t0 = clock();
   rc = logs_each(c.inputs, c.ninputs, on_game, &h);
   double read_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  if (rc) {
+    rm_opp_free(loaded);
+    return rc;
+  }
   printf("read %llu games (%llu skipped) in %.1f s CPU: %llu discard decisions, %zu tenpai rows, "
          "%zu wait rows, %zu loss rows, %zu defence positions\n",
          d.games, d.bad_games, read_s, d.decisions, d.tenpai.n, d.wait.n, d.loss.n, d.ndef);
@@ -555,6 +559,7 @@ int main(int argc, char **argv) {
     if (!rc) rc = train_logistic(&c, "wait (riichi)", &d.wait, TAG_RIICHI, TAG_RIICHI, model.wait[1]);
     if (!rc) rc = train_logistic(&c, "wait (no riichi)", &d.wait, TAG_RIICHI, 0, model.wait[0]);
     if (!rc) rc = train_loss(&c, &d.loss, model.loss, &model.smear);
+    rm_opp_prepare(&model);
     printf("trained in %.1f s CPU\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
     if (!rc) print_weights(&model);
     tk_error err;

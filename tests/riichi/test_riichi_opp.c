@@ -231,6 +231,7 @@ static void test_rules(void) {
   for (int i = 0; i < RM_OPPF_NT; i++) m.tenpai[i] = -50; /* the model alone says: never */
   for (int i = 0; i < RM_OPPF_NW; i++) m.wait[0][i] = m.wait[1][i] = 0;
   m.wait[0][0] = m.wait[1][0] = 50; /* ... and every kind a wait */
+  rm_opp_prepare(&m);
   rm_opp_threat t[4];
   memset(t, 0x55, sizeof t);
   rm_opp_assess(&m, &v, t);
