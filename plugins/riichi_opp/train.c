@@ -420,7 +420,8 @@ static void report_loss(const rows *r, const rm_opp *m) {
  * tile the model thinks safest (least rm_opp_dealin over the kinds it holds; ties: the lower
  * kind), of a uniformly random tile of its hand (exact expectation), and of the discard made. */
 static void report_defence(const data *d, const rm_opp *m) {
-  double safest = 0, random = 0, played = 0, oracle = 0;
+  double safest = 0, random = 0, played = 0, oracle = 0, hard = 0, hard_safest = 0,
+         hard_random = 0;
   clock_t t0 = clock();
   for (size_t i = 0; i < d->ndef; i++) {
     const defpos *x = &d->def[i];
@@ -439,12 +440,32 @@ static void report_defence(const data *d, const rm_opp *m) {
     random += tiles ? (double)bad / tiles : 0;
     played += (double)(x->dealin >> x->played & 1);
     oracle += bad == tiles;
+    /* positions where no held kind is in the river of every seat in riichi (no sure tile) */
+    uint64_t sure = ~0ULL;
+    for (int o = 0; o < 4; o++) {
+      if (o == x->v.seat || !x->v.riichi[o]) continue;
+      uint64_t river = 0;
+      for (int j = 0; j < x->v.nriver[o] && j < TK_RIICHI_MAX_RIVER; j++)
+        river |= 1ULL << tk_tile_kind(x->v.river[o][j].tile);
+      sure &= river;
+    }
+    int has_sure = 0;
+    for (int k = 0; k < TK_KINDS; k++) has_sure |= x->v.hand[k] && (sure >> k & 1);
+    if (!has_sure) {
+      hard++;
+      hard_safest += best >= 0 && (x->dealin >> best & 1);
+      hard_random += tiles ? (double)bad / tiles : 0;
+    }
   }
   double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC, n = d->ndef ? (double)d->ndef : 1;
   printf("defence: %zu held-out positions with another seat in riichi: deal-in rate of the "
          "model's safest tile %.4f, of a random tile %.4f, of the discard played %.4f; every "
          "tile deals in at %.4f of them\n",
          d->ndef, safest / n, random / n, played / n, oracle / n);
+  double nh = hard ? hard : 1;
+  printf("defence without a sure tile (no held kind in every riichi seat's river): %.0f "
+         "positions: model's safest tile %.4f, random tile %.4f\n", hard, hard_safest / nh,
+         hard_random / nh);
   printf("speed: rm_opp_assess + 34 rm_opp_dealin: %.2f us per view (CPU, %zu views)\n",
          d->ndef ? cpu * 1e6 / (double)d->ndef : 0.0, d->ndef);
 }
