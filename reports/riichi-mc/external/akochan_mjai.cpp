@@ -16,8 +16,11 @@
 // discard after a reach, a pon or a chi) is kept and sent when the bridge reports that reach,
 // pon or chi back. Any other decision point is answered with "none".
 //
-// Determinism: ai() draws no random numbers, and the driver runs one OpenMP thread (the build
-// defines NPROCS=1), so the answer depends only on the events of the game so far.
+// Threads: the driver runs NPROCS OpenMP threads (defined by build-akochan.sh), one per akochan
+// work buffer: akochan indexes its fixed-capacity buffers by thread number, so fewer threads
+// than buffers would leave buffers unused and overflow the others in large positions.
+// Determinism: ai() draws no random numbers and reads no clock for its decisions, and which
+// thread computes what is fixed by NPROCS, so the answer depends only on the game's events.
 //
 // akochan's code writes diagnostics to stdout in places; the driver moves its own stdout aside
 // at start and points descriptor 1 at stderr, so only answers reach the bridge.
@@ -72,7 +75,8 @@ int main(int argc, char **argv) {
     perror("akochan_mjai: stdout");
     return 2;
   }
-  omp_set_num_threads(1);
+  omp_set_dynamic(0);
+  omp_set_num_threads(NPROCS);
   set_tactics_one(load_json_from_file(tactics_path));
 
   Moves record, pending;

@@ -20,9 +20,14 @@ mkdir -p "$DIR/obj" "$DIR/stub/boost"
 for h in asio bind; do
   [ -f "$DIR/stub/boost/$h.hpp" ] || echo "/* empty: see build-akochan.sh */" > "$DIR/stub/boost/$h.hpp"
 done
-# akochan's own flags (ai_src/Makefile_Linux), with NPROCS=1: the driver runs one OpenMP thread,
-# so that the bot's CPU time is one core's and its results do not depend on a thread count.
-CXXFLAGS="-std=c++11 -O3 -fopenmp -pthread -DNPROCS=1 -mcmodel=medium -w -I$DIR/stub -I$BOOST"
+# akochan's own flags (ai_src/Makefile_Linux). NPROCS (default 8) is both the number of OpenMP
+# threads the driver runs and the number of akochan's per-thread work buffers, whose capacities
+# are fixed (ai_src/tehai_group.hpp, agari.hpp): a position is split among the threads, so with
+# NPROCS=1 large positions overflow a buffer (boost::container::bad_alloc, the bot exits). The
+# threads' split is fixed by NPROCS (OpenMP's static schedule), so answers do not depend on
+# the machine; the referee counts every thread's CPU time.
+NPROCS=${NPROCS:-8}
+CXXFLAGS="-std=c++11 -O3 -fopenmp -pthread -DNPROCS=$NPROCS -mcmodel=medium -w -I$DIR/stub -I$BOOST"
 for f in "$SRC"/ai_src/*.cpp "$SRC"/share/*.cpp; do
   o="$DIR/obj/$(basename "$(dirname "$f")")_$(basename "$f" .cpp).o"
   [ "$o" -nt "$f" ] && continue
