@@ -55,13 +55,7 @@ static int filtered_policy(const rmc_models *m, const tk_riichi_view *v, const t
   int n = rop_candidates(v, l, cands, ROP_MAX_CANDS);
   if (n <= 0) return -1;
   uint8_t riichi_of[0x80];
-  memset(riichi_of, 0xff, sizeof riichi_of);
-  int any_riichi = 0;
-  for (int i = 0; i < l->n; i++)
-    if (l->a[i].type == TK_RIICHI_RIICHI && riichi_of[l->a[i].tile & 0x7f] == 0xff) {
-      riichi_of[l->a[i].tile & 0x7f] = (uint8_t)i;
-      any_riichi = 1;
-    }
+  int any_riichi = rop_riichi_of(l, riichi_of);
   int8_t sh[ROP_MAX_CANDS];
   int least = 99;
   for (int i = 0; i < n; i++) {

@@ -41,20 +41,15 @@ int mct_decide(const tk_riichi_view *v, const tk_riichi_legal *l, const mcm_mode
   static _Thread_local rop_cand cands[ROP_MAX_CANDS];
   int n = rop_candidates(v, l, cands, ROP_MAX_CANDS);
   out->ncands = n;
-  int riichi_of[0x80], any_riichi = 0;
-  for (int i = 0; i < 0x80; i++) riichi_of[i] = -1;
-  for (int i = 0; i < l->n; i++)
-    if (l->a[i].type == TK_RIICHI_RIICHI && riichi_of[l->a[i].tile & 0x7f] < 0) {
-      riichi_of[l->a[i].tile & 0x7f] = i;
-      any_riichi = 1;
-    }
+  uint8_t riichi_of[0x80];
+  int any_riichi = rop_riichi_of(l, riichi_of);
   uint32_t f[ROF_MAX_ACTIVE];
   int best = -1;
   double best_p = 0;
   for (int i = 0; i < n; i++) {
     const rop_cand *c = &cands[i];
     int tile = l->a[c->action].tile & 0x7f;
-    if (any_riichi && (l->a[c->action].type != TK_RIICHI_DISCARD || riichi_of[tile] < 0)) continue;
+    if (any_riichi && (l->a[c->action].type != TK_RIICHI_DISCARD || riichi_of[tile] == 0xff)) continue;
     int nf = rof_features(&c->hand, &c->ctx, f, NULL, err);
     if (nf < 0) return nf;
     double ge[5];

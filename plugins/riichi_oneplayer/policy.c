@@ -174,6 +174,17 @@ int rop_candidates(const tk_riichi_view *v, const tk_riichi_legal *l, rop_cand *
   return n;
 }
 
+int rop_riichi_of(const tk_riichi_legal *l, uint8_t riichi_of[0x80]) {
+  memset(riichi_of, 0xff, 0x80);
+  int any = 0;
+  for (int i = 0; i < l->n; i++)
+    if (l->a[i].type == TK_RIICHI_RIICHI && riichi_of[l->a[i].tile & 0x7f] == 0xff) {
+      riichi_of[l->a[i].tile & 0x7f] = (uint8_t)i;
+      any = 1;
+    }
+  return any;
+}
+
 double rop_score(const double *w, const uint32_t *f, int n) {
   double s = 0;
   for (int i = 0; i < n; i++) s += w[f[i]];
@@ -197,13 +208,7 @@ int rop_decide(const tk_riichi_view *v, const tk_riichi_legal *l, const double *
   out->ncands = n;
   /* riichi when legal: only the discards that allow it compete, and the riichi action is played */
   uint8_t riichi_of[0x80];
-  memset(riichi_of, 0xff, sizeof riichi_of);
-  int any_riichi = 0;
-  for (int i = 0; i < l->n; i++)
-    if (l->a[i].type == TK_RIICHI_RIICHI && riichi_of[l->a[i].tile & 0x7f] == 0xff) {
-      riichi_of[l->a[i].tile & 0x7f] = (uint8_t)i;
-      any_riichi = 1;
-    }
+  int any_riichi = rop_riichi_of(l, riichi_of);
   uint32_t f[ROF_MAX_ACTIVE];
   int best = -1;
   double best_s = 0;

@@ -33,6 +33,10 @@ typedef struct rop_cand {
  * Returns their number (at most cap). */
 int rop_candidates(const tk_riichi_view *v, const tk_riichi_legal *l, rop_cand *out, int cap);
 
+/* The legal riichi declarations by tile: riichi_of[tile & 0x7f] = the index in l of the first
+ * riichi action discarding that tile, 0xff where none. Returns 1 when any riichi is legal. */
+int rop_riichi_of(const tk_riichi_legal *l, uint8_t riichi_of[0x80]);
+
 /* w·φ over the active features f[0..n). */
 double rop_score(const double *w, const uint32_t *f, int n);
 
