@@ -189,7 +189,8 @@ int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_rii
 /* One random complete hand of `sets` sets and a pair drawn from the kinds `cnt`, into `use`:
  * the pair first, then each set from a random kind of the pool (a triplet, or a run through it,
  * one of the feasible shapes at random). Returns 0, or -1 when a draw found nothing feasible. */
-static int random_complete(const uint8_t cnt[TK_KINDS], int sets, tk_rng *rng, uint8_t use[TK_KINDS]) {
+static int random_complete(const uint8_t cnt[TK_KINDS], int sets, tk_rng *rng,
+                           uint8_t use[TK_KINDS]) {
   memset(use, 0, TK_KINDS);
   int start = (int)tk_rng_below(rng, TK_KINDS), k = -1;
   for (int i = 0; i < TK_KINDS && k < 0; i++)
@@ -222,7 +223,8 @@ static int random_complete(const uint8_t cnt[TK_KINDS], int sets, tk_rng *rng, u
 /* Does wall position i (past the draws) hold a tile the viewer cannot see: not a revealed
  * indicator, not an already drawn replacement tile (TK_TILE_NONE)? */
 static int hidden(const tk_riichi_game *g, int i) {
-  return g->wall[i] != TK_TILE_NONE && !(i >= TK_RIICHI_DORA_POS && i < TK_RIICHI_DORA_POS + g->ndora);
+  return g->wall[i] != TK_TILE_NONE &&
+         !(i >= TK_RIICHI_DORA_POS && i < TK_RIICHI_DORA_POS + g->ndora);
 }
 
 /* Removes every concealed tile of p into pool[*np...]. */

@@ -4,8 +4,7 @@
  *   - a seat not in riichi that faces another seat's riichi folds when its concealed tiles are
  *     fold_shanten or more from tenpai: at its own turn it discards the tile the opponent models
  *     give the least deal-in probability (rm_opp_dealin from its own view; ties: the first in
- *     legal order, which lists the drawn tile's discard first when it is one), and it calls
- *     nothing (it still rons).
+ *     legal order), and it calls nothing (it still rons).
  * The rule is the common defence of rule-based players ("fold unless close to tenpai against a
  * riichi"); the opponent models say which tile is safe. */
 #include <string.h>
@@ -47,8 +46,8 @@ static int safest_discard(const rmc_models *m, const tk_riichi_game *g, int seat
 /* The one-player policy restricted to the candidates of least shanten (rmc_params.playout_filter):
  * rop_decide's choice among the candidates whose hand after the move is no further from tenpai
  * than the best one's (and a pass, which always competes with the calls), wins and riichi as
- * rop_decide plays them. The policy's features, most of
- * a playout's time, are computed for those alone. Returns the index in l, or -1 when the
+ * rop_decide plays them. The policy's features, most of a playout's time, are computed for
+ * those alone. Returns the index in l, or -1 when the
  * candidates cannot be built (the caller then asks rop_decide). */
 static int filtered_policy(const rmc_models *m, const tk_riichi_view *v, const tk_riichi_legal *l) {
   rop_cand cands[ROP_MAX_CANDS];

@@ -108,7 +108,8 @@ static int candidates(const rmc_params *p, const tk_riichi_legal *l, const doubl
   }
   for (int i = 0; i < nd && policy_action >= 0; i++)
     if (l->a[order[i]].tile == l->a[policy_action].tile &&
-        (l->a[policy_action].type == TK_RIICHI_DISCARD || l->a[policy_action].type == TK_RIICHI_RIICHI))
+        (l->a[policy_action].type == TK_RIICHI_DISCARD ||
+         l->a[policy_action].type == TK_RIICHI_RIICHI))
       keep[order[i]] = 1;
   if (threatened && danger) {
     for (int s = 0; s < p->safe; s++) {
@@ -190,7 +191,8 @@ int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v
   double danger[TK_RIICHI_MAX_LEGAL];
   for (int i = 0; i < l->n; i++) {
     int ty = l->a[i].type;
-    danger[i] = v->phase == TK_RIICHI_PHASE_SELF && (ty == TK_RIICHI_DISCARD || ty == TK_RIICHI_RIICHI)
+    int discard = ty == TK_RIICHI_DISCARD || ty == TK_RIICHI_RIICHI;
+    danger[i] = v->phase == TK_RIICHI_PHASE_SELF && discard
                     ? rm_opp_dealin(t, v->seat, tk_tile_kind(l->a[i].tile), NULL)
                     : 0;
   }
@@ -235,7 +237,8 @@ int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v
     rc->playouts = rounds;
     double sim = sum[c] / rounds;
     int ty = l->a[idx[c]].type;
-    if (p->model_dealin && danger[idx[c]] > 0 && (ty == TK_RIICHI_DISCARD || ty == TK_RIICHI_RIICHI)) {
+    int discard = ty == TK_RIICHI_DISCARD || ty == TK_RIICHI_RIICHI;
+    if (p->model_dealin && danger[idx[c]] > 0 && discard) {
       double per[4], d = rm_opp_dealin(t, v->seat, tk_tile_kind(l->a[idx[c]].tile), per), tot = 0,
                      e = 0;
       for (int o = 0; o < 4; o++)
