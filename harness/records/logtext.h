@@ -19,9 +19,9 @@ int tk_read_maybe_gz(const char *path, char **text, size_t *len, tk_error *err);
  * text[starts[k] .. starts[k + 1]) (the last one up to len), and its first line is the file's
  * line firstline[k] (1-based). A game starts at the top of the text, whatever its first line,
  * and at every later line holding `marker` ("\"start_game\"", daifugo's "\"start_block\"") and
- * "\"type\"". `taikai replay` and the one-player trainer split files with it. Returns the
- * number of games (at least 1), with *starts and *firstline malloc'd, or -1 when out of
- * memory. */
+ * "\"type\"". `taikai replay` splits files with it (tk_riichi_log_games, streaming, splits
+ * them alike). Returns the number of games (at least 1), with *starts and *firstline malloc'd,
+ * or -1 when out of memory. */
 int tk_log_games(char *text, size_t len, const char *marker, size_t **starts, int **firstline);
 
 /* A compact rendering of `v` (keys in their order) into `buf`, at most `cap` bytes, cut with

@@ -1,17 +1,13 @@
 /* plugins/riichi_efr/efr_data.c — reading the EFR trainer's data from mjai logs (efr_data.h).
- * Files are streamed (zlib reads plain and gzip, several members in a row), one game at a time,
- * so a corpus of any size needs the memory of one game besides what is kept. */
+ * Files are streamed by tk_riichi_log_games (riichi_log.h), one game at a time, so a corpus of
+ * any size needs the memory of one game besides what is kept. */
 #include "efr_data.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
-#include <zlib.h>
 
 #include "riichi_log.h"
 
@@ -241,112 +237,23 @@ int efr_data_game(const char *where, const char *text, size_t len, efr_data *d, 
   return rc;
 }
 
-/* Streams the games of one log file (plain or gzip) into `d`. */
-static int read_file(const char *path, efr_data *d, tk_error *err) {
-  gzFile z = gzopen(path, "rb");
-  if (!z) return tk_error_set(err, TK_EIO, -1, "%s: cannot open: %s", path, strerror(errno));
-  char *game = NULL, *line = malloc(1 << 16);
-  size_t glen = 0, gcap = 0;
-  int rc = line ? 0 : tk_error_set(err, TK_ENOMEM, -1, "riichi_efr: out of memory");
-  long lineno = 0, first = 1;
+typedef struct read_ctx {
+  efr_data *d;
+  tk_error *err;
+} read_ctx;
+
+/* One game of a log file (tk_riichi_log_game_fn), named by its file and first line. */
+static int on_game(void *ctx, const char *path, const char *text, size_t len, long first) {
+  if (!len) return 0; /* an empty file: no game */
+  read_ctx *r = ctx;
   char where[4200];
-  for (;;) {
-    if (rc) break;
-    size_t start = glen; /* one line, however long, appended to the game */
-    int eof = 0;
-    for (;;) {
-      if (!gzgets(z, line, 1 << 16)) {
-        eof = 1;
-        break;
-      }
-      size_t n = strlen(line);
-      char *g = grow(game, &gcap, glen + n + 1, 1);
-      if (!g) {
-        rc = tk_error_set(err, TK_ENOMEM, -1, "riichi_efr: out of memory");
-        break;
-      }
-      game = g;
-      memcpy(game + glen, line, n + 1);
-      glen += n;
-      if (n && line[n - 1] == '\n') break;
-    }
-    if (rc) break;
-    int errnum = 0;
-    const char *zmsg = gzerror(z, &errnum);
-    if (errnum < 0) {
-      rc = tk_error_set(err, TK_EIO, -1, "%s: line %ld: %s", path, lineno + 1, zmsg);
-      break;
-    }
-    if (glen > start) lineno++;
-    int new_game = glen > start && start > 0 &&
-                   has(game + start, glen - start, "\"start_game\"", 12) &&
-                   has(game + start, glen - start, "\"type\"", 6);
-    size_t cut = eof ? glen : new_game ? start : 0;
-    if (cut > 0) {
-      snprintf(where, sizeof where, "%s (game from line %ld)", path, first);
-      rc = efr_data_game(where, game, cut, d, err);
-      memmove(game, game + cut, glen - cut);
-      glen -= cut;
-      first = lineno;
-    }
-    if (eof) break;
-  }
-  gzclose(z);
-  free(game), free(line);
-  return rc;
-}
-
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n > m && !strcmp(s + n - m, suffix);
-}
-
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A folder's *.jsonl and *.jsonl.gz logs in name order (a run folder: its logs/). */
-static int read_dir(const char *arg, efr_data *d, tk_error *err) {
-  char dir[4096];
-  struct stat st;
-  snprintf(dir, sizeof dir, "%s/spec.json", arg);
-  if (!stat(dir, &st)) snprintf(dir, sizeof dir, "%s/logs", arg);
-  else snprintf(dir, sizeof dir, "%s", arg);
-  DIR *dp = opendir(dir);
-  if (!dp) return tk_error_set(err, TK_EIO, -1, "%s: cannot open the folder: %s", dir,
-                               strerror(errno));
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  int rc = 0;
-  struct dirent *e;
-  while (!rc && (e = readdir(dp))) {
-    if (e->d_name[0] == '.' || !(ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz")))
-      continue;
-    char **nn = grow(names, &cap, n + 1, sizeof *nn);
-    size_t len = strlen(dir) + strlen(e->d_name) + 2;
-    char *name = nn ? malloc(len) : NULL;
-    if (nn) names = nn;
-    if (!name) {
-      rc = tk_error_set(err, TK_ENOMEM, -1, "riichi_efr: out of memory");
-      break;
-    }
-    snprintf(name, len, "%s/%s", dir, e->d_name);
-    names[n++] = name;
-  }
-  closedir(dp);
-  if (!rc && !n) rc = tk_error_set(err, TK_ENOTFOUND, -1, "%s: no *.jsonl or *.jsonl.gz log in "
-                                   "this folder", dir);
-  if (n) qsort(names, n, sizeof *names, by_name);
-  for (size_t i = 0; i < n && !rc; i++) rc = read_file(names[i], d, err);
-  for (size_t i = 0; i < n; i++) free(names[i]);
-  free(names);
-  return rc;
+  snprintf(where, sizeof where, "%s (game from line %ld)", path, first);
+  return efr_data_game(where, text, len, r->d, r->err);
 }
 
 int efr_data_read(const char *path, efr_data *d, tk_error *err) {
-  struct stat st;
-  if (stat(path, &st)) return tk_error_set(err, TK_ENOTFOUND, -1, "%s: %s", path, strerror(errno));
-  return S_ISDIR(st.st_mode) ? read_dir(path, d, err) : read_file(path, d, err);
+  read_ctx r = {d, err};
+  return tk_riichi_log_games(path, on_game, &r, err);
 }
 
 void efr_data_free(efr_data *d) {

@@ -48,8 +48,6 @@
  * candidates per update. The features of every candidate are computed once and kept. The
  * weights written are the nonzero averaged ones (weights_io.h); the same command reproduces them
  * byte for byte. */
-#include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +57,6 @@
 
 #include <jansson.h>
 
-#include "logtext.h"
 #include "opts.h"
 #include "policy.h"
 #include "riichi_log.h"
@@ -547,7 +544,7 @@ static void on_decision(void *ctx, const tk_riichi_game *game, int seat, const t
 }
 
 /* One game: the lines text[0 .. len) of `path`, starting at the file's line `first`. */
-static int read_log_game(const char *path, char *text, size_t len, int first, long holdout,
+static int read_log_game(const char *path, const char *text, size_t len, long first, long holdout,
                          decs *g, pool *p, set *train, set *held, counts *k) {
   hook_ctx hc = {g, {0}, 0};
   /* the players' names: start_game's "names" */
@@ -563,7 +560,7 @@ static int read_log_game(const char *path, char *text, size_t len, int first, lo
     no_teacher_games++;
     return 0;
   }
-  FILE *f = len ? fmemopen(text, len, "r") : tmpfile(); /* empty: no line */
+  FILE *f = len ? fmemopen((void *)text, len, "r") : tmpfile(); /* empty: no line */
   tk_riichi_replay *out = malloc(sizeof *out);
   if (!f || !out) {
     if (f) fclose(f);
@@ -582,8 +579,8 @@ static int read_log_game(const char *path, char *text, size_t len, int first, lo
     return 1;
   }
   if (e) {
-    int line = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, "riichi_oneplayer_train: %s:%d: %s%s%s; the engine cannot replay this game%s\n",
+    long line = out->bad_line ? out->bad_line + first - 1 : first;
+    fprintf(stderr, "riichi_oneplayer_train: %s:%ld: %s%s%s; the engine cannot replay this game%s\n",
             path, line, out->bad_event, out->bad_event[0] ? ": " : "",
             out->bad_what[0] ? out->bad_what : err.msg,
             skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
@@ -597,38 +594,36 @@ static int read_log_game(const char *path, char *text, size_t len, int first, lo
   set *s = game % (uint64_t)holdout == (uint64_t)holdout - 1 ? held : train;
   if (s == train && max_train_units && train_units++ >= max_train_units) return 0;
   char what[1100];
-  snprintf(what, sizeof what, "%s:%d", path, first);
+  snprintf(what, sizeof what, "%s:%ld", path, first);
   return add_game(what, game, g, p, s, k);
 }
 
-/* A log file: every game in it, each from its start_game line. */
+typedef struct log_ctx {
+  long holdout;
+  decs *g;
+  pool *p;
+  set *train, *held;
+  counts *k;
+} log_ctx;
+
+static int on_log_game(void *ctx, const char *path, const char *text, size_t len, long first) {
+  log_ctx *c = ctx;
+  return read_log_game(path, text, len, first, c->holdout, c->g, c->p, c->train, c->held, c->k);
+}
+
+/* A log file, a folder of them or a run folder (tk_riichi_log_games): every game in them, each
+ * from its start_game line. Returns 0, or read_log_game's 1 or 2, or 2 (1 when out of memory)
+ * after a message when a file cannot be read. */
 static int read_log(const char *path, long holdout, decs *g, pool *p, set *train, set *held,
                     counts *k) {
-  char *text = NULL;
-  size_t len = 0;
+  log_ctx c = {holdout, g, p, train, held, k};
   tk_error err;
   tk_error_clear(&err);
-  if (tk_read_maybe_gz(path, &text, &len, &err)) {
+  int rc = tk_riichi_log_games(path, on_log_game, &c, &err);
+  if (rc < 0) {
     fprintf(stderr, "riichi_oneplayer_train: %s\n", err.msg);
-    return 2;
+    return rc == TK_ENOMEM ? 1 : 2;
   }
-  /* the games, split as `taikai replay` splits them */
-  size_t *starts = NULL;
-  int *firstline = NULL, n = tk_log_games(text, len, "\"start_game\"", &starts, &firstline);
-  if (n < 0) {
-    free(text);
-    fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
-    return 1;
-  }
-  int rc = 0;
-  for (int i = 0; i < n && !rc; i++) {
-    size_t end = i + 1 < n ? starts[i + 1] : len;
-    rc = read_log_game(path, text + starts[i], end - starts[i], firstline[i], holdout, g, p,
-                       train, held, k);
-  }
-  free(starts);
-  free(firstline);
-  free(text);
   return rc;
 }
 
@@ -637,61 +632,12 @@ static int ends_with(const char *s, const char *suffix) {
   return n > m && !strcmp(s + n - m, suffix);
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A folder: its *.jsonl and *.jsonl.gz logs in name order (a run folder, holding spec.json:
- * its logs/ folder). */
-static int read_dir(const char *arg, long holdout, decs *g, pool *p, set *train, set *held,
-                    counts *k) {
-  char dir[4096];
-  struct stat st;
-  snprintf(dir, sizeof dir, "%s/spec.json", arg);
-  if (!stat(dir, &st)) snprintf(dir, sizeof dir, "%s/logs", arg);
-  else snprintf(dir, sizeof dir, "%s", arg);
-  DIR *d = opendir(dir);
-  if (!d) {
-    fprintf(stderr, "riichi_oneplayer_train: %s: cannot open the folder: %s\n", dir,
-            strerror(errno));
-    return 2;
-  }
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.' || !(ends_with(e->d_name, ".jsonl") || ends_with(e->d_name, ".jsonl.gz")))
-      continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      char **nn = realloc(names, cap * sizeof *nn);
-      if (!nn) break;
-      names = nn;
-    }
-    size_t len = strlen(dir) + strlen(e->d_name) + 2;
-    if (!(names[n] = malloc(len))) break;
-    snprintf(names[n++], len, "%s/%s", dir, e->d_name);
-  }
-  closedir(d);
-  int rc = 0;
-  if (!n) {
-    fprintf(stderr, "riichi_oneplayer_train: %s: no *.jsonl or *.jsonl.gz log in this folder\n",
-            dir);
-    rc = 2;
-  }
-  if (n) qsort(names, n, sizeof *names, by_name);
-  for (size_t i = 0; i < n && !rc; i++) rc = read_log(names[i], holdout, g, p, train, held, k);
-  for (size_t i = 0; i < n; i++) free(names[i]);
-  free(names);
-  return rc;
-}
-
 /* An input: a folder of logs, a log (*.jsonl, *.jsonl.gz), or records. */
 static int read_input(const char *in, long holdout, decs *g, pool *p, set *train, set *held,
                       counts *k) {
   struct stat st;
-  if (!stat(in, &st) && S_ISDIR(st.st_mode)) return read_dir(in, holdout, g, p, train, held, k);
-  if (ends_with(in, ".jsonl") || ends_with(in, ".jsonl.gz"))
+  if ((!stat(in, &st) && S_ISDIR(st.st_mode)) || ends_with(in, ".jsonl") ||
+      ends_with(in, ".jsonl.gz"))
     return read_log(in, holdout, g, p, train, held, k);
   return read_records(in, holdout, g, p, train, held, k);
 }

@@ -215,15 +215,16 @@ static void on_begin(void *ctx) {
   h->dec = 0;
 }
 
-static int on_game(void *ctx, const char *path, char *text, size_t len, int first) {
+static int on_game(void *ctx, const char *path, const char *text, size_t len, long first) {
   hook *h = ctx;
   const config *c = h->c;
+  if (!len) return 0; /* an empty file: no game */
   if (c->max_games && h->game >= c->max_games) return 0;
   uint64_t wall = h->game / (uint64_t)c->per_wall, m = (uint64_t)c->holdout;
   h->split = wall % m == m - 1 ? SPLIT_TEST : wall % m == m - 2 ? SPLIT_VAL : SPLIT_TRAIN;
   h->n0[0] = h->d->tenpai.n, h->n0[1] = h->d->wait.n, h->n0[2] = h->d->loss.n;
   h->ndef0 = h->d->ndef;
-  FILE *f = len ? fmemopen(text, len, "r") : tmpfile();
+  FILE *f = fmemopen((void *)text, len, "r");
   tk_riichi_replay *out = malloc(sizeof *out);
   if (!f || !out) {
     if (f) fclose(f);
@@ -239,8 +240,8 @@ static int on_game(void *ctx, const char *path, char *text, size_t len, int firs
   h->game++;
   h->d->games++;
   if (e) {
-    int line = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, "riichi_opp_train: %s:%d: %s%s%s; the engine cannot replay this game%s\n",
+    long line = out->bad_line ? out->bad_line + first - 1 : first;
+    fprintf(stderr, "riichi_opp_train: %s:%ld: %s%s%s; the engine cannot replay this game%s\n",
             path, line, out->bad_event, out->bad_event[0] ? ": " : "",
             out->bad_what[0] ? out->bad_what : err.msg,
             c->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
@@ -561,7 +562,15 @@ int main(int argc, char **argv) {
   d.tenpai.d = RM_OPPF_NT, d.wait.d = RM_OPPF_NW, d.loss.d = RM_OPPF_NL;
   hook h = {.c = &c, .d = &d};
   clock_t t0 = clock();
-  rc = logs_each(c.inputs, c.ninputs, on_game, &h);
+  for (int i = 0; i < c.ninputs && !rc; i++) {
+    tk_error err;
+    tk_error_clear(&err);
+    rc = tk_riichi_log_games(c.inputs[i], on_game, &h, &err); /* on_game's 1 or 2, or a TK_E */
+    if (rc < 0) {
+      fprintf(stderr, "riichi_opp_train: %s\n", err.msg);
+      rc = rc == TK_ENOMEM ? 1 : 2;
+    }
+  }
   double read_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
   if (rc) {
     rm_opp_free(loaded);

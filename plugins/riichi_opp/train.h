@@ -1,6 +1,6 @@
 /* plugins/riichi_opp/train.h — the parts of build/riichi_opp_train (train.c): the example rows
- * of the three models, the fits (fit.c), the held-out figures (eval.c) and the log reader
- * (logs.c). Not part of the library the plugins link. */
+ * of the three models, the fits (fit.c) and the held-out figures (eval.c); the logs are read by
+ * tk_riichi_log_games (riichi_log.h). Not part of the library the plugins link. */
 #ifndef RIICHI_OPP_TRAIN_H
 #define RIICHI_OPP_TRAIN_H
 
@@ -51,13 +51,5 @@ double ridge_mse(const rows *r, unsigned splits, const double *w);
  * AUC, ECE and the 10-bin calibration table (when `table`). */
 void eval_binary(FILE *f, const char *title, const double *p, const float *y, size_t n,
                  double base_train, int table);
-
-/* logs.c. Calls game(ctx, path, text, len, firstline) for every game of every input, in order
- * (a folder: its *.jsonl and *.jsonl.gz files in name order; a run folder, holding spec.json:
- * its logs/), reading gzip or plain text a line at a time (`text` is the game's lines,
- * NUL-terminated, writable). Stops at the first non-zero return of `game` and returns it;
- * returns 2 after a message when an input cannot be read. */
-typedef int (*log_game_fn)(void *ctx, const char *path, char *text, size_t len, int firstline);
-int logs_each(const char *const *inputs, int n, log_game_fn game, void *ctx);
 
 #endif

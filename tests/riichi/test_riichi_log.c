@@ -1,12 +1,17 @@
 /* tests/riichi/test_riichi_log.c — mjai-style logs: games of the baseline agents written by the
  * log writer replay through the log reader (each hand's wall rebuilt from the log, every
  * engine event matched against its line) to the same final scores; a tampered log is refused;
- * the lines carry the fields the mjai format names. */
+ * the lines carry the fields the mjai format names; tk_riichi_log_games finds the games of a
+ * file, a gzipped file, a folder and a run folder. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
+#include <zlib.h>
 
 #include "agents.h"
 #include "riichi_log.h"
@@ -296,12 +301,203 @@ static void tampered(void) {
   free(text);
 }
 
+/* ------------------------------------------------------------ tk_riichi_log_games */
+
+typedef struct seen {
+  int n, stop_at;   /* games seen; return 7 at game stop_at (1-based), 0: never */
+  long first[8];    /* their first lines */
+  char path[8][512];
+  int32_t scores[8][4]; /* each game's final scores, replayed */
+  int replay_rc[8];
+  size_t len[8];
+} seen;
+
+static int count_game(void *ctx, const char *path, const char *text, size_t len, long first) {
+  seen *s = ctx;
+  if (s->n < 8) {
+    s->first[s->n] = first;
+    s->len[s->n] = len;
+    snprintf(s->path[s->n], sizeof s->path[0], "%s", path);
+    if (text[len] != '\0') TK_FAILF("game %d of %s: text not NUL-terminated at len", s->n, path);
+    s->replay_rc[s->n] = -1;
+    FILE *f = len ? fmemopen((void *)text, len, "r") : NULL;
+    if (f) {
+      tk_riichi_replay out;
+      tk_error err;
+      tk_error_clear(&err);
+      s->replay_rc[s->n] = tk_riichi_log_replay(f, &out, &err);
+      memcpy(s->scores[s->n], out.scores, sizeof out.scores);
+      fclose(f);
+    }
+  }
+  s->n++;
+  return s->stop_at && s->n == s->stop_at ? 7 : 0;
+}
+
+static void write_text(const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "w");
+  if (!f || fwrite(text, 1, len, f) != len) TK_FAILF("cannot write %s", path);
+  if (f) fclose(f);
+}
+
+/* Writes text[0 .. len) as one gzip member, appended to `path` when `append`. */
+static void write_gz(const char *path, const char *text, size_t len, int append) {
+  gzFile z = gzopen(path, append ? "ab" : "wb");
+  if (!z || gzwrite(z, text, (unsigned)len) != (int)len) TK_FAILF("cannot write %s", path);
+  if (z) gzclose(z);
+}
+
+/* Reads `arg` into *s and checks `want` games with these first lines, whose replays end with
+ * the scores of game 0 / game 1 (score[k]) and whose paths end with path_end[k]. */
+static void expect_games(const char *arg, int want, const long *first, const int *which,
+                         int32_t sc[2][4], const char *const *path_end) {
+  seen s;
+  memset(&s, 0, sizeof s);
+  tk_error err;
+  tk_error_clear(&err);
+  int rc = tk_riichi_log_games(arg, count_game, &s, &err);
+  if (rc) TK_FAILF("%s: rc %d: %s", arg, rc, err.msg);
+  if (s.n != want) TK_FAILF("%s: %d games, want %d", arg, s.n, want);
+  for (int k = 0; k < want && k < s.n; k++) {
+    if (s.first[k] != first[k])
+      TK_FAILF("%s: game %d from line %ld, want %ld", arg, k, s.first[k], first[k]);
+    if (s.replay_rc[k]) TK_FAILF("%s: game %d does not replay (%d)", arg, k, s.replay_rc[k]);
+    else if (memcmp(s.scores[k], sc[which[k]], sizeof sc[0]))
+      TK_FAILF("%s: game %d ends with other scores than game %d", arg, k, which[k]);
+    size_t n = strlen(s.path[k]), m = strlen(path_end[k]);
+    if (n < m || strcmp(s.path[k] + n - m, path_end[k]))
+      TK_FAILF("%s: game %d from %s, want .../%s", arg, k, s.path[k], path_end[k]);
+  }
+}
+
+static void log_games(void) {
+  const tk_agent_descriptor *gr = taikai_agent_entry_riichi_greedy();
+  const tk_agent_descriptor *d[4] = {gr, gr, gr, gr};
+  int32_t sc[2][4];
+  char *text[2];
+  size_t len[2];
+  long lines0 = 0;
+  for (int k = 0; k < 2; k++) {
+    FILE *f = tmpfile();
+    play_logged(f, d, 11 + (uint64_t)k, NULL, sc[k]);
+    len[k] = (size_t)ftell(f);
+    rewind(f);
+    text[k] = malloc(len[k] + 1);
+    TK_EQ(fread(text[k], 1, len[k], f), len[k], "read back");
+    text[k][len[k]] = '\0';
+    fclose(f);
+  }
+  for (size_t i = 0; i < len[0]; i++) lines0 += text[0][i] == '\n';
+  char *both = malloc(len[0] + len[1] + 1), dir[] = "/tmp/tk_log_games_XXXXXX", p[5][600];
+  memcpy(both, text[0], len[0]);
+  memcpy(both + len[0], text[1], len[1]);
+  if (!mkdtemp(dir)) {
+    TK_FAILF("mkdtemp: %s", strerror(errno));
+    free(text[0]), free(text[1]), free(both);
+    return;
+  }
+  const long first2[] = {1, lines0 + 1}, first11[] = {1, 1};
+  const int order[] = {0, 1};
+  /* a file of two games, plain and gzipped (one gzip member) */
+  snprintf(p[0], sizeof p[0], "%s/two.jsonl", dir);
+  write_text(p[0], both, len[0] + len[1]);
+  const char *ends_two[] = {"two.jsonl", "two.jsonl"};
+  expect_games(p[0], 2, first2, order, sc, ends_two);
+  snprintf(p[1], sizeof p[1], "%s/two.jsonl.gz", dir);
+  write_gz(p[1], both, len[0] + len[1], 0);
+  const char *ends_gz[] = {"two.jsonl.gz", "two.jsonl.gz"};
+  expect_games(p[1], 2, first2, order, sc, ends_gz);
+  /* a folder of two files, in name order; other files are not read */
+  snprintf(p[2], sizeof p[2], "%s/folder", dir);
+  mkdir(p[2], 0777);
+  snprintf(p[3], sizeof p[3], "%s/folder/b.jsonl", dir);
+  write_text(p[3], text[0], len[0]);
+  snprintf(p[3], sizeof p[3], "%s/folder/a.jsonl.gz", dir);
+  write_gz(p[3], text[1], len[1], 0);
+  snprintf(p[3], sizeof p[3], "%s/folder/notes.txt", dir);
+  write_text(p[3], "x\n", 2);
+  snprintf(p[3], sizeof p[3], "%s/folder/.hidden.jsonl", dir);
+  write_text(p[3], "x\n", 2);
+  const int swapped[] = {1, 0};
+  const char *ends_dir[] = {"folder/a.jsonl.gz", "folder/b.jsonl"};
+  expect_games(p[2], 2, first11, swapped, sc, ends_dir);
+  /* a run folder: its logs/run.jsonl.gz, a gzip member per game */
+  snprintf(p[3], sizeof p[3], "%s/run", dir);
+  mkdir(p[3], 0777);
+  snprintf(p[4], sizeof p[4], "%s/run/spec.json", dir);
+  write_text(p[4], "{}\n", 3);
+  snprintf(p[4], sizeof p[4], "%s/run/logs", dir);
+  mkdir(p[4], 0777);
+  snprintf(p[4], sizeof p[4], "%s/run/logs/run.jsonl.gz", dir);
+  write_gz(p[4], text[0], len[0], 0);
+  write_gz(p[4], text[1], len[1], 1);
+  const char *ends_run[] = {"run/logs/run.jsonl.gz", "run/logs/run.jsonl.gz"};
+  expect_games(p[3], 2, first2, order, sc, ends_run);
+  /* the first non-zero value of `game` stops the reading and is returned */
+  seen s;
+  memset(&s, 0, sizeof s);
+  s.stop_at = 1;
+  tk_error err;
+  tk_error_clear(&err);
+  TK_EQ(tk_riichi_log_games(p[3], count_game, &s, &err), 7, "the callback's value");
+  TK_EQ(s.n, 1, "games read after the callback stopped");
+  /* an empty file: one empty game */
+  snprintf(p[4], sizeof p[4], "%s/empty.jsonl", dir);
+  write_text(p[4], "", 0);
+  memset(&s, 0, sizeof s);
+  TK_EQ(tk_riichi_log_games(p[4], count_game, &s, &err), 0, "an empty file");
+  TK_EQ(s.n, 1, "games of an empty file");
+  TK_EQ(s.len[0], 0, "its length");
+  /* a missing file, a folder without logs, a damaged gzip file: errors naming them */
+  snprintf(p[4], sizeof p[4], "%s/missing.jsonl", dir);
+  memset(&s, 0, sizeof s);
+  tk_error_clear(&err);
+  TK_EQ(tk_riichi_log_games(p[4], count_game, &s, &err), TK_ENOTFOUND, "a missing file");
+  if (!strstr(err.msg, p[4]) || !strstr(err.msg, "cannot open")) TK_FAILF("message: %s", err.msg);
+  snprintf(p[4], sizeof p[4], "%s/nologs", dir);
+  mkdir(p[4], 0777);
+  tk_error_clear(&err);
+  TK_EQ(tk_riichi_log_games(p[4], count_game, &s, &err), TK_ENOTFOUND, "a folder without logs");
+  if (!strstr(err.msg, p[4]) || !strstr(err.msg, "no *.jsonl")) TK_FAILF("message: %s", err.msg);
+  rmdir(p[4]);
+  snprintf(p[4], sizeof p[4], "%s/bad.jsonl.gz", dir);
+  write_gz(p[4], both, len[0] + len[1], 0);
+  FILE *f = fopen(p[4], "r+b");
+  if (f) { /* the deflate data damaged in the middle */
+    fseek(f, 200, SEEK_SET);
+    for (int i = 0; i < 64; i++) fputc(0xff, f);
+    fclose(f);
+  }
+  memset(&s, 0, sizeof s);
+  tk_error_clear(&err);
+  int rc = tk_riichi_log_games(p[4], count_game, &s, &err);
+  if (rc != TK_EIO || !strstr(err.msg, p[4]) || !strstr(err.msg, "line "))
+    TK_FAILF("a damaged gzip file: rc %d, %s", rc, err.msg);
+  /* clean up */
+  unlink(p[4]), unlink(p[1]), unlink(p[0]);
+  snprintf(p[4], sizeof p[4], "%s/empty.jsonl", dir);
+  unlink(p[4]);
+  const char *rm[] = {"folder/a.jsonl.gz", "folder/b.jsonl", "folder/notes.txt",
+                      "folder/.hidden.jsonl", "run/logs/run.jsonl.gz", "run/spec.json"};
+  for (int i = 0; i < 6; i++) {
+    snprintf(p[4], sizeof p[4], "%s/%s", dir, rm[i]);
+    unlink(p[4]);
+  }
+  const char *rd[] = {"folder", "run/logs", "run", ""};
+  for (int i = 0; i < 4; i++) {
+    snprintf(p[4], sizeof p[4], "%s/%s", dir, rd[i]);
+    rmdir(p[4]);
+  }
+  free(text[0]), free(text[1]), free(both);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"greedy and random games replay to the same scores", round_trip},
       {"a scripted double ron replays", scripted_round_trip},
       {"a second kan after an open kan replays, dora lines anywhere", second_kan_round_trip},
       {"tampered logs are refused", tampered},
+      {"the games of a file, a gzipped file, a folder and a run folder", log_games},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("riichi_log", tests);

@@ -1,10 +1,11 @@
 /* harness/games/riichi/riichi_log.c — mjai-style riichi logs (harness/games/riichi/riichi_log.h): the writer, and the
  * reader that rebuilds each hand's wall from the log and replays the players' decisions
  * through the engine, checking every event the engine emits against the log's line. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <errno.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 #include <zlib.h>
@@ -647,5 +648,170 @@ int tk_riichi_log_replay_hooked(FILE *f, const tk_riichi_replay_hooks *hooks,
   free(r.matched);
   free(r.line);
   free(r.lineno);
+  return rc;
+}
+
+/* ------------------------------------------------------------ the games of log files */
+
+typedef struct log_buf {
+  char *p;
+  size_t n, cap;
+} log_buf;
+
+static int log_reserve(log_buf *b, size_t need) {
+  if (need <= b->cap) return 0;
+  size_t c = b->cap ? b->cap : 1 << 16;
+  while (c < need) c *= 2;
+  char *q = realloc(b->p, c);
+  if (!q) return -1;
+  b->p = q;
+  b->cap = c;
+  return 0;
+}
+
+/* Appends the next line of `gz` (with its newline) to `b`, NUL-terminated; returns its length,
+ * 0 at the end, -1 when out of memory (errno ENOMEM) or on a read error. */
+static long log_next_line(void *gz, log_buf *b) {
+  size_t start = b->n;
+  for (;;) {
+    if (log_reserve(b, b->n + 4096)) {
+      errno = ENOMEM;
+      return -1;
+    }
+    if (!gzgets(gz, b->p + b->n, (int)(b->cap - b->n))) break;
+    size_t got = strlen(b->p + b->n);
+    b->n += got;
+    if (got && b->p[b->n - 1] == '\n') break;
+  }
+  int errnum = 0;
+  gzerror(gz, &errnum);
+  if (errnum != Z_OK && errnum != Z_STREAM_END) {
+    errno = 0;
+    return -1;
+  }
+  return (long)(b->n - start);
+}
+
+/* Whether the line line[0 .. len) starts a game: it holds "start_game" and "type" (as
+ * tk_log_games splits files for `taikai replay`). */
+static int log_is_start(char *line, size_t len) {
+  char save = line[len];
+  line[len] = '\0';
+  int yes = strstr(line, "\"start_game\"") && strstr(line, "\"type\"");
+  line[len] = save;
+  return yes;
+}
+
+/* The games of one log file, a line at a time, as tk_riichi_log_games. */
+static int log_file_games(const char *path, tk_riichi_log_game_fn game, void *ctx,
+                          tk_error *err) {
+  gzFile gz = gzopen(path, "rb");
+  if (!gz)
+    return tk_error_set(err, errno == ENOENT ? TK_ENOTFOUND : TK_EIO, -1, "%s: cannot open: %s",
+                        path, errno ? strerror(errno) : "out of memory");
+  gzbuffer(gz, 1 << 17);
+  log_buf b = {NULL, 0, 0};
+  int rc = 0;
+  long line = 0, first = 1;
+  for (;;) {
+    size_t before = b.n;
+    long len = log_next_line(gz, &b);
+    if (len < 0) {
+      int errnum = Z_OK;
+      const char *msg = errno == ENOMEM ? "out of memory" : gzerror(gz, &errnum);
+      rc = tk_error_set(err, errno == ENOMEM ? TK_ENOMEM : TK_EIO, -1,
+                        "%s: line %ld: cannot read: %s", path, line + 1, msg);
+      break;
+    }
+    if (len == 0) break;
+    line++;
+    if (before > 0 && log_is_start(b.p + before, (size_t)len)) {
+      char save = b.p[before];
+      b.p[before] = '\0';
+      rc = game(ctx, path, b.p, before, first);
+      b.p[before] = save;
+      if (rc) break;
+      memmove(b.p, b.p + before, (size_t)len + 1);
+      b.n = (size_t)len;
+      first = line;
+    }
+  }
+  if (!rc) { /* the last game: the text left, empty for an empty file */
+    if (log_reserve(&b, b.n + 1))
+      rc = tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", path);
+    else {
+      b.p[b.n] = '\0';
+      rc = game(ctx, path, b.p, b.n, first);
+    }
+  }
+  free(b.p);
+  gzclose(gz);
+  return rc;
+}
+
+static int log_ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n > m && !strcmp(s + n - m, suffix);
+}
+
+static int log_by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The log files of the folder `dir` (*.jsonl, *.jsonl.gz, not hidden) into *names (malloc'd
+ * paths, *n of them, in name order). Returns 0, TK_EIO or TK_ENOMEM. */
+static int log_dir_names(const char *dir, char ***names, size_t *n, tk_error *err) {
+  *names = NULL;
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return tk_error_set(err, TK_EIO, -1, "%s: cannot open the folder: %s", dir, strerror(errno));
+  size_t cap = 0;
+  int rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    if (e->d_name[0] == '.' ||
+        !(log_ends_with(e->d_name, ".jsonl") || log_ends_with(e->d_name, ".jsonl.gz")))
+      continue;
+    if (*n == cap) {
+      size_t c = cap ? 2 * cap : 64;
+      char **nn = realloc(*names, c * sizeof *nn);
+      if (!nn) {
+        rc = tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", dir);
+        break;
+      }
+      *names = nn;
+      cap = c;
+    }
+    size_t len = strlen(dir) + strlen(e->d_name) + 2;
+    char *name = malloc(len);
+    if (!name) {
+      rc = tk_error_set(err, TK_ENOMEM, -1, "%s: out of memory", dir);
+      break;
+    }
+    snprintf(name, len, "%s/%s", dir, e->d_name);
+    (*names)[(*n)++] = name;
+  }
+  closedir(d);
+  if (*n) qsort(*names, *n, sizeof **names, log_by_name);
+  return rc;
+}
+
+int tk_riichi_log_games(const char *arg, tk_riichi_log_game_fn game, void *ctx, tk_error *err) {
+  struct stat st;
+  if (stat(arg, &st) || !S_ISDIR(st.st_mode)) return log_file_games(arg, game, ctx, err);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/spec.json", arg);
+  if (!stat(dir, &st)) snprintf(dir, sizeof dir, "%s/logs", arg);
+  else snprintf(dir, sizeof dir, "%s", arg);
+  char **names;
+  size_t n;
+  int rc = log_dir_names(dir, &names, &n, err);
+  if (!rc && !n)
+    rc = tk_error_set(err, TK_ENOTFOUND, -1, "%s: no *.jsonl or *.jsonl.gz log in this folder",
+                      dir);
+  for (size_t i = 0; i < n && !rc; i++) rc = log_file_games(names[i], game, ctx, err);
+  for (size_t i = 0; i < n; i++) free(names[i]);
+  free(names);
   return rc;
 }

@@ -10,7 +10,8 @@
  *    "uma":[20000,10000,-10000,-20000]}}
  * (kyoku_first 0 = hanchan, 4 = east-only, as mjai-family tools read it). Readers ignore the
  * fields they do not know; the replay's rules come from taikai_rules, else kyoku_first and
- * aka_flag, else the length is inferred (tk_riichi_replay.rules_note). */
+ * aka_flag, else the length is inferred (tk_riichi_replay.rules_note). tk_riichi_log_games
+ * reads the games of log files, folders and run folders one at a time, for trainers. */
 #ifndef TAIKAI_HARNESS_RIICHI_LOG_H
 #define TAIKAI_HARNESS_RIICHI_LOG_H
 
@@ -98,5 +99,25 @@ typedef struct tk_riichi_replay_hooks {
 /* tk_riichi_log_replay with `hooks` (may be NULL) told of every decision. */
 int tk_riichi_log_replay_hooked(FILE *f, const tk_riichi_replay_hooks *hooks,
                                 tk_riichi_replay *out, tk_error *err);
+
+/* A game of a log file: text[0 .. len) (NUL-terminated at len, borrowed for the call) is its
+ * lines, from the file `path`'s line `first_line` (1-based) on. Returns 0 to go on; any other
+ * value stops tk_riichi_log_games, which returns it. */
+typedef int (*tk_riichi_log_game_fn)(void *ctx, const char *path, const char *text, size_t len,
+                                     long first_line);
+
+/* Calls game(ctx, path, text, len, first_line) for every game of the mjai logs named by `arg`,
+ * in order: a file (plain or gzipped, several gzip members one after the other allowed), a
+ * folder (its *.jsonl and *.jsonl.gz files, not hidden ones, in name order), or a run folder
+ * (one holding spec.json: its logs/ folder, e.g. the run.jsonl.gz of `--logs=run,gz` or the
+ * unit-*.jsonl.gz files). A file holds one game or several one after the other: a game starts
+ * at the top of the file, whatever its first line, and at every later line holding
+ * "start_game" and "type", as tk_log_games splits files for `taikai replay`; a file's text is
+ * at least one game (an empty file: one empty game, len 0). Files are streamed a line at a
+ * time, so only one game is held in memory. Returns 0; the first non-zero value of `game`
+ * (err as `game` left it); or, with a message naming the file (and the line) in `err`,
+ * TK_ENOTFOUND (no such file, or a folder without logs), TK_EIO (a file or folder that cannot
+ * be opened or read, a corrupt gzip stream), TK_ENOMEM. */
+int tk_riichi_log_games(const char *arg, tk_riichi_log_game_fn game, void *ctx, tk_error *err);
 
 #endif
