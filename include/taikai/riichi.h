@@ -476,11 +476,12 @@ TK_API int tk_riichi_sample_uniform(void *ctx, const tk_riichi_view *view,
 /* The built-in samplers by name, or NULL for an unknown name:
  *   "uniform"  tk_riichi_sample_uniform;
  *   "tenpai"   the uniform arrangement, then each other seat in closed riichi dealt a tenpai hand
- *              drawn from its tiles and the live wall: a random complete hand of them less one
- *              random tile, redrawn (up to 64 times, else the uniform hand stays) until none of
- *              its waits is in its own river and not all of a wait's copies are its own. A
- *              construction that makes a riichi's threat real, not the posterior over its hands
- *              (paper 003's samplers are that). */
+ *              drawn from every tile the viewer cannot see that is not yet fixed (its own, the
+ *              other hidden hands', the live and dead walls'): a random complete hand of them
+ *              less one random tile, redrawn (up to 64 times, else the uniform hand stays) until
+ *              none of its waits is in its own river and not all of a wait's copies are its own;
+ *              the rest is dealt again at random. A construction that makes a riichi's threat
+ *              real, not the posterior over its hands (paper 003's samplers are that). */
 TK_API const tk_riichi_sampler *tk_riichi_sampler_find(const char *name);
 /* The built-in samplers' names, comma-separated, for messages ("uniform, tenpai"). */
 TK_API const char *tk_riichi_sampler_names(void);
