@@ -119,7 +119,10 @@ static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi
   int expect_self = 13 - 3 * g->p[v->seat].nmelds + (self ? 1 : 0);
   if (v->nhand != expect_self) goto bad;
   for (int i = g->next_draw; i < TK_RIICHI_RINSHAN_POS; i++) g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
-  for (int i = TK_RIICHI_RINSHAN_POS + nkans; i < TK_RIICHI_DORA_POS; i++)
+  /* The replacement tiles not yet drawn: a kan robbed now (the reaction to an added or closed
+   * kan) is counted in nkans before its replacement is drawn, so that one is still in the wall. */
+  int robbing = !self && v->last_from != TK_RIICHI_FROM_DISCARD;
+  for (int i = TK_RIICHI_RINSHAN_POS + nkans - robbing; i < TK_RIICHI_DORA_POS; i++)
     g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
   for (int i = TK_RIICHI_DORA_POS + v->ndora; i < TK_RIICHI_TILES; i++)
     g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;

@@ -131,6 +131,98 @@ double rm_efr_value(const rm_efr *m, const rm_efr_state *s, int seat) {
   return p[0] + 2 * p[1] + 3 * p[2] + 4 * p[3];
 }
 
+/* The end rules mirror the engine's end_hand (arenas/riichi/game.c) for the default rules:
+ * east-only, return points 30,000, extension and agari-yame on. */
+enum { LAST = 3, FINAL = 7, RETURN = 30000 };
+
+int rm_efr_apply(rm_efr_state *s, const efr_hand *h) {
+  int dealer = s->round & 3;
+  for (int k = 0; k < 4; k++) s->scores[(dealer + k) & 3] += h->d[k];
+  int win = h->kind == EFR_RON || h->kind == EFR_TSUMO;
+  if (win) {
+    int w = (dealer + h->winner) & 3;
+    s->scores[w] += 1000 * s->sticks + 300 * s->honba;
+    if (h->payer != 0xff) s->scores[(dealer + h->payer) & 3] -= 300 * s->honba;
+    else
+      for (int o = 0; o < 4; o++)
+        if (o != w) s->scores[o] -= 100 * s->honba;
+    s->sticks = 0;
+  } else {
+    s->sticks = (uint8_t)(s->sticks + h->nriichi);
+  }
+  uint8_t rank[4];
+  tk_riichi_ranks(s->scores, rank);
+  int bust = 0, reached = 0;
+  for (int i = 0; i < 4; i++) {
+    bust |= s->scores[i] < 0;
+    reached |= s->scores[i] >= RETURN;
+  }
+  int over = bust;
+  if (!over && s->round >= LAST) {
+    if (h->renchan) over = h->yame && rank[dealer] == 1 && s->scores[dealer] >= RETURN;
+    else over = reached || s->round >= FINAL;
+  }
+  if (over) {
+    for (int i = 0; i < 4; i++)
+      if (rank[i] == 1) s->scores[i] += 1000 * s->sticks;
+    s->sticks = 0;
+    return 1;
+  }
+  if (h->renchan) {
+    s->honba++;
+  } else {
+    s->round++;
+    s->honba = win ? 0 : (uint8_t)(s->honba + 1);
+  }
+  return 0;
+}
+
+static int32_t ceil100(int32_t x) { return (x + 99) / 100 * 100; }
+
+efr_hand rm_efr_win(int han, int fu, int winner, int from) {
+  int32_t base;
+  if (han >= 13) base = 8000;
+  else if (han >= 11) base = 6000;
+  else if (han >= 8) base = 4000;
+  else if (han >= 6) base = 3000;
+  else if (han >= 5) base = 2000;
+  else {
+    base = fu << (han + 2);
+    if (base > 2000) base = 2000;
+  }
+  efr_hand h;
+  memset(&h, 0, sizeof h);
+  h.winner = (uint8_t)winner;
+  h.renchan = h.yame = winner == 0;
+  if (from == winner) {
+    h.kind = EFR_TSUMO;
+    h.payer = 0xff;
+    for (int k = 0; k < 4; k++)
+      if (k != winner) {
+        int32_t pay = ceil100(winner == 0 || k == 0 ? 2 * base : base);
+        h.d[k] = -pay;
+        h.d[winner] += pay;
+      }
+  } else {
+    h.kind = EFR_RON;
+    h.payer = (uint8_t)from;
+    int32_t pay = ceil100((winner == 0 ? 6 : 4) * base);
+    h.d[from] = -pay;
+    h.d[winner] = pay;
+  }
+  return h;
+}
+
+double rm_efr_after(const rm_efr *m, const rm_efr_state *s, const efr_hand *h, int seat) {
+  rm_efr_state x = *s;
+  if (rm_efr_apply(&x, h)) {
+    uint8_t rank[4];
+    tk_riichi_ranks(x.scores, rank);
+    return rank[seat & 3];
+  }
+  return rm_efr_value(m, &x, seat);
+}
+
 double rm_efr_game(const rm_efr *m, const tk_riichi_game *g, int seat) {
   if (g->phase == TK_RIICHI_PHASE_OVER) {
     tk_riichi_result r;

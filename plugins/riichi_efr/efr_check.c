@@ -1,56 +1,11 @@
 /* plugins/riichi_efr/efr_check.c — the Monte-Carlo cross-check and table 10's anchor
- * (efr_check.h). The end rules mirror the engine's end_hand (arenas/riichi/game.c) for the
- * default rules: east-only, return points 30,000, extension and agari-yame on. */
+ * (efr_check.h). */
 #include "efr_check.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "taikai/rng.h"
-
-enum { LAST = 3, FINAL = 7, RETURN = 30000 };
-
-int efr_apply(rm_efr_state *s, const efr_hand *h) {
-  int dealer = s->round & 3;
-  for (int k = 0; k < 4; k++) s->scores[(dealer + k) & 3] += h->d[k];
-  int win = h->kind == EFR_RON || h->kind == EFR_TSUMO;
-  if (win) {
-    int w = (dealer + h->winner) & 3;
-    s->scores[w] += 1000 * s->sticks + 300 * s->honba;
-    if (h->payer != 0xff) s->scores[(dealer + h->payer) & 3] -= 300 * s->honba;
-    else
-      for (int o = 0; o < 4; o++)
-        if (o != w) s->scores[o] -= 100 * s->honba;
-    s->sticks = 0;
-  } else {
-    s->sticks = (uint8_t)(s->sticks + h->nriichi);
-  }
-  uint8_t rank[4];
-  tk_riichi_ranks(s->scores, rank);
-  int bust = 0, reached = 0;
-  for (int i = 0; i < 4; i++) {
-    bust |= s->scores[i] < 0;
-    reached |= s->scores[i] >= RETURN;
-  }
-  int over = bust;
-  if (!over && s->round >= LAST) {
-    if (h->renchan) over = h->yame && rank[dealer] == 1 && s->scores[dealer] >= RETURN;
-    else over = reached || s->round >= FINAL;
-  }
-  if (over) {
-    for (int i = 0; i < 4; i++)
-      if (rank[i] == 1) s->scores[i] += 1000 * s->sticks;
-    s->sticks = 0;
-    return 1;
-  }
-  if (h->renchan) {
-    s->honba++;
-  } else {
-    s->round++;
-    s->honba = win ? 0 : (uint8_t)(s->honba + 1);
-  }
-  return 0;
-}
 
 void efr_mc(const efr_hand *hands, size_t n, const rm_efr_state *s, int sims, uint64_t seed,
             double p[4][4]) {
@@ -60,7 +15,7 @@ void efr_mc(const efr_hand *hands, size_t n, const rm_efr_state *s, int sims, ui
   for (int i = 0; i < sims; i++) {
     rm_efr_state x = *s;
     for (int guard = 0; guard < 1000; guard++)
-      if (efr_apply(&x, &hands[tk_rng_below(&rng, (uint32_t)n)])) break;
+      if (rm_efr_apply(&x, &hands[tk_rng_below(&rng, (uint32_t)n)])) break;
     uint8_t rank[4];
     tk_riichi_ranks(x.scores, rank);
     for (int seat = 0; seat < 4; seat++) p[seat][rank[seat] - 1] += 1;
@@ -121,7 +76,7 @@ typedef struct mc_src {
 static double after(const rm_efr *m, const rm_efr_state *s, const efr_hand *h, int seat,
                     const mc_src *src, double *mc) {
   rm_efr_state x = *s;
-  if (efr_apply(&x, h)) {
+  if (rm_efr_apply(&x, h)) {
     uint8_t rank[4];
     tk_riichi_ranks(x.scores, rank);
     if (mc) *mc = rank[seat];
@@ -133,30 +88,6 @@ static double after(const rm_efr *m, const rm_efr_state *s, const efr_hand *h, i
     *mc = efr_of(p[seat]);
   }
   return rm_efr_value(m, &x, seat);
-}
-
-/* A non-dealer's win of `han` han 30 fu (no honba, no sticks) by relative seat `w` off
- * relative seat `from` (== w: tsumo), as an outcome. */
-static efr_hand win_of(int han, int w, int from) {
-  static const int32_t ron[4] = {1000, 2000, 3900, 7700};
-  static const int32_t tsumo_child[4] = {300, 500, 1000, 2000}, tsumo_dealer[4] = {500, 1000,
-                                                                                   2000, 3900};
-  efr_hand h;
-  memset(&h, 0, sizeof h);
-  h.winner = (uint8_t)w;
-  if (from == w) {
-    h.kind = EFR_TSUMO;
-    h.payer = 0xff;
-    for (int k = 0; k < 4; k++)
-      if (k != w) h.d[k] = -(k == 0 ? tsumo_dealer[han - 1] : tsumo_child[han - 1]);
-    h.d[w] = tsumo_dealer[han - 1] + 2 * tsumo_child[han - 1];
-  } else {
-    h.kind = EFR_RON;
-    h.payer = (uint8_t)from;
-    h.d[from] = -ron[han - 1];
-    h.d[w] = ron[han - 1];
-  }
-  return h;
 }
 
 void efr_anchor(FILE *f, const rm_efr *m, const efr_hand *hands, size_t n, int sims,
@@ -179,7 +110,7 @@ void efr_anchor(FILE *f, const rm_efr *m, const efr_hand *hands, size_t n, int s
   for (int han = 1; han <= 4; han++) {
     double mc[4];
     for (int o = 1; o <= 4; o++) {
-      efr_hand h = win_of(han, rel, o < 4 ? (o - 3) & 3 : rel);
+      efr_hand h = rm_efr_win(han, 30, rel, o < 4 ? (o - 3) & 3 : rel);
       value[han - 1][o - 1] = after(m, &s, &h, seat, &src, &mc[o - 1]);
     }
     fprintf(f, "  %d     %.3f / %.3f    %.3f / %.3f    %.3f / %.3f             %.3f / %.3f\n",

@@ -16,11 +16,6 @@
 
 #include "efr_data.h"
 
-/* Applies the outcome `h` to the situation `s` (a hand boundary) as the engine would, then its
- * end rules. Returns 1 when the game is over (the sticks left went to the top), else 0 with `s`
- * the next boundary. */
-int efr_apply(rm_efr_state *s, const efr_hand *h);
-
 /* The final-rank distribution of every seat from `s` (p[seat][rank - 1]) over `sims` games
  * completed with hands drawn uniformly from hands[0 .. n) by the RNG seeded with `seed`. */
 void efr_mc(const efr_hand *hands, size_t n, const rm_efr_state *s, int sims, uint64_t seed,

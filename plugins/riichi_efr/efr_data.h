@@ -23,23 +23,6 @@ typedef struct efr_point {
   uint32_t game;    /* the game's number */
 } efr_point;
 
-enum { EFR_RON, EFR_TSUMO, EFR_DRAW, EFR_ABORT };
-
-/* One hand's outcome, seats relative to the dealer (k = seat (dealer + k) mod 4). */
-typedef struct efr_hand {
-  int32_t d[4];      /* score change without the honba payments and the sticks that were on
-                        the table at the deal (the hand's own riichi deposits stay in) */
-  uint8_t kind;      /* EFR_RON, _TSUMO (a win), _DRAW (exhaustive, nagashi), _ABORT */
-  uint8_t winner;    /* a win: the seat that took the sticks and honba (the first winner) */
-  uint8_t payer;     /* a win: the seat that paid the honba (0xff: tsumo, each paid 100) */
-  uint8_t nriichi;   /* riichi sticks put down in this hand */
-  uint8_t renchan;   /* the dealer keeps the seat (won, tenpai, or an abortive draw) */
-  uint8_t yame;      /* the dealer won or was tenpai (agari-yame / tenpai-yame may end) */
-  uint8_t round;     /* the hand's number (0 = East 1) */
-  uint8_t reserved;
-  uint32_t game;
-} efr_hand;
-
 typedef struct efr_data {
   efr_point *pt;
   size_t npt, cap_pt;

@@ -110,13 +110,13 @@ static int baselines(const double *w, const efr_set *train, const efr_set *held,
   return 0;
 }
 
-/* How many hands, applied by efr_apply to their boundary, give the next boundary of their game
+/* How many hands, applied by rm_efr_apply to their boundary, give the next boundary of their game
  * (or, after the last, end it): the outcomes the cross-check draws follow the engine's rules. */
 static void replay_check(const efr_data *d) {
   size_t ok = 0, n = 0;
   for (size_t i = 0; i < d->nhand && i < d->npt; i++) {
     rm_efr_state x = d->pt[i].s;
-    int over = efr_apply(&x, &d->hand[i]);
+    int over = rm_efr_apply(&x, &d->hand[i]);
     int last = i + 1 == d->npt || d->pt[i + 1].game != d->pt[i].game;
     const rm_efr_state *y = last ? NULL : &d->pt[i + 1].s;
     n++;
@@ -124,7 +124,7 @@ static void replay_check(const efr_data *d) {
                : !over && !memcmp(x.scores, y->scores, sizeof x.scores) && x.round == y->round &&
                      x.honba == y->honba && x.sticks == y->sticks;
   }
-  printf("outcomes: %zu of %zu hands replayed by efr_apply reach their game's next boundary "
+  printf("outcomes: %zu of %zu hands replayed by rm_efr_apply reach their game's next boundary "
          "(or its end)\n", ok, n);
 }
 

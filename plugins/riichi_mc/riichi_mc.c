@@ -60,20 +60,6 @@ static int bad_param(json_t *p, tk_error *err, const char *key, json_t *v, const
   return TK_EINVAL;
 }
 
-static int int_param(json_t *v, long lo, long hi, int *out) {
-  if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) return -1;
-  *out = (int)json_integer_value(v);
-  return 0;
-}
-
-static int real_param(json_t *v, double lo, double hi, double *out) {
-  if (!json_is_number(v)) return -1;
-  double x = json_number_value(v);
-  if (!(x >= lo && x <= hi)) return -1;
-  *out = x;
-  return 0;
-}
-
 static int file_param(const char *given, const char *def, char *out, size_t cap, tk_error *err) {
   if (given && given[0]) {
     snprintf(out, cap, "%s", given);
@@ -97,37 +83,17 @@ static int parse(agent *a, const char *params_json, char *policy, size_t cap, tk
   const char *key, *files[3] = {NULL, NULL, NULL};
   json_t *v;
   json_object_foreach(p, key, v) {
-    int bad = 0;
-    if (!strcmp(key, "playouts")) bad = int_param(v, 1, 1000000, &r->playouts);
-    else if (!strcmp(key, "width")) bad = int_param(v, 1, TK_RIICHI_MAX_LEGAL, &r->width);
-    else if (!strcmp(key, "safe")) bad = int_param(v, 0, TK_RIICHI_MAX_LEGAL, &r->safe);
-    else if (!strcmp(key, "fold_shanten")) bad = int_param(v, 0, 9, &r->fold_shanten);
-    else if (!strcmp(key, "opening_tiles")) bad = int_param(v, 0, TK_RIICHI_LIVE, &r->opening_tiles);
-    else if (!strcmp(key, "opening_dealin")) bad = real_param(v, 0, 1, &r->opening_dealin);
-    else if (!strcmp(key, "opening_defr")) bad = real_param(v, 0, 3, &r->opening_defr);
-    else if (!strcmp(key, "opening") || !strcmp(key, "model_dealin") ||
-             !strcmp(key, "playout_filter")) {
-      if (!json_is_boolean(v)) return bad_param(p, err, key, v, "must be true or false");
-      *(!strcmp(key, "opening")        ? &r->opening
-        : !strcmp(key, "model_dealin") ? &r->model_dealin
-                                       : &r->playout_filter) = json_is_true(v);
-    } else if (!strcmp(key, "sampler")) {
-      r->sampler = json_is_string(v) ? tk_riichi_sampler_find(json_string_value(v)) : NULL;
-      if (!r->sampler) {
-        char why[160];
-        snprintf(why, sizeof why, "not a sampler (known: %s)", tk_riichi_sampler_names());
-        return bad_param(p, err, key, v, why);
-      }
-    } else if (!strcmp(key, "weights") || !strcmp(key, "efr") || !strcmp(key, "opp")) {
+    char why[160];
+    int rc = rmc_param(r, key, v, why, sizeof why);
+    if (rc < 0) return bad_param(p, err, key, v, why);
+    if (rc == 0) continue;
+    if (!strcmp(key, "weights") || !strcmp(key, "efr") || !strcmp(key, "opp")) {
       if (!json_is_string(v)) return bad_param(p, err, key, v, "must be a file name (a string)");
       files[key[0] == 'w' ? 0 : key[0] == 'e' ? 1 : 2] = json_string_value(v);
     } else {
       return bad_param(p, err, key, v,
-                       "unknown field (known: playouts, width, safe, fold_shanten, "
-                       "playout_filter, opening, opening_dealin, opening_defr, opening_tiles, "
-                       "model_dealin, sampler, weights, efr, opp)");
+                       "unknown field (known: " RMC_PARAM_NAMES ", weights, efr, opp)");
     }
-    if (bad) return bad_param(p, err, key, v, "out of range or of the wrong type");
   }
   int e = file_param(files[0], DEFAULT_POLICY, policy, cap, err);
   if (!e) e = file_param(files[1], RM_EFR_DEFAULT_FILE, a->efr_path, sizeof a->efr_path, err);
@@ -174,12 +140,8 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
     a->hand_honba = v->honba;
     a->opening_over = 0;
   }
-  uint64_t where = (uint64_t)v->round << 56 | (uint64_t)v->honba << 48 |
-                   (uint64_t)v->plays[0] << 40 | (uint64_t)v->plays[1] << 32 |
-                   (uint64_t)v->plays[2] << 24 | (uint64_t)v->phase << 16 |
-                   (uint64_t)v->tiles_left << 8 | v->nhand;
   tk_rng rng;
-  tk_rng_seed2(&rng, a->seed, tk_mix64(where));
+  rmc_rng_of(a->seed, v, &rng);
   rmc_models m = {a->policy, a->efr, a->opp};
   rmc_result r;
   if (rmc_decide(&a->p, &m, v, l, &a->opening_over, &rng, &r, &a->st, NULL) || r.action < 0 ||

@@ -9,6 +9,7 @@
 #ifndef RIICHI_MC_RMC_H
 #define RIICHI_MC_RMC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "efr.h"
@@ -31,10 +32,31 @@ typedef struct rmc_params {
   int model_dealin;      /* 1: a candidate discard's own deal-in comes from the opponent models
                             (the simulated seats never ron it); 0: from the sampled hands */
   const tk_riichi_sampler *sampler;
+  /* The opening's move: NULL plays the one-player policy's (the previous program); else this
+   * function chooses it from the decision and the policy's choice `policy_action` (an index in
+   * l), writing an index of l to *action (paper 000's han-model openings: riichi_mcp's "efr"
+   * mode). It returns 0 or a TK_E* code. */
+  int (*opening_move)(void *ctx, const tk_riichi_view *v, const tk_riichi_legal *l,
+                      int policy_action, int *action, tk_error *err);
+  void *opening_ctx;
 } rmc_params;
 
 /* The defaults (docs/riichi-mc.md says how they were chosen). */
 rmc_params rmc_default_params(void);
+
+/* Sets the parameter `key` of riichi_mc's list (playouts, width, safe, fold_shanten,
+ * playout_filter, opening, opening_dealin, opening_defr, opening_tiles, model_dealin, sampler)
+ * from the JSON value `v` (a json_t *). Returns 0 when set, 1 when `key` is not one of them, -1
+ * when the value is wrong (why[0 .. cap) says what it must be). */
+#define RMC_PARAM_NAMES                                                                           \
+  "playouts, width, safe, fold_shanten, playout_filter, opening, opening_dealin, opening_defr, " \
+  "opening_tiles, model_dealin, sampler"
+int rmc_param(rmc_params *p, const char *key, const void *v, char *why, size_t cap);
+
+/* The generator of a decision's determinisations: seeded by the game's seed and the decision's
+ * place in the game (round, honba, the hand's plays, the phase), so that the same game gives the
+ * same moves whatever else the process did. */
+void rmc_rng_of(uint64_t game_seed, const tk_riichi_view *v, tk_rng *rng);
 
 /* The models a decision uses (borrowed). */
 typedef struct rmc_models {

@@ -1,12 +1,28 @@
 /* plugins/riichi_mc/search.c — riichi_mc's decision (rmc.h): the opening by the one-player
  * policy, then Monte Carlo over the candidates with the EFR reward. */
+#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "riichi_oneplayer/policy.h"
 #include "rmc.h"
 #include "taikai/mahjong.h"
+
+static int int_param(const json_t *v, long lo, long hi, int *out) {
+  if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) return -1;
+  *out = (int)json_integer_value(v);
+  return 0;
+}
+
+static int real_param(const json_t *v, double lo, double hi, double *out) {
+  if (!json_is_number(v)) return -1;
+  double x = json_number_value(v);
+  if (!(x >= lo && x <= hi)) return -1;
+  *out = x;
+  return 0;
+}
 
 rmc_params rmc_default_params(void) {
   rmc_params p = {0};
@@ -22,6 +38,49 @@ rmc_params rmc_default_params(void) {
   p.model_dealin = 1;
   p.sampler = tk_riichi_sampler_find("tenpai");
   return p;
+}
+
+int rmc_param(rmc_params *r, const char *key, const void *value, char *why, size_t cap) {
+  const json_t *v = value;
+  int bad = 0;
+  if (!strcmp(key, "playouts")) bad = int_param(v, 1, 1000000, &r->playouts);
+  else if (!strcmp(key, "width")) bad = int_param(v, 1, TK_RIICHI_MAX_LEGAL, &r->width);
+  else if (!strcmp(key, "safe")) bad = int_param(v, 0, TK_RIICHI_MAX_LEGAL, &r->safe);
+  else if (!strcmp(key, "fold_shanten")) bad = int_param(v, 0, 9, &r->fold_shanten);
+  else if (!strcmp(key, "opening_tiles")) bad = int_param(v, 0, TK_RIICHI_LIVE, &r->opening_tiles);
+  else if (!strcmp(key, "opening_dealin")) bad = real_param(v, 0, 1, &r->opening_dealin);
+  else if (!strcmp(key, "opening_defr")) bad = real_param(v, 0, 3, &r->opening_defr);
+  else if (!strcmp(key, "opening") || !strcmp(key, "model_dealin") ||
+           !strcmp(key, "playout_filter")) {
+    if (!json_is_boolean(v)) {
+      snprintf(why, cap, "must be true or false");
+      return -1;
+    }
+    *(!strcmp(key, "opening")        ? &r->opening
+      : !strcmp(key, "model_dealin") ? &r->model_dealin
+                                     : &r->playout_filter) = json_is_true(v);
+    return 0;
+  } else if (!strcmp(key, "sampler")) {
+    const tk_riichi_sampler *s = json_is_string(v) ? tk_riichi_sampler_find(json_string_value(v)) : NULL;
+    if (!s) {
+      snprintf(why, cap, "not a sampler (known: %s)", tk_riichi_sampler_names());
+      return -1;
+    }
+    r->sampler = s;
+    return 0;
+  } else {
+    return 1;
+  }
+  if (bad) snprintf(why, cap, "out of range or of the wrong type");
+  return bad ? -1 : 0;
+}
+
+void rmc_rng_of(uint64_t game_seed, const tk_riichi_view *v, tk_rng *rng) {
+  uint64_t where = (uint64_t)v->round << 56 | (uint64_t)v->honba << 48 |
+                   (uint64_t)v->plays[0] << 40 | (uint64_t)v->plays[1] << 32 |
+                   (uint64_t)v->plays[2] << 24 | (uint64_t)v->phase << 16 |
+                   (uint64_t)v->tiles_left << 8 | v->nhand;
+  tk_rng_seed2(rng, game_seed, tk_mix64(where));
 }
 
 /* The EFR of `seat` after the hand of `g` ends as a ron of `winner` off `seat` worth `points`. */
@@ -184,6 +243,7 @@ int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v
       st->policy_moves++;
       out->by_policy = 1;
       free(games);
+      if (p->opening_move) return p->opening_move(p->opening_ctx, v, l, pa, &out->action, err);
       return 0;
     }
     *opening_over = 1;

@@ -1,7 +1,7 @@
 /* tests/riichi/test_riichi_efr.c — the EFR model (plugins/riichi_efr): its weights file (round
  * trip, refusals naming the file and the field), probabilities that sum to 1, the exact rank of
  * a finished game, the trainer's reading of logs written by the engine (boundaries, final ranks,
- * and each hand's outcome replaying the engine's next boundary through efr_apply), the fit
+ * and each hand's outcome replaying the engine's next boundary through rm_efr_apply), the fit
  * recovering known frequencies, and the shipped model's monotonicity at East 4. */
 #include <math.h>
 #include <stdio.h>
@@ -194,7 +194,7 @@ static char *play(uint64_t game, logged *L, tk_riichi_game *g, size_t *len) {
 }
 
 /* The reader finds every boundary the engine dealt and the final ranks; each hand's outcome,
- * applied by efr_apply to its boundary, gives the next boundary, and after the last the final
+ * applied by rm_efr_apply to its boundary, gives the next boundary, and after the last the final
  * scores; rm_efr_game of the finished game is its exact rank. */
 static void reads_engine_logs(void) {
   efr_data d = {0};
@@ -226,16 +226,16 @@ static void reads_engine_logs(void) {
       draws += h->kind == EFR_DRAW;
       sticks_carried += x.sticks > 0;
       extensions += x.round >= 4;
-      int over = efr_apply(&x, h);
+      int over = rm_efr_apply(&x, h);
       const int32_t *want = k + 1 < L.nb ? L.b[k + 1].scores : g.scores;
-      TK_EQ(over, k + 1 == L.nb, "efr_apply ends the game after the last hand only");
+      TK_EQ(over, k + 1 == L.nb, "rm_efr_apply ends the game after the last hand only");
       if (memcmp(x.scores, want, sizeof x.scores))
-        TK_FAILF("game %d hand %d: efr_apply gives %d %d %d %d, the engine %d %d %d %d",
+        TK_FAILF("game %d hand %d: rm_efr_apply gives %d %d %d %d, the engine %d %d %d %d",
                  (int)game, k, x.scores[0], x.scores[1], x.scores[2], x.scores[3], want[0],
                  want[1], want[2], want[3]);
       if (!over && (x.round != L.b[k + 1].round || x.honba != L.b[k + 1].honba ||
                     x.sticks != L.b[k + 1].sticks))
-        TK_FAILF("game %d hand %d: efr_apply gives round %d honba %d sticks %d, the engine %d %d "
+        TK_FAILF("game %d hand %d: rm_efr_apply gives round %d honba %d sticks %d, the engine %d %d "
                  "%d", (int)game, k, x.round, x.honba, x.sticks, L.b[k + 1].round,
                  L.b[k + 1].honba, L.b[k + 1].sticks);
     }

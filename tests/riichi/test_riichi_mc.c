@@ -144,6 +144,56 @@ static void check_tiles(const tk_riichi_game *g, const char *what) {
     if (cnt[k] != 4) TK_FAILF("%s: kind %d has %d copies", what, k, cnt[k]);
 }
 
+/* A chankan chance (the scripted wall of test_riichi_rules' kakan_and_chankan): seat 1 adds 2p to
+ * its pon, seat 2 may rob it. The kan is counted before its replacement tile is drawn, so the
+ * samplers must leave that tile in the wall; then passing draws it from the sample. */
+static void chankan_view(void) {
+  static uint8_t wall[TK_RIICHI_TILES];
+  const char *h[4] = {"19m29p19s1234567z", "22p345m678m345s9s4z", "13p456m789m456s77s",
+                      "147m369p258s1234z"};
+  if (rt_wall(wall, 0, h, "8s9p8s8s2p", "6s", "5z", NULL)) {
+    TK_FAILF("bad scripted wall");
+    return;
+  }
+  rt t;
+  rt_start(&t, NULL, wall);
+  TK_EQ(rt_do(&t, 0, TK_RIICHI_DISCARD, "2p", NULL, NULL), 0, "seat 0 discards 2p");
+  TK_EQ(rt_do(&t, 1, TK_RIICHI_PON, "2p", "2p", "2p"), 0, "seat 1 pons");
+  rt_pass(&t);
+  TK_EQ(rt_do(&t, 1, TK_RIICHI_DISCARD, "4z", NULL, NULL), 0, "seat 1 discards");
+  rt_pass(&t);
+  rt_tsumogiri(&t, 3);
+  TK_EQ(rt_do(&t, 1, TK_RIICHI_KAKAN, "2p", NULL, NULL), 0, "seat 1 adds the kan");
+  TK_EQ(rt_can(&t, 2, TK_RIICHI_RON, "2p"), 1, "seat 2 may rob it");
+  tk_riichi_view v;
+  tk_riichi_view_of(&t.g, 2, &v);
+  tk_riichi_legal l;
+  tk_riichi_legal_of(&t.g, 2, &l);
+  static const char *const names[2] = {"uniform", "tenpai"};
+  for (int n = 0; n < 2; n++) {
+    const tk_riichi_sampler *u = tk_riichi_sampler_find(names[n]);
+    tk_riichi_game out[3];
+    tk_rng a;
+    tk_rng_seed(&a, 7);
+    tk_error err = {0};
+    if (u->sample(u->ctx, &v, NULL, &a, 3, out, &err)) {
+      TK_FAILF("%s: sampling at a chankan chance: %s", names[n], err.msg);
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      check_tiles(&out[k], names[n]);
+      tk_riichi_legal ls;
+      tk_riichi_legal_of(&out[k], 2, &ls);
+      if (memcmp(&ls, &l, sizeof ls)) TK_FAILF("%s sample %d: the viewer's legal actions differ", names[n], k);
+      /* everyone passes: seat 1 draws its replacement tile from the sample */
+      tk_riichi_action pass = {.type = TK_RIICHI_PASS};
+      TK_EQ(tk_riichi_apply(&out[k], 2, &pass, NULL, &err), 0, "seat 2 passes");
+      TK_EQ(tk_riichi_phase(&out[k]), TK_RIICHI_PHASE_SELF, "the kan completes");
+      TK_EQ(out[k].drawn != TK_TILE_NONE, 1, "the replacement tile is a tile of the sample");
+    }
+  }
+}
+
 static void visit_sampler(const tk_riichi_game *g, int seat, const tk_riichi_legal *l, void *c) {
   samp_ctx *x = c;
   if (x->checked >= 300 || (x->checked + seat) % 3) {
@@ -421,6 +471,7 @@ static void plugin(void) {
 int main(void) {
   CU_TestInfo tests[] = {{"tk_riichi_settle_ron", settle_ron},
                          {"the sampler interface", sampler},
+                         {"the samplers at a chankan chance", chankan_view},
                          {"the fold rule and playouts", fold_rule},
                          {"the decision", decide},
                          {"the plugin end to end", plugin},
