@@ -99,7 +99,7 @@ fuzz: deps deps-fuzz
 	  fi; \
 	done
 
-# The SDK (README "Install"): `make install PREFIX=...` installs the binary, libtaikai, the
+# The SDK (docs/sdk.md "Install"): `make install PREFIX=...` installs the binary, libtaikai, the
 # headers, the built-in agents, taikai.pc and the CMake package; `make package` writes the
 # Debian package to $(BUILD)/packages/; `make sdk` runs .ci/sdk (installs that package with
 # dpkg, plays with it, builds the templates against it, removes it: root).

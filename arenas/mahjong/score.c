@@ -5,7 +5,7 @@
  * winning tile may have completed (pair, a sequence at each position, a triplet), and
  * keeping the reading that pays most (ties: more han, then more fu). A triplet completed by
  * ron is open for fu and for concealed-triplet yaku. Yakuman replace all other yaku; dora
- * count only once a hand has a yaku. Rule choices are listed in README.md ("Scoring"). */
+ * count only once a hand has a yaku. Rule choices are listed in docs/hand.md ("Scoring rules"). */
 #include <string.h>
 
 #include "taikai/mahjong.h"

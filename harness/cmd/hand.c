@@ -1,5 +1,5 @@
 /* harness/cmd/hand.c — `taikai hand`: shanten, waits, effective tiles and the score of a hand,
- * as text or as one JSON object (format in README.md, "taikai hand"). */
+ * as text or as one JSON object (format in docs/hand.md, "taikai hand"). */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -191,7 +191,7 @@ static int analyse(const tk_hand_args *a, hand_report *r) {
   return 0;
 }
 
-/* The report as one JSON object (format in README.md) on stdout. */
+/* The report as one JSON object (format in docs/hand.md, "--json") on stdout. */
 static void print_json(const tk_hand_args *ap, const hand_report *r) {
   const tk_hand_args a = *ap;
   const char *tiles = r->tiles;

@@ -1,6 +1,6 @@
 /* tests/sdk/test_sdk_docs.c — the agent pages against the headers they describe. For every
  * struct that crosses the plugin boundary (each game's info, view, legal-action, action and
- * result structs and the structs inside them; tk_game_head and tk_agent_descriptor in README.md),
+ * result structs and the structs inside them; tk_game_head and tk_agent_descriptor in docs/sdk.md),
  * the fields are read from the public header and the page's section for that struct (the
  * heading naming it in backquotes, up to the next heading) must
  * name every field in backquotes; a table row whose first cell names a field the struct does not
@@ -197,8 +197,8 @@ static void check_version(const char *doc_name, unsigned version) {
 }
 
 static void agent_abi(void) {
-  check("agent.h", "README.md", "tk_agent_descriptor");
-  check("agent.h", "README.md", "tk_game_head");
+  check("agent.h", "docs/sdk.md", "tk_agent_descriptor");
+  check("agent.h", "docs/sdk.md", "tk_game_head");
 }
 
 static void kuhn(void) {
@@ -260,7 +260,7 @@ static void checker_catches(void) {
 int main(void) {
   CU_TestInfo tests[] = {
       {"the checker finds fields and sections", checker_catches},
-      {"README.md: tk_agent_descriptor, tk_game_head", agent_abi},
+      {"docs/sdk.md: tk_agent_descriptor, tk_game_head", agent_abi},
       {"docs/agent-kuhn.md", kuhn},
       {"docs/agent-solo.md", solo},
       {"docs/agent-riichi.md", riichi},

@@ -2,7 +2,7 @@
  * discards the tile that leaves the lowest shanten (tk_shanten_discards, from libtaikai), the
  * lowest kind on ties; with probability `explore` percent it discards a random held kind instead.
  *
- * Copy this file to start an agent. What the referee asks of it (README.md, "Write an agent"):
+ * Copy this file to start an agent. What the referee asks of it (docs/sdk.md, "Write an agent"):
  * - one exported symbol, taikai_agent_entry, defined by TK_AGENT_ENTRY below;
  * - create() parses the parameters (a JSON object holding every parameter of params_json,
  *   defaults merged with the spec's) and returns an instance, or NULL with a reason in `err`;
