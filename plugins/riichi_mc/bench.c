@@ -12,33 +12,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "opts.h"
 #include "rmc.h"
 #include "taikai/weights.h"
 #include "riichi_oneplayer/weights_io.h"
 
-static double cpu_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static int locate(const char *given, const char *name, char *out, size_t cap) {
-  if (given) {
-    snprintf(out, cap, "%s", given);
-    return 0;
-  }
-  /* beside this program: build/plugins/NAME */
-  char self[4096];
-  if (tk_weights_beside((const void *)locate, "plugins", self, sizeof self)) return -1;
-  snprintf(out, cap, "%s/%s", self, name);
-  return 0;
-}
 
 static const char *const ACT[] = {"discard", "riichi", "tsumo", "ankan", "kakan", "kyuushu",
                                   "ron",     "pon",    "minkan", "chi",  "pass"};

@@ -38,10 +38,7 @@ typedef struct agent {
   rm_efr *efr;
   rm_opp *opp;
   char efr_path[4096], opp_path[4096];
-  uint64_t seed;
-  int seat;
-  int hand_round, hand_honba, opening_over; /* the opening's state in the current hand */
-  rmc_stats st;
+  rmc_player pl; /* the game's seed, the opening's state in the current hand */
 } agent;
 
 static void agent_free(agent *a) {
@@ -109,7 +106,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
     return NULL;
   }
   a->p = rmc_default_params();
-  a->seed = seed;
+  a->pl.seed = seed;
   char policy[4096];
   if (parse(a, params_json, policy, sizeof policy, err) ||
       rop_weights_load(policy, &a->policy, NULL, err) || rm_efr_load(a->efr_path, &a->efr, err) ||
@@ -125,9 +122,7 @@ static void destroy(tk_agent_instance *self) { agent_free(self); }
 static int begin_game(tk_agent_instance *self, const void *info) {
   agent *a = self;
   const tk_riichi_info *in = info;
-  a->seed = in->head.seed;
-  a->seat = in->head.seat;
-  a->hand_round = -1;
+  rmc_player_begin(&a->pl, in->head.seed);
   return 0;
 }
 
@@ -135,19 +130,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   agent *a = self;
   const tk_riichi_view *v = view;
   const tk_riichi_legal *l = legal;
-  if (v->round != a->hand_round || v->honba != a->hand_honba) {
-    a->hand_round = v->round;
-    a->hand_honba = v->honba;
-    a->opening_over = 0;
-  }
-  tk_rng rng;
-  rmc_rng_of(a->seed, v, &rng);
   rmc_models m = {a->policy, a->efr, a->opp};
-  rmc_result r;
-  if (rmc_decide(&a->p, &m, v, l, &a->opening_over, &rng, &r, &a->st, NULL) || r.action < 0 ||
-      r.action >= l->n)
-    return TK_ESTATE;
-  *(tk_riichi_action *)action = l->a[r.action];
+  int i = rmc_player_act(&a->pl, &a->p, &m, v, l, NULL);
+  if (i < 0) return TK_ESTATE;
+  *(tk_riichi_action *)action = l->a[i];
   return 0;
 }
 

@@ -99,6 +99,23 @@ int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v
                const tk_riichi_legal *l, int *opening_over, tk_rng *rng, rmc_result *out,
                rmc_stats *st, tk_error *err);
 
+/* A player's memory across the decisions of one game, as the plugins keep it: the game's seed
+ * (the determinisations' generator) and the opening's state in the current hand. */
+typedef struct rmc_player {
+  uint64_t seed;
+  int hand_round, hand_honba, opening_over;
+  rmc_stats st;
+} rmc_player;
+
+/* At the start of a game. */
+void rmc_player_begin(rmc_player *pl, uint64_t game_seed);
+
+/* One decision as the plugins play it: the opening starts again at each new hand, the
+ * determinisations come from rmc_rng_of, then rmc_decide. Returns the index in l to play, or -1
+ * on an error (err, which may be NULL, says which). */
+int rmc_player_act(rmc_player *pl, const rmc_params *p, const rmc_models *m,
+                   const tk_riichi_view *v, const tk_riichi_legal *l, tk_error *err);
+
 /* Plays the hand in progress of `g` to its end (the game between hands or over) with every
  * seat following the simulation policy; with `no_ron_tile` != TK_TILE_NONE the reactions to the
  * tile being given now pass on a ron of it. Returns 0, or TK_ESTATE if the hand did not end

@@ -317,3 +317,24 @@ int rmc_decide(const rmc_params *p, const rmc_models *m, const tk_riichi_view *v
   free(games);
   return 0;
 }
+
+void rmc_player_begin(rmc_player *pl, uint64_t game_seed) {
+  pl->seed = game_seed;
+  pl->hand_round = -1;
+  pl->hand_honba = 0;
+  pl->opening_over = 0;
+}
+
+int rmc_player_act(rmc_player *pl, const rmc_params *p, const rmc_models *m,
+                   const tk_riichi_view *v, const tk_riichi_legal *l, tk_error *err) {
+  if (v->round != pl->hand_round || v->honba != pl->hand_honba) {
+    pl->hand_round = v->round;
+    pl->hand_honba = v->honba;
+    pl->opening_over = 0;
+  }
+  tk_rng rng;
+  rmc_rng_of(pl->seed, v, &rng);
+  rmc_result r;
+  if (rmc_decide(p, m, v, l, &pl->opening_over, &rng, &r, &pl->st, err)) return -1;
+  return r.action >= 0 && r.action < l->n ? r.action : -1;
+}

@@ -5,8 +5,9 @@
  * seat 0's own draws with no win or riichi legal and at most `--turns` own discards made (the
  * opening's part of a hand), times the efr mode's decision (efr_mode.h) at each of plies 1 .. P
  * on the same position, in CPU time of the process. Prints per plies the decisions' CPU time
- * (mean, median, 90th percentile, maximum) and Score evaluations per decision. A measurement,
- * not a test: the figures follow the machine.
+ * (mean, median, 90th percentile, maximum) and Score evaluations per decision, and how often
+ * BCP's other conversion (literal against clamped) would play another move at plies 1. A
+ * measurement, not a test: the figures follow the machine.
  *
  * --table-10: paper 000's table 10 (../shared/specs/riichi-agents.md §2.10) on constructed
  * positions: all-last (East 4), the player last at 16,000 against 26,000 / 28,000 / 30,000 (it
@@ -21,6 +22,7 @@
 #include <time.h>
 
 #include "efr_mode.h"
+#include "bench_util.h"
 #include "opts.h"
 #include "rmc.h"
 #include "target.h"
@@ -28,33 +30,13 @@
 #include "taikai/weights.h"
 #include "riichi_oneplayer/weights_io.h"
 
-static double cpu_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* `given`, else build/plugins/NAME beside this program. */
-static int locate(const char *given, const char *name, char *out, size_t cap) {
-  if (given) {
-    snprintf(out, cap, "%s", given);
-    return 0;
-  }
-  char self[4096];
-  if (tk_weights_beside((const void *)locate, "plugins", self, sizeof self)) return -1;
-  snprintf(out, cap, "%s/%s", self, name);
-  return 0;
-}
 
 enum { MAX_PLIES = 4, MAX_SAMPLES = 100000 };
 
 typedef struct timing {
   int plies_max, turns, decisions, done;
+  int differ;            /* positions where BCP's literal conversion plays another move */
+  mce_ctx literal;       /* plies 1 with the literal conversion */
   mce_ctx c[MAX_PLIES + 1];
   double *t[MAX_PLIES + 1];
 } timing;
@@ -74,6 +56,14 @@ static int time_position(timing *T, const tk_riichi_game *g, const tk_riichi_leg
       return -1;
     }
     T->t[k][T->done] = cpu_now() - t0;
+    if (k == 1) {
+      int b;
+      if (mce_decide(&T->literal, &v, l, &b, NULL, &err)) {
+        fprintf(stderr, "riichi_mcp_bench: %s\n", err.msg);
+        return -1;
+      }
+      T->differ += b != a;
+    }
   }
   T->done++;
   return 0;
@@ -118,6 +108,8 @@ static int timing_run(timing *T, const rmc_models *m, uint64_t seed) {
            n ? 1e3 * x[n / 2] : 0, n ? 1e3 * x[(n * 9) / 10] : 0, n ? 1e3 * x[n - 1] : 0,
            (double)T->c[k].st.evals / (n ? n : 1));
   }
+  printf("BCP's other conversion (literal vs clamped) plays another move at plies 1 in %d of "
+         "the %d positions\n", T->differ, T->done);
   return 0;
 }
 
@@ -275,6 +267,8 @@ int main(int argc, char **argv) {
   } else {
     static timing T;
     T.plies_max = plies_max, T.turns = turns, T.decisions = decisions;
+    T.literal = base;
+    T.literal.p.kind = kind == RS_BCP_LITERAL ? RS_BCP_CLAMPED : RS_BCP_LITERAL;
     for (int k = 1; k <= plies_max; k++) {
       T.c[k] = base;
       T.c[k].p.plies = k;

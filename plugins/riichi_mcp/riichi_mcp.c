@@ -83,9 +83,7 @@ typedef struct agent {
   int has_pen;
   mce_ctx ce;
   char policy_path[4096], efr_path[4096], opp_path[4096], pen_path[4096];
-  uint64_t seed;
-  int hand_round, hand_honba, opening_over;
-  rmc_stats st;
+  rmc_player pl; /* the game's seed, the opening's state in the current hand */
 } agent;
 
 static void agent_free(agent *a) {
@@ -226,7 +224,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
     tk_error_set(err, TK_ENOMEM, -1, NAME ": out of memory");
     return NULL;
   }
-  a->seed = seed;
+  a->pl.seed = seed;
   char path[4096];
   if (parse(a, params_json, path, sizeof path, err) || mcm_load(path, KIND, &a->m, err)) {
     agent_free(a);
@@ -253,8 +251,7 @@ static void destroy(tk_agent_instance *self) { agent_free(self); }
 static int begin_game(tk_agent_instance *self, const void *info) {
   agent *a = self;
   const tk_riichi_info *in = info;
-  a->seed = in->head.seed;
-  a->hand_round = -1;
+  rmc_player_begin(&a->pl, in->head.seed);
   return 0;
 }
 
@@ -269,19 +266,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
     *(tk_riichi_action *)action = l->a[c.action];
     return 0;
   }
-  if (v->round != a->hand_round || v->honba != a->hand_honba) {
-    a->hand_round = v->round;
-    a->hand_honba = v->honba;
-    a->opening_over = 0;
-  }
-  tk_rng rng;
-  rmc_rng_of(a->seed, v, &rng);
   rmc_models m = {a->policy, a->efr, a->opp};
-  rmc_result r;
-  if (rmc_decide(&a->rp, &m, v, l, &a->opening_over, &rng, &r, &a->st, NULL) || r.action < 0 ||
-      r.action >= l->n)
-    return TK_ESTATE;
-  *(tk_riichi_action *)action = l->a[r.action];
+  int i = rmc_player_act(&a->pl, &a->rp, &m, v, l, NULL);
+  if (i < 0) return TK_ESTATE;
+  *(tk_riichi_action *)action = l->a[i];
   return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include "riichi_oneplayer/policy.h"
 #include "rmc.h"
+#include "rmc_walk.h"
 #include "rt.h"
 #include "taikai/mahjong.h"
 #include "unit.h"
@@ -25,6 +26,7 @@
 static double *W;
 static rm_efr *EFR;
 static rm_opp *OPP;
+static rmc_models MODELS;
 
 static void load_models(void) {
   if (W) return;
@@ -35,6 +37,7 @@ static void load_models(void) {
     fprintf(stderr, "test_riichi_mc: %s\n", err.msg);
     exit(1);
   }
+  MODELS = (rmc_models){W, EFR, OPP};
 }
 
 /* ------------------------------------------------------------ settle_ron */
@@ -86,39 +89,6 @@ static void settle_ron(void) {
 
 /* ------------------------------------------------------------ positions of whole games */
 
-/* Plays games with the simulation policy (fold rule included) and calls `visit` at every
- * decision with more than one legal action. */
-typedef void (*visit_fn)(const tk_riichi_game *g, int seat, const tk_riichi_legal *l, void *ctx);
-
-static void walk(int games, uint64_t seed, visit_fn visit, void *ctx) {
-  rmc_params p = rmc_default_params();
-  rmc_models m = {W, EFR, OPP};
-  rmc_stats st = {0};
-  for (int n = 0; n < games; n++) {
-    tk_riichi_game g;
-    tk_error err = {0};
-    if (tk_riichi_init(&g, NULL, seed, (uint64_t)n, NULL, &err)) {
-      TK_FAILF("init: %s", err.msg);
-      return;
-    }
-    for (int guard = 0; !tk_riichi_is_over(&g) && guard < 100000; guard++) {
-      if (tk_riichi_phase(&g) == TK_RIICHI_PHASE_DEAL) {
-        tk_riichi_deal(&g, NULL, NULL, &err);
-        continue;
-      }
-      int s = tk_riichi_to_act(&g);
-      tk_riichi_legal l;
-      tk_riichi_legal_of(&g, s, &l);
-      if (l.n > 1) visit(&g, s, &l, ctx);
-      int i = l.n == 1 ? 0 : rmc_sim_policy(&p, &m, &g, s, &l, 0, &st);
-      if (tk_riichi_apply(&g, s, &l.a[i], NULL, &err)) {
-        TK_FAILF("game %d: the simulation policy's action was refused: %s", n, err.msg);
-        return;
-      }
-    }
-    TK_EQ(tk_riichi_is_over(&g), 1, "the game ends");
-  }
-}
 
 typedef struct samp_ctx {
   int checked, differ;
@@ -247,7 +217,7 @@ static void sampler(void) {
   TK_EQ(tk_riichi_sampler_find("nope") == NULL, 1, "unknown name");
   TK_EQ(tk_riichi_sampler_find(NULL) == NULL, 1, "NULL name");
   samp_ctx x = {0};
-  walk(3, 5, visit_sampler, &x);
+  walk(&MODELS, 3, 5, visit_sampler, &x);
   TK_EQ(x.checked >= 50, 1, "positions sampled");
   TK_EQ(x.differ * 10 >= x.checked / 3, 1, "independent samples differ");
   TK_EQ(x.riichi_seats > 20, 1, "positions with another seat in riichi");
@@ -310,7 +280,7 @@ static void visit_fold(const tk_riichi_game *g, int seat, const tk_riichi_legal 
 static void fold_rule(void) {
   load_models();
   fold_ctx x = {0};
-  walk(12, 17, visit_fold, &x);
+  walk(&MODELS, 12, 17, visit_fold, &x);
   TK_EQ(x.facing > 50, 1, "decisions facing a riichi");
   TK_EQ(x.folds > 10, 1, "the fold rule decided some");
   TK_EQ(x.playouts >= 100, 1, "playouts checked");
@@ -408,7 +378,7 @@ static void visit_decide(const tk_riichi_game *g, int seat, const tk_riichi_lega
 static void decide(void) {
   load_models();
   dec_ctx x = {0};
-  walk(4, 23, visit_decide, &x);
+  walk(&MODELS, 4, 23, visit_decide, &x);
   TK_EQ(x.mc >= 10, 1, "Monte Carlo decisions checked");
   TK_EQ(x.riichi >= 3, 1, "decisions where riichi is legal checked");
 }

@@ -23,6 +23,7 @@
 #include "riichi_oneplayer/policy.h"
 #include "riichi_oneplayer/weights_io.h"
 #include "rmc.h"
+#include "rmc_walk.h"
 #include "score.h"
 #include "target.h"
 #include "taikai/weights.h"
@@ -44,6 +45,7 @@
 static double *W;
 static rm_efr *EFR;
 static rm_opp *OPP;
+static rmc_models MODELS;
 static mcm_model BCP;
 static rs_penalty HUMAN;
 
@@ -58,6 +60,7 @@ static void load_models(void) {
     fprintf(stderr, "test_riichi_score: %s\n", err.msg);
     exit(1);
   }
+  MODELS = (rmc_models){W, EFR, OPP};
 }
 
 /* ------------------------------------------------------------ points */
@@ -248,36 +251,6 @@ static void score(void) {
 
 /* ------------------------------------------------------------ whole games */
 
-typedef void (*visit_fn)(const tk_riichi_game *g, int seat, const tk_riichi_legal *l, void *ctx);
-
-static void walk(int games, uint64_t seed, visit_fn visit, void *ctx) {
-  rmc_params p = rmc_default_params();
-  rmc_models m = {W, EFR, OPP};
-  rmc_stats st = {0};
-  for (int n = 0; n < games; n++) {
-    tk_riichi_game g;
-    tk_error err = {0};
-    if (tk_riichi_init(&g, NULL, seed, (uint64_t)n, NULL, &err)) {
-      TK_FAILF("init: %s", err.msg);
-      return;
-    }
-    for (int guard = 0; !tk_riichi_is_over(&g) && guard < 100000; guard++) {
-      if (tk_riichi_phase(&g) == TK_RIICHI_PHASE_DEAL) {
-        tk_riichi_deal(&g, NULL, NULL, &err);
-        continue;
-      }
-      int s = tk_riichi_to_act(&g);
-      tk_riichi_legal l;
-      tk_riichi_legal_of(&g, s, &l);
-      if (l.n > 1) visit(&g, s, &l, ctx);
-      int i = l.n == 1 ? 0 : rmc_sim_policy(&p, &m, &g, s, &l, 0, &st);
-      if (tk_riichi_apply(&g, s, &l.a[i], NULL, &err)) {
-        TK_FAILF("game %d: the simulation policy's action was refused: %s", n, err.msg);
-        return;
-      }
-    }
-  }
-}
 
 /* the opening hook: plays the last legal action, counts its calls */
 typedef struct hook_ctx {
@@ -323,7 +296,7 @@ static void visit_hook(const tk_riichi_game *g, int seat, const tk_riichi_legal 
 static void opening_hook(void) {
   load_models();
   hook_ctx x = {0};
-  walk(3, 31, visit_hook, &x);
+  walk(&MODELS, 3, 31, visit_hook, &x);
   EQ(x.opening >= 10 && x.after >= 10, 1, "decisions in and after the opening checked (%d, %d)",
         x.opening, x.after);
 }
@@ -393,7 +366,7 @@ static void efr_mode(void) {
   x.c2.p.plies = 2;
   x.c3 = x.c1;
   x.c3.p.plies = 3;
-  walk(3, 41, visit_mode, &x);
+  walk(&MODELS, 3, 41, visit_mode, &x);
   EQ(x.checked >= 20 && x.searched >= 10, 1, "positions checked (%d, %d searched)", x.checked,
         x.searched);
   EQ(x.c2.st.searches >= 10 && x.c2.st.evals > x.c2.st.searches * 14, 1,
