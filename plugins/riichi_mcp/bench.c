@@ -6,7 +6,8 @@
  * opening's part of a hand), times the efr mode's decision (efr_mode.h) at each of plies 1 .. P
  * on the same position, in CPU time of the process. Prints per plies the decisions' CPU time
  * (mean, median, 90th percentile, maximum) and Score evaluations per decision, and how often
- * BCP's other conversion (literal against clamped) would play another move at plies 1. A
+ * BCP's other conversion (literal against clamped), and each other penalty (none and the shipped
+ * tables), would play another move at plies 1. A
  * measurement, not a test: the figures follow the machine.
  *
  * --table-10: paper 000's table 10 (../shared/specs/riichi-agents.md §2.10) on constructed
@@ -37,6 +38,10 @@ typedef struct timing {
   int plies_max, turns, decisions, done;
   int differ;            /* positions where BCP's literal conversion plays another move */
   mce_ctx literal;       /* plies 1 with the literal conversion */
+  int npen;              /* penalties compared at plies 1 (none and the shipped tables) */
+  const char *pen_name[4];
+  mce_ctx pen[4];
+  int pen_differ[4];     /* positions where that penalty plays another move than --penalty's */
   mce_ctx c[MAX_PLIES + 1];
   double *t[MAX_PLIES + 1];
 } timing;
@@ -63,6 +68,13 @@ static int time_position(timing *T, const tk_riichi_game *g, const tk_riichi_leg
         return -1;
       }
       T->differ += b != a;
+      for (int q = 0; q < T->npen; q++) {
+        if (mce_decide(&T->pen[q], &v, l, &b, NULL, &err)) {
+          fprintf(stderr, "riichi_mcp_bench: %s\n", err.msg);
+          return -1;
+        }
+        T->pen_differ[q] += b != a;
+      }
     }
   }
   T->done++;
@@ -110,6 +122,9 @@ static int timing_run(timing *T, const rmc_models *m, uint64_t seed) {
   }
   printf("BCP's other conversion (literal vs clamped) plays another move at plies 1 in %d of "
          "the %d positions\n", T->differ, T->done);
+  for (int q = 0; q < T->npen; q++)
+    printf("the penalty %s plays another move than this run's at plies 1 in %d of the %d "
+           "positions\n", T->pen_name[q], T->pen_differ[q], T->done);
   return 0;
 }
 
@@ -250,7 +265,7 @@ int main(int argc, char **argv) {
   double *policy = NULL;
   rm_efr *efr = NULL;
   rm_opp *opp = NULL;
-  rs_penalty table = {0};
+  rs_penalty table = {0}, others[4] = {{0}};
   if (mcm_load(hp, MCM_BCP, &bcp, &err) || rop_weights_load(wp, &policy, NULL, &err) ||
       rm_efr_load(ep, &efr, &err) || rm_opp_load(pp, &opp, &err) ||
       (!none && rs_penalty_load(pen, &table, &err))) {
@@ -269,6 +284,23 @@ int main(int argc, char **argv) {
     T.plies_max = plies_max, T.turns = turns, T.decisions = decisions;
     T.literal = base;
     T.literal.p.kind = kind == RS_BCP_LITERAL ? RS_BCP_CLAMPED : RS_BCP_LITERAL;
+    /* the other penalties: none and each shipped table found beside the program */
+    static const char *const names[4] = {"none", "self-play", "teacher", "human"};
+    for (int q = 0; q < 4; q++) {
+      if (!strcmp(names[q], penalty)) continue;
+      T.pen[T.npen] = base;
+      T.pen[T.npen].pen = NULL;
+      if (q > 0) {
+        char f[64], path[4096];
+        snprintf(f, sizeof f, "riichi_penalty_%s.tkw", names[q]);
+        if (locate(NULL, f, path, sizeof path) || rs_penalty_load(path, &others[q], &err)) {
+          fprintf(stderr, "riichi_mcp_bench: %s (not compared)\n", err.msg);
+          continue;
+        }
+        T.pen[T.npen].pen = &others[q];
+      }
+      T.pen_name[T.npen++] = names[q];
+    }
     for (int k = 1; k <= plies_max; k++) {
       T.c[k] = base;
       T.c[k].p.plies = k;
@@ -283,5 +315,6 @@ int main(int argc, char **argv) {
   rm_efr_free(efr);
   rm_opp_free(opp);
   rs_penalty_free(&table);
+  for (int q = 0; q < 4; q++) rs_penalty_free(&others[q]);
   return rc;
 }
