@@ -154,6 +154,18 @@ static void table_10(const mcm_model *bcp, const double *policy, mce_ctx *c, int
   memcpy(v.scores, z.scores, sizeof v.scores);
   v.round = 3, v.seat = 0;
   c->valid = 0;
+  /* the paper's own numbers first: table 8's P(>= h) of the four discards, scored here */
+  static const double t8[4][5] = {{1, .353, .338, .221, .111}, {1, .294, .303, .240, .136},
+                                  {1, .328, .285, .161, .079}, {1, .173, .168, .149, .063}};
+  static const double paper[4] = {3.889, 3.797, 3.93, 3.94};
+  rs_situation_of(c->efr, c->pen, &z, 0, c->p.fu, &c->sit);
+  printf("table 10 with table 8's P(>= h) (the paper's fig. 6 hand), this EFR model and "
+         "penalty:\n  discard  Score   the paper's\n");
+  for (int d = 0; d < 4; d++) {
+    double P[5];
+    rs_han_probs(kind == RS_MCP ? RS_BCP_CLAMPED : kind, t8[d], P);
+    printf("  %-7s  %.3f   %.3f\n", names[d], rs_score(&c->sit, P), paper[d]);
+  }
   printf("table 10 on constructed positions: East 4, scores 16,000 / 26,000 / 28,000 / 30,000, "
          "the player (seat 0, South) last; dora indicator 1m; turn 3; nothing else seen\n");
   for (size_t h = 0; h < sizeof hands / sizeof hands[0]; h++) {
