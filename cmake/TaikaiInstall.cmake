@@ -59,14 +59,14 @@ install(FILES ${_tk_weights} DESTINATION ${TAIKAI_INSTALL_PLUGINDIR} COMPONENT r
 # Presets that run from any folder with the installed agents, with their reference tables: all
 # but the experiments (arenas/*/experiments/) and those naming a file by its path in the source
 # tree ("../../plugins/...", e.g. the weights daifugo_mcl_ap_mc.tkw of daifugo's table-5,
-# table-8 and records-mcl): share/taikai has no plugins/ beside arenas/, so the installed
-# taikai would refuse them. test_sdk_install plays every preset installed.
+# table-8 and records-mcl, or "../../runs/...", weights a report's run.sh makes): share/taikai
+# has no plugins/ or runs/ beside arenas/, so the installed taikai would refuse them. test_sdk_install plays every preset installed.
 foreach(game ${TAIKAI_GAMES})
   file(GLOB _tk_presets ${PROJECT_SOURCE_DIR}/arenas/${game}/*.json)
   foreach(_tk_preset ${_tk_presets})
     file(READ ${_tk_preset} _tk_text)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_tk_preset}) # edits re-decide
-    if(_tk_text MATCHES "\"\\.\\./\\.\\./plugins/")
+    if(_tk_text MATCHES "\"\\.\\./\\.\\./(plugins|runs)/")
       string(REGEX REPLACE "\\.json$" ".reference.json" _tk_reference ${_tk_preset})
       list(REMOVE_ITEM _tk_presets ${_tk_preset} ${_tk_reference}) # and its reference table
     endif()
