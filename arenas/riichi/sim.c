@@ -9,10 +9,11 @@
 
 static void riichi_tenpai(tk_riichi_game *g, int viewer, int o, unsigned fixed, tk_rng *rng);
 
-/* tk_riichi_from_view; with `tenpai`, each other seat in riichi is then dealt a tenpai hand
- * (riichi_tenpai). */
+/* tk_riichi_from_view; the seats of `given` hold hands[s] (tk_riichi_from_view_hands); with
+ * `tenpai`, each other seat in riichi is then dealt a tenpai hand (riichi_tenpai). */
 static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi_rules *rules,
-                     tk_rng *rng, int tenpai, tk_error *err) {
+                     tk_rng *rng, int tenpai, unsigned given, const uint8_t (*hands)[TK_KINDS],
+                     const uint8_t *hred, tk_error *err) {
   tk_riichi_rules r = rules ? *rules : tk_riichi_default_rules();
   if (v->seat > 3 || (v->phase != TK_RIICHI_PHASE_SELF && v->phase != TK_RIICHI_PHASE_REACT) ||
       v->ndora < 1 || v->ndora > 5 || v->nhand > 14)
@@ -88,6 +89,31 @@ static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi
   for (int s = 0; s < 4; s++) owners += g->p[s].nkans > 0;
   g->abort_kans = nkans == TK_RIICHI_MAX_KANS && owners > 1;
 
+  /* the given hands, taken out of the unseen tiles first */
+  for (int s = 0; s < 4; s++) {
+    if (!(given >> s & 1)) continue;
+    tk_riichi_player *p = &g->p[s];
+    int n = 0;
+    if (s == v->seat) goto bad;
+    for (int k = 0; k < TK_KINDS; k++) {
+      int want = hands[s][k];
+      if (want > cnt[k]) return tk_error_set(err, TK_EINVAL, -1,
+          "riichi: from_view: seat %d's hand holds %d of kind %d, %d unseen", s, want, k, cnt[k]);
+      int r5 = 0;
+      if (want && tk__five(k)) {
+        int plain = cnt[k] - red[k / 9];
+        r5 = red[k / 9] > 0 && ((hred[s] >> (k / 9) & 1) || want > plain);
+        red[k / 9] -= r5;
+        if (r5) tk__add(p, (uint8_t)(k | TK_TILE_RED));
+      }
+      for (int c = r5; c < want; c++) tk__add(p, (uint8_t)k);
+      cnt[k] -= want;
+      n += want;
+    }
+    if (n != 13 - 3 * p->nmelds) return tk_error_set(err, TK_EINVAL, -1,
+        "riichi: from_view: seat %d's hand has %d tiles, not %d", s, n, 13 - 3 * p->nmelds);
+  }
+
   /* the pool of unseen tiles, shuffled */
   uint8_t pool[TK_RIICHI_TILES];
   int np = 0;
@@ -110,6 +136,7 @@ static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi
       for (int i = 0; i < v->nhand; i++) tk__add(p, v->tiles[i]);
       continue;
     }
+    if (given >> s & 1) continue;
     int n = 13 - 3 * p->nmelds;
     for (int i = 0; i < n; i++) {
       if (used >= np) goto bad;
@@ -128,9 +155,9 @@ static int from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi
     g->wall[i] = used < np ? pool[used++] : TK_TILE_NONE;
   if (used != np) goto bad;
   if (tenpai) {
-    unsigned fixed = 0;
+    unsigned fixed = given;
     for (int s = 0; s < 4; s++)
-      if (s != v->seat && g->p[s].riichi && g->p[s].nmelds == g->p[s].nkans) {
+      if (s != v->seat && !(given >> s & 1) && g->p[s].riichi && g->p[s].nmelds == g->p[s].nkans) {
         riichi_tenpai(g, v->seat, s, fixed, rng);
         fixed |= 1u << s;
       }
@@ -186,7 +213,17 @@ bad:
 
 int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *v, const tk_riichi_rules *rules,
                         tk_rng *rng, tk_error *err) {
-  return from_view(g, v, rules, rng, 0, err);
+  return from_view(g, v, rules, rng, 0, 0, NULL, NULL, err);
+}
+
+int tk_riichi_from_view_hands(tk_riichi_game *g, const tk_riichi_view *v,
+                              const tk_riichi_rules *rules, unsigned given,
+                              const uint8_t hands[4][TK_KINDS], const uint8_t red[4], tk_rng *rng,
+                              tk_error *err) {
+  static const uint8_t none[4];
+  if (given & ~0xfu)
+    return tk_error_set(err, TK_EINVAL, -1, "riichi: from_view_hands: seats 0x%x", given);
+  return from_view(g, v, rules, rng, 0, given, hands, red ? red : none, err);
 }
 
 /* One random complete hand of `sets` sets and a pair drawn from the kinds `cnt`, into `use`:
@@ -319,7 +356,7 @@ static int sample_tenpai(void *ctx, const tk_riichi_view *view, const tk_riichi_
                          tk_rng *rng, int k, tk_riichi_game *out, tk_error *err) {
   (void)ctx;
   for (int i = 0; i < k; i++)
-    if (from_view(&out[i], view, rules, rng, 1, err)) return TK_EINVAL;
+    if (from_view(&out[i], view, rules, rng, 1, 0, NULL, NULL, err)) return TK_EINVAL;
   return 0;
 }
 

@@ -449,6 +449,19 @@ TK_API void tk_riichi_ranks(const int32_t scores[4], uint8_t rank[4]);
 TK_API int tk_riichi_from_view(tk_riichi_game *g, const tk_riichi_view *view,
                                const tk_riichi_rules *rules, tk_rng *rng, tk_error *err);
 
+/* tk_riichi_from_view with the concealed tiles of the seats in `given` (bit s: seat s; never
+ * the viewer) chosen by the caller: seat s holds exactly hands[s][k] tiles of kind k (13 - 3 x
+ * its melds in all), its five of suit u being the red copy when bit u of red[s] is set and the
+ * unseen tiles still hold that copy, or when the plain copies do not suffice (red may be NULL:
+ * plain fives first). The seats are served in order 0..3 from the unseen tiles; everything else
+ * is arranged at random as tk_riichi_from_view does. For samplers that choose hands (paper 003's
+ * constrained, weighted and learned ones). Returns 0, or TK_EINVAL when the view is
+ * inconsistent or the unseen tiles cannot supply a hand (err names the seat and the kind). */
+TK_API int tk_riichi_from_view_hands(tk_riichi_game *g, const tk_riichi_view *v,
+                                     const tk_riichi_rules *rules, unsigned given,
+                                     const uint8_t hands[4][TK_KINDS], const uint8_t red[4],
+                                     tk_rng *rng, tk_error *err);
+
 /* ------------------------------------------------------------ determinisation */
 
 /* A sampler of determinisations for Monte Carlo agents: from one seat's view, `k` complete
