@@ -15,6 +15,7 @@
 #include "bench_util.h"
 #include "opts.h"
 #include "rmc.h"
+#include "rsamp.h"
 #include "taikai/weights.h"
 #include "riichi_oneplayer/weights_io.h"
 
@@ -94,10 +95,18 @@ int main(int argc, char **argv) {
   if (playouts > 0) p.playouts = playouts;
   if (fold >= 0) p.fold_shanten = fold;
   if (filter >= 0) p.playout_filter = filter;
-  if (sampler && !(p.sampler = tk_riichi_sampler_find(sampler))) {
-    fprintf(stderr, "riichi_mc_bench: --sampler: '%s' is not a sampler (known: %s)\n", sampler,
-            tk_riichi_sampler_names());
-    return 2;
+  rs_sampler *opened = NULL;
+  if (sampler) {
+    if (!rs_sampler_known(sampler)) {
+      fprintf(stderr, "riichi_mc_bench: --sampler: '%s' is not a sampler (known: %s)\n", sampler,
+              rs_sampler_names());
+      return 2;
+    }
+    snprintf(p.sampler_name, sizeof p.sampler_name, "%s", sampler);
+    if (rmc_sampler_open(&p, "riichi_mc_bench: --sampler", &opened, &err)) {
+      fprintf(stderr, "%s\n", err.msg);
+      return 2;
+    }
   }
   rmc_params full = p, fast = p;
   full.playout_filter = 0;
@@ -165,6 +174,7 @@ int main(int argc, char **argv) {
   printf("  the least-shanten filter plays the whole policy's move in %.1f%% of %ld decisions of "
          "these games (the fold rule's excluded)\n", 100.0 * agree / (compared ? compared : 1), compared);
   free(ms);
+  rs_sampler_close(opened);
   free(w);
   rm_efr_free(efr);
   rm_opp_free(opp);

@@ -13,7 +13,10 @@
  *   "opening_dealin" (0.02), "opening_defr" (0.01), "opening_tiles" (16): conditions 3, 4, 5
  *   "model_dealin": true (default): a candidate discard's immediate deal-in is valued by the
  *       opponent models; false: by the sampled hands alone
- *   "sampler": the determinisation sampler (tk_riichi_sampler_find: "tenpai" by default, "uniform")
+ *   "sampler": the determinisation sampler ("tenpai" by default; every name of rsamp.h:
+ *       uniform, tenpai, constrained, weighted, diffusion, ...), "sampler_options" its options (a
+ *       JSON object, docs/riichi-samplers.md), "sampler_file" a learned sampler's weights ("" =
+ *       its default beside the plugin; the referee records the file's SHA-256 with the run)
  *   "weights": the one-player policy's weights (default riichi_oneplayer.tkw beside the plugin)
  *   "efr", "opp": the EFR model and the opponent models (default riichi_efr.tkw and
  *       riichi_opp.tkw beside the plugin); the referee records their SHA-256 with the run.
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "rmc.h"
+#include "rsamp.h"
 #include "taikai/agent.h"
 #include "taikai/weights.h"
 #include "riichi_oneplayer/weights_io.h"
@@ -39,6 +43,7 @@ typedef struct agent {
   rm_opp *opp;
   char efr_path[4096], opp_path[4096];
   rmc_player pl; /* the game's seed, the opening's state in the current hand */
+  rs_sampler *sampler;
 } agent;
 
 static void agent_free(agent *a) {
@@ -46,6 +51,7 @@ static void agent_free(agent *a) {
   free(a->policy);
   rm_efr_free(a->efr);
   rm_opp_free(a->opp);
+  rs_sampler_close(a->sampler);
   free(a);
 }
 
@@ -110,7 +116,8 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   char policy[4096];
   if (parse(a, params_json, policy, sizeof policy, err) ||
       rop_weights_load(policy, &a->policy, NULL, err) || rm_efr_load(a->efr_path, &a->efr, err) ||
-      rm_opp_load(a->opp_path, &a->opp, err)) {
+      rm_opp_load(a->opp_path, &a->opp, err) ||
+      rmc_sampler_open(&a->p, "riichi_mc", &a->sampler, err)) {
     agent_free(a);
     return NULL;
   }
@@ -149,6 +156,10 @@ static const char *file(tk_agent_instance *self, int i, const char **role) {
     *role = "opp";
     return a->opp_path;
   }
+  if (i == 2 && a->sampler && a->sampler->file[0]) {
+    *role = "sampler";
+    return a->sampler->file;
+  }
   return NULL;
 }
 
@@ -166,7 +177,7 @@ static const tk_agent_descriptor descriptor = {
                    "\"playout_filter\": true, \"opening\": true, \"opening_dealin\": 0.02, "
                    "\"opening_defr\": 0.01, "
                    "\"opening_tiles\": 16, \"model_dealin\": true, \"sampler\": \"tenpai\", "
-                   "\"weights\": \"\", \"efr\": \"\", \"opp\": \"\"}",
+                   "\"sampler_options\": {}, \"sampler_file\": \"\", \"weights\": \"\", \"efr\": \"\", \"opp\": \"\"}",
     .weights = DEFAULT_POLICY,
     .create = create,
     .destroy = destroy,

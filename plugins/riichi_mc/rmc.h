@@ -31,7 +31,14 @@ typedef struct rmc_params {
   int opening_tiles;     /* opening condition 5: this many live tiles or fewer are left */
   int model_dealin;      /* 1: a candidate discard's own deal-in comes from the opponent models
                             (the simulated seats never ron it); 0: from the sampled hands */
+  /* The determinisation sampler: "sampler" names it (rsamp.h), "sampler_options" (a JSON object,
+   * kept as text) and "sampler_file" (a learned sampler's weights; "" = its default) configure
+   * it. `sampler` is what rmc_decide calls: the engine's samplers are set at once, the others
+   * by rmc_sampler_open (NULL until then). */
   const tk_riichi_sampler *sampler;
+  char sampler_name[32];
+  char sampler_options[512];
+  char sampler_file[1024];
   /* The opening's move: NULL plays the one-player policy's (the previous program); else this
    * function chooses it from the decision and the policy's choice `policy_action` (an index in
    * l), writing an index of l to *action (paper 000's han-model openings: riichi_mcp's "efr"
@@ -50,8 +57,14 @@ rmc_params rmc_default_params(void);
  * when the value is wrong (why[0 .. cap) says what it must be). */
 #define RMC_PARAM_NAMES                                                                           \
   "playouts, width, safe, fold_shanten, playout_filter, opening, opening_dealin, opening_defr, " \
-  "opening_tiles, model_dealin, sampler"
+  "opening_tiles, model_dealin, sampler, sampler_options, sampler_file"
 int rmc_param(rmc_params *p, const char *key, const void *v, char *why, size_t cap);
+
+/* Opens the sampler the parameters name (rs_sampler_open with their options and file) into *s
+ * (the caller frees it with rs_sampler_close after the last decision) and points p->sampler at
+ * it. Returns 0, or an error naming the sampler, option or file (err prefixed with `who`). */
+struct rs_sampler;
+int rmc_sampler_open(rmc_params *p, const char *who, struct rs_sampler **s, tk_error *err);
 
 /* The generator of a decision's determinisations: seeded by the game's seed and the decision's
  * place in the game (round, honba, the hand's plays, the phase), so that the same game gives the

@@ -8,6 +8,7 @@
 
 #include "riichi_oneplayer/policy.h"
 #include "rmc.h"
+#include "rsamp.h"
 #include "taikai/mahjong.h"
 
 static int int_param(const json_t *v, long lo, long hi, int *out) {
@@ -37,6 +38,7 @@ rmc_params rmc_default_params(void) {
   p.opening_tiles = 16;
   p.model_dealin = 1;
   p.sampler = tk_riichi_sampler_find("tenpai");
+  snprintf(p.sampler_name, sizeof p.sampler_name, "tenpai");
   return p;
 }
 
@@ -61,18 +63,44 @@ int rmc_param(rmc_params *r, const char *key, const void *value, char *why, size
                                      : &r->playout_filter) = json_is_true(v);
     return 0;
   } else if (!strcmp(key, "sampler")) {
-    const tk_riichi_sampler *s = json_is_string(v) ? tk_riichi_sampler_find(json_string_value(v)) : NULL;
-    if (!s) {
-      snprintf(why, cap, "not a sampler (known: %s)", tk_riichi_sampler_names());
+    const char *name = json_is_string(v) ? json_string_value(v) : NULL;
+    if (!name || !rs_sampler_known(name)) {
+      snprintf(why, cap, "not a sampler (known: %s)", rs_sampler_names());
       return -1;
     }
-    r->sampler = s;
+    snprintf(r->sampler_name, sizeof r->sampler_name, "%s", name);
+    r->sampler = tk_riichi_sampler_find(name); /* NULL for this library's: rmc_sampler_open */
+    return 0;
+  } else if (!strcmp(key, "sampler_options")) {
+    char *text = json_is_object(v) ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    int fits = text && strlen(text) < sizeof r->sampler_options;
+    if (fits) snprintf(r->sampler_options, sizeof r->sampler_options, "%s", text);
+    else snprintf(why, cap, text ? "longer than %zu characters" : "must be an object",
+                  sizeof r->sampler_options - 1);
+    free(text);
+    return fits ? 0 : -1;
+  } else if (!strcmp(key, "sampler_file")) {
+    if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof r->sampler_file) {
+      snprintf(why, cap, "must be a file name (a string)");
+      return -1;
+    }
+    snprintf(r->sampler_file, sizeof r->sampler_file, "%s", json_string_value(v));
     return 0;
   } else {
     return 1;
   }
   if (bad) snprintf(why, cap, "out of range or of the wrong type");
   return bad ? -1 : 0;
+}
+
+int rmc_sampler_open(rmc_params *p, const char *who, rs_sampler **s, tk_error *err) {
+  *s = NULL;
+  tk_error e = {0};
+  if (rs_sampler_open(p->sampler_name, p->sampler_options[0] ? p->sampler_options : NULL,
+                      p->sampler_file, s, &e))
+    return tk_error_set(err, e.code, -1, "%s: params: %s", who, e.msg);
+  p->sampler = &(*s)->s;
+  return 0;
 }
 
 void rmc_rng_of(uint64_t game_seed, const tk_riichi_view *v, tk_rng *rng) {

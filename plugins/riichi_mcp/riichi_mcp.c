@@ -41,6 +41,7 @@
 
 #include "efr_mode.h"
 #include "rmc.h"
+#include "rsamp.h"
 #include "riichi_oneplayer/weights_io.h"
 #include "taikai/agent.h"
 #include "taikai/weights.h"
@@ -69,13 +70,15 @@
   "\"policy\": \"\", \"efr\": \"\", \"opp\": \"\", \"playouts\": 1000, \"width\": 5, "           \
   "\"safe\": 2, \"fold_shanten\": 2, \"playout_filter\": true, \"opening\": true, "             \
   "\"opening_dealin\": 0.02, \"opening_defr\": 0.01, \"opening_tiles\": 16, "                   \
-  "\"model_dealin\": true, \"sampler\": \"tenpai\"}"
+  "\"model_dealin\": true, \"sampler\": \"tenpai\", \"sampler_options\": {}, "            \
+  "\"sampler_file\": \"\"}"
 
 typedef struct agent {
   mcm_model m;
   int target, efr_mode;
   /* efr mode */
   rmc_params rp;
+  rs_sampler *sampler;
   double *policy;
   rm_efr *efr;
   rm_opp *opp;
@@ -93,6 +96,7 @@ static void agent_free(agent *a) {
   rm_efr_free(a->efr);
   rm_opp_free(a->opp);
   rs_penalty_free(&a->pen);
+  rs_sampler_close(a->sampler);
   free(a);
 }
 
@@ -233,7 +237,8 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   if (a->efr_mode) {
     if (rop_weights_load(a->policy_path, &a->policy, NULL, err) ||
         rm_efr_load(a->efr_path, &a->efr, err) || rm_opp_load(a->opp_path, &a->opp, err) ||
-        (a->has_pen && rs_penalty_load(a->pen_path, &a->pen, err))) {
+        (a->has_pen && rs_penalty_load(a->pen_path, &a->pen, err)) ||
+        rmc_sampler_open(&a->rp, NAME, &a->sampler, err)) {
       agent_free(a);
       return NULL;
     }
@@ -278,10 +283,12 @@ static void end_game(tk_agent_instance *self, const void *result) { (void)self, 
 static const char *file(tk_agent_instance *self, int i, const char **role) {
   agent *a = self;
   if (!a->efr_mode) return NULL;
-  static const char *const roles[4] = {"policy", "efr", "opp", "penalty"};
-  const char *paths[4] = {a->policy_path, a->efr_path, a->opp_path,
-                          a->has_pen ? a->pen_path : NULL};
-  if (i < 0 || i >= 4) return NULL;
+  const char *roles[5] = {"policy", "efr", "opp"}, *paths[5] = {a->policy_path, a->efr_path,
+                                                                a->opp_path};
+  int n = 3;
+  if (a->has_pen) roles[n] = "penalty", paths[n++] = a->pen_path;
+  if (a->sampler && a->sampler->file[0]) roles[n] = "sampler", paths[n++] = a->sampler->file;
+  if (i < 0 || i >= n) return NULL;
   *role = roles[i];
   return paths[i];
 }

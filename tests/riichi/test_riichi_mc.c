@@ -418,6 +418,9 @@ static void plugin(void) {
   static const char *const params[][2] = {
       {"{\"playouts\": 0}", "playouts"},
       {"{\"sampler\": \"nope\"}", "known: uniform"},
+      {"{\"sampler\": \"uniform\", \"sampler_options\": {\"sweeps\": 3}}",
+       "sampler 'uniform' takes no options"},
+      {"{\"sampler_file\": \"/nonexistent/x.tkw\"}", "sampler 'tenpai' takes no weights file"},
       {"{\"fold\": 1}", "unknown parameter 'fold'"},
       {"{\"opening\": 1}", "'opening' must be a boolean"},
       {"{\"efr\": \"/nonexistent/efr.tkw\"}", "/nonexistent/efr.tkw"},
