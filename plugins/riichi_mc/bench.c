@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
   int decisions = 50, playouts = -1, fold = -1, filter = -1, show = 0, show_riichi = 0;
   uint64_t seed = 1;
   const char *wpath = NULL, *epath = NULL, *opath = NULL, *sampler = NULL;
+  const char *soptions = NULL, *sfile = NULL;
   const tk_opt opts[] = {
       {.name = "decisions", .kind = TK_OPT_INT, .dest = &decisions, .value = "N", .min = 1,
        .max = 1000000, .help = "Monte Carlo decisions to time (default 50)"},
@@ -56,6 +57,10 @@ int main(int argc, char **argv) {
        .help = "print the first N decisions: the hand, each candidate's value and deal-in"},
       {.name = "sampler", .kind = TK_OPT_STRING, .dest = &sampler, .value = "NAME",
        .help = "the determinisation sampler (default: riichi_mc's)"},
+      {.name = "sampler-options", .kind = TK_OPT_STRING, .dest = &soptions, .value = "JSON",
+       .help = "the sampler's options, a JSON object (riichi_mc's \"sampler_options\")"},
+      {.name = "sampler-file", .kind = TK_OPT_STRING, .dest = &sfile, .value = "FILE",
+       .help = "a learned sampler's weights (riichi_mc's \"sampler_file\")"},
       {.name = "show-riichi", .kind = TK_OPT_FLAG, .dest = &show_riichi,
        .help = "--show prints only the decisions where riichi can be declared"},
       {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S", .help = "games' seed (1)"},
@@ -96,6 +101,10 @@ int main(int argc, char **argv) {
   if (fold >= 0) p.fold_shanten = fold;
   if (filter >= 0) p.playout_filter = filter;
   rs_sampler *opened = NULL;
+  if ((soptions || sfile) && !sampler) {
+    fprintf(stderr, "riichi_mc_bench: --sampler-options and --sampler-file need --sampler\n");
+    return 2;
+  }
   if (sampler) {
     if (!rs_sampler_known(sampler)) {
       fprintf(stderr, "riichi_mc_bench: --sampler: '%s' is not a sampler (known: %s)\n", sampler,
@@ -103,7 +112,9 @@ int main(int argc, char **argv) {
       return 2;
     }
     snprintf(p.sampler_name, sizeof p.sampler_name, "%s", sampler);
-    if (rmc_sampler_open(&p, "riichi_mc_bench: --sampler", &opened, &err)) {
+    snprintf(p.sampler_options, sizeof p.sampler_options, "%s", soptions ? soptions : "");
+    snprintf(p.sampler_file, sizeof p.sampler_file, "%s", sfile ? sfile : "");
+    if (rmc_sampler_open(&p, "riichi_mc_bench", &opened, &err)) {
       fprintf(stderr, "%s\n", err.msg);
       return 2;
     }
