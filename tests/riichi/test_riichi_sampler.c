@@ -469,8 +469,10 @@ static void weighted(void) {
   printf("\n  mean log-likelihood of the last hand-cut discards: constrained %.3f, weighted %.3f"
          " (%ld factors)\n", sum[0] / terms, sum[1] / terms, terms);
   TK_EQ(terms > NPOS * 8, 1, "factors met");
-  if (!(sum[1] > sum[0] + 0.1 * terms))
-    TK_FAILF("weighted %.3f not above constrained %.3f by 0.1 per factor", sum[1] / terms, sum[0] / terms);
+  /* the bound: resampling uniformly (the weights ignored) gave means 0.5 apart on these
+   * positions, the weights (at the default temperature) about 29 */
+  if (!(sum[1] > sum[0] + 10.0 * terms))
+    TK_FAILF("weighted %.3f not above constrained %.3f by 10 per factor", sum[1] / terms, sum[0] / terms);
   const rs_cons_stats *st = rs_sampler_cons_stats(ws);
   TK_EQ(st->calls, NPOS, "one weighing per call");
   TK_EQ(st->samples, (uint64_t)NPOS * 32, "32 proposals per call");
