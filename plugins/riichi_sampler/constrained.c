@@ -18,8 +18,8 @@ int rs_cons_valid(const uint8_t c[TK_KINDS], uint64_t river) {
  * river and some not, 2 for one without a wait outside its river, 2 + 3 x shanten above tenpai.
  * The descent is Metropolis on exp(-penalty): an uphill move of +4 (from a tenpai hand with a
  * furiten wait to a 1-shanten one) passes with probability e^-4, enough to leave a tenpai shape
- * whose every one-tile change stays furiten (a plain descent stuck there on ~5% of the test's
- * positions), while the steps between shanten levels keep it heading to tenpai. */
+ * whose every one-tile change stays furiten (a plain descent got stuck there on 9 of about 4,500
+ * riichi seats drawn by the tests), while the steps between shanten levels keep it heading to tenpai. */
 static int penalty(const uint8_t c[TK_KINDS], uint64_t river) {
   int sh = tk_shanten(c);
   if (sh > 0) return 2 + 3 * sh;

@@ -640,6 +640,51 @@ static int mix(void) {
   int df;
   double chi = chi_square(w, nw0, n, &df);
   printf("exact draws: TV %.4f  chi-square %.1f (df %d)\n", tv(w, nw0, n), chi, df);
+  /* real positions: the wait sets of the first riichi seat against a long chain (128 sweeps) */
+  positions();
+  const int rs[] = {0, 1, 4, 16, 64};
+  enum { NP = 6, NS = 3000 };
+  static wset ref[NP][WCAP];
+  int nref[NP] = {0};
+  double tvs[5] = {0}, floor_tv = 0;
+  for (int q = 0; q < NP; q++) {
+    const pos *p = &POS[q * (NPOS / NP)];
+    tk_riichi_view v;
+    tk_riichi_view_of(&p->g, p->seat, &v);
+    int o = -1;
+    for (int s2 = 0; s2 < 4 && o < 0; s2++)
+      if (s2 != p->seat && closed_riichi(&p->g.p[s2])) o = s2;
+    for (int pass = -2; pass < 5; pass++) {
+      rs_cons_opts opt = {pass < 0 ? 128 : rs[pass], RS_CONS_INIT_STEPS};
+      tk_rng r;
+      tk_rng_seed(&r, 1000 + (uint64_t)pass);
+      static wset tmp[WCAP];
+      int nt = 0;
+      wset *w2 = pass == -2 ? ref[q] : tmp;
+      int *nw2 = pass == -2 ? &nref[q] : &nt;
+      if (pass != -2) {
+        memcpy(tmp, ref[q], sizeof(wset) * (size_t)nref[q]);
+        nt = nref[q];
+        for (int j = 0; j < nt; j++) tmp[j].n = 0;
+      }
+      for (int t = 0; t < NS; t++) {
+        uint8_t hands[4][TK_KINDS], red[4];
+        unsigned given;
+        rs_constrained_hands(&opt, &v, NULL, &r, hands, red, &given, NULL, NULL);
+        int j = wset_find(w2, nw2, tk_shanten(hands[o]) == 0 ? tk_waits(hands[o]) : 0);
+        w2[j].n++;
+      }
+      if (pass == -2) continue;
+      /* the distance between the two samples, with the reference as the "exact" one */
+      for (int j = 0; j < *nw2; j++) w2[j].p = j < nref[q] ? (double)ref[q][j].n / NS : 0;
+      double d = tv(w2, *nw2, NS);
+      if (pass == -1) floor_tv += d / NP;
+      else tvs[pass] += d / NP;
+    }
+  }
+  printf("real positions (%d, %d samples each): TV to 128 sweeps: another 128-sweep run %.4f", NP, NS, floor_tv);
+  for (int i = 0; i < 5; i++) printf(", %d sweeps %.4f", rs[i], tvs[i]);
+  printf("\n");
   return 0;
 }
 
