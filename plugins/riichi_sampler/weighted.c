@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "constrained.h"
 #include "rsamp_internal.h"
@@ -192,8 +193,9 @@ static int bad_value(const char *key, json_t *val, const char *want, tk_error *e
   return TK_EINVAL;
 }
 
-/* The weights file: the "policy" option, else the default beside the shared object that links
- * this library (as riichi_mc finds its own). */
+/* The weights file: the "policy" option, else the `file` argument, else the default beside the
+ * shared object that links this library (as riichi_mc finds its own), else in plugins/ beside
+ * the program that links it (build/riichi_mc_bench, build/riichi_sampler_eval). */
 int rs_open_weighted(rs_sampler *s, const char *options_json, const char *file, tk_error *err) {
   wctx *c = calloc(1, sizeof *c);
   if (!c) return tk_error_set(err, TK_ENOMEM, -1, "sampler 'weighted': out of memory");
@@ -255,9 +257,17 @@ int rs_open_weighted(rs_sampler *s, const char *options_json, const char *file, 
   }
   json_decref(j);
   if (rc) return rc;
-  if (!policy[0] && tk_weights_beside((const void *)rs_open_weighted, RS_W_POLICY, policy, sizeof policy))
-    return tk_error_set(err, TK_ENOTFOUND, -1, "sampler 'weighted': cannot locate %s beside the "
-                        "shared object (give the option \"policy\")", RS_W_POLICY);
+  if (!policy[0]) {
+    /* beside a plugin (build/plugins/), else in plugins/ beside a program (build/) */
+    char alt[4096];
+    if (tk_weights_beside((const void *)rs_open_weighted, RS_W_POLICY, policy, sizeof policy))
+      return tk_error_set(err, TK_ENOTFOUND, -1, "sampler 'weighted': cannot locate %s beside the "
+                          "shared object (give the option \"policy\")", RS_W_POLICY);
+    if (access(policy, R_OK) &&
+        !tk_weights_beside((const void *)rs_open_weighted, "plugins/" RS_W_POLICY, alt, sizeof alt) &&
+        !access(alt, R_OK))
+      snprintf(policy, sizeof policy, "%s", alt);
+  }
   rc = rop_weights_load(policy, &c->w, NULL, err);
   if (rc) return rc;
   snprintf(s->file, sizeof s->file, "%s", policy);
