@@ -93,7 +93,8 @@ static double loglik(const double *pw, double temperature, const owner *w,
   memcpy(h.c, hand, TK_KINDS);
   if (h.c[w->kind] >= 4) return 0;
   h.c[w->kind]++;
-  h.red = (uint8_t)(__builtin_popcount((unsigned)red_bits) + w->red);
+  unsigned rb = (unsigned)red_bits | (w->red ? 1u << (w->kind / 9) : 0u); /* red fives by suit */
+  h.red = (uint8_t)__builtin_popcount(rb);
   double s[TK_KINDS], best = -INFINITY, sd = -INFINITY;
   int ns = 0;
   uint32_t f[ROF_MAX_ACTIVE];
@@ -101,7 +102,7 @@ static double loglik(const double *pw, double temperature, const owner *w,
     if (!h.c[k]) continue;
     rof_hand a = h;
     a.c[k]--;
-    if (k < 27 && k % 9 == 4 && a.red > a.c[k]) a.red--; /* the red five went with the last copy */
+    if (k < 27 && k % 9 == 4 && (rb >> (k / 9) & 1) && !a.c[k]) a.red--; /* plain fives go first */
     if (w->declared && tk_shanten(a.c) != 0) continue;
     rof_ctx x = w->ctx;
     rof_ctx_discard(&x, k);
