@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rsamp_internal.h"
+#include "constrained.h"
 
 /* Each sampler of this library: its name and its opener (NULL: the engine's, no ctx). */
 static const struct {
@@ -14,6 +15,8 @@ static const struct {
 } table[] = {
     {"uniform", NULL},
     {"tenpai", NULL},
+    {"constrained", rs_open_constrained}, /* constrained.c */
+    {"weighted", rs_open_weighted},       /* weighted.c */
 };
 
 const char *rs_sampler_names(void) {
