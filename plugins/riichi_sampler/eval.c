@@ -131,7 +131,7 @@ typedef struct run {
   /* the current game's candidate positions (a replay may make two passes: begin resets them) */
   position *pos;
   size_t npos, cap;
-  unsigned long long cur_game;
+  unsigned long long cur_game, cur_decisions; /* the current game's, this pass */
   int oom;
   /* totals */
   unsigned long long games, games_used, bad_games, decisions;
@@ -161,14 +161,17 @@ static int kept(const run *r, unsigned long long game, int line) {
   return (double)(h >> 11) * 0x1p-53 < r->keep;
 }
 
-static void on_begin(void *ctx) { ((run *)ctx)->npos = 0; }
+static void on_begin(void *ctx) {
+  run *r = ctx;
+  r->npos = 0, r->cur_decisions = 0;
+}
 
 static void on_decision(void *ctx, const tk_riichi_game *g, int seat, const tk_riichi_action *a,
                         int line) {
   run *r = ctx;
   if (g->phase != TK_RIICHI_PHASE_SELF) return;
   if (a->type != TK_RIICHI_DISCARD && a->type != TK_RIICHI_RIICHI) return;
-  r->decisions++;
+  r->cur_decisions++;
   if (!kept(r, r->cur_game, line)) return;
   if (r->npos == r->cap) {
     size_t c = r->cap ? 2 * r->cap : 64;
@@ -267,6 +270,7 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
   }
   free(out);
   r->games_used++;
+  r->decisions += r->cur_decisions;
   for (size_t i = 0; i < r->npos; i++) {
     if (r->max_positions && r->positions >= r->max_positions) return STOP_FULL;
     int rc = evaluate(r, &r->pos[i], path, first);
