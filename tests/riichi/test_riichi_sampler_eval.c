@@ -28,10 +28,13 @@ static void counts_of(const char *s, uint8_t c[TK_KINDS]) {
 
 static int kind(const char *s) { return tk_tile_kind((tk_tile)tk_tile_parse1(s, NULL)); }
 
-static void near(double got, double want, double tol, const char *what) {
-  if (!(fabs(got - want) <= tol)) TK_FAILF("%s = %.9g, expected %.9g (± %g)", what, got, want, tol);
-  else CU_PASS(what);
-}
+/* |got - want| <= tol, else a failure at the caller's line */
+#define near(got, want, tol, what)                                                         \
+  do {                                                                                     \
+    double g_ = (got), w_ = (want), t_ = (tol);                                            \
+    if (!(fabs(g_ - w_) <= t_)) TK_FAILF("%s = %.9g, expected %.9g (± %g)", what, g_, w_, t_); \
+    else CU_PASS(what);                                                                    \
+  } while (0)
 
 /* Hands of 13, 10, 4 and 1 tiles (0 to 3 melds): shanten and waits. */
 static void hand_answers(void) {
