@@ -104,6 +104,15 @@ static void counted(void) {
   TK_EQ(rs_pred_from_games(g, 4, 2, &p, &err), 0, "viewer 2");
   near(p.wait[0][kind("5s")], 1, 1e-12, "viewer 2's next is seat 3");
   near(p.shanten[2][0], 0.5, 1e-12, "viewer 2's previous is seat 1");
+  /* the truth, viewer-relative too: viewer 2 sees seat 3 (5s tanki), seat 0, seat 1 */
+  rs_truth t;
+  TK_EQ(rs_truth_of(&g[2], 2, &t), 0, "truth");
+  TK_EQ(t.shanten[0], 0, "viewer 2's next: seat 3, tenpai");
+  TK_EQ(t.waits[0], 1ull << kind("5s"), "on 5s");
+  TK_EQ(t.shanten[2], 2, "viewer 2's previous: seat 1, 2-shanten");
+  TK_EQ(rs_truth_of(&g[0], 0, &t), 0, "truth");
+  TK_EQ(t.waits[0], 1ull << kind("1z") | 1ull << kind("2z"), "viewer 0's next: seat 1");
+  TK_EQ(t.shanten[1], 6, "viewer 0's across: seat 2");
   /* a sample whose opponent holds a wrong count is refused */
   counts_of("123m", g[3].p[2].hand);
   if (rs_pred_from_games(g, 4, 0, &p, &err) != TK_EINVAL) TK_FAILF("a 3-tile hand accepted");
