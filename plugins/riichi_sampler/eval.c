@@ -370,7 +370,7 @@ static void print_text(const run *r, const rs_eval_summary *sm) {
   }
   printf("\nWait calibration\n  %s\n", DEF_CALIB);
   for (int i = 0; i < c->n; i++) {
-    printf("%s: ECE raw %.5f, after Platt %.5f (a, b fitted on even: %.3f, %.3f; on odd: %.3f, "
+    printf("%s: ECE raw %.6f, after Platt %.6f (a, b fitted on even: %.3f, %.3f; on odd: %.3f, "
            "%.3f); Brier %.5f, after Platt %.5f; log loss %.4f, after Platt %.4f; %zu pairs\n"
            "  bin        n   mean p     freq\n",
            c->e[i].label, sm[i].raw.ece, sm[i].platt.ece, sm[i].platt_a[0], sm[i].platt_b[0],
@@ -524,9 +524,9 @@ static int write_markdown(const char *path, const run *r, const rs_eval_summary 
   fprintf(f, "\n|---|");
   for (int i = 0; i < c->n + 3; i++) fprintf(f, "---|");
   fprintf(f, "\n| ECE raw |");
-  for (int i = 0; i < c->n; i++) fprintf(f, " %.5f |", sm[i].raw.ece);
+  for (int i = 0; i < c->n; i++) fprintf(f, " %.6f |", sm[i].raw.ece);
   fprintf(f, " | | |\n| ECE after Platt |");
-  for (int i = 0; i < c->n; i++) fprintf(f, " %.5f |", sm[i].platt.ece);
+  for (int i = 0; i < c->n; i++) fprintf(f, " %.6f |", sm[i].platt.ece);
   for (int m = 0; m < 3; m++) fprintf(f, " %g |", paper[m].ece_platt);
   fprintf(f, "\n| Brier score raw |");
   for (int i = 0; i < c->n; i++) fprintf(f, " %.5f |", sm[i].raw.brier);
