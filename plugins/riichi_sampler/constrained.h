@@ -27,8 +27,8 @@ typedef struct rs_cons_stats {
   uint64_t proposals;   /* Metropolis proposals after the start (the descent not counted) */
   uint64_t accepted;    /* of which accepted (a swap of two tiles of one kind included) */
   uint64_t init_steps;  /* proposals spent in the descents */
-  double ess_sum;       /* "weighted": sum over calls of the effective sample size of the weights */
-  uint64_t calls;       /* "weighted": calls that weighed proposals */
+  double ess_sum;       /* "weighted": sum over samples of the effective sample size of the weights */
+  uint64_t calls;       /* "weighted": samples drawn (each from its own proposals) */
 } rs_cons_stats;
 
 /* The ctx of "constrained", and the first member of "weighted"'s. */

@@ -137,29 +137,32 @@ static int sample_weighted(void *ctx, const tk_riichi_view *view, const tk_riich
     if (o == view->seat) own[o].ok = 0;
     else owner_of(view, o, &own[o]);
   }
+  /* k independent draws, each from `proposals` fresh proposals (sampling importance
+   * resampling): resampling k from one batch would repeat its few heavy proposals */
   int m = c->proposals;
-  unsigned given = 0;
-  double best = -INFINITY;
-  for (int i = 0; i < m; i++) {
-    int rc = rs_constrained_hands(&c->base.o, view, rules, rng, c->hands[i], c->red[i], &given,
-                                  &c->base.st, err);
-    if (rc) return rc;
-    double lw = 0;
-    for (int o = 0; o < 4; o++)
-      if (own[o].ok) lw += loglik(c->w, c->temperature, &own[o], c->hands[i][o], c->red[i][o], NULL);
-    c->logw[i] = lw;
-    if (lw > best) best = lw;
-  }
-  /* normalised weights, their effective sample size, then k draws with replacement */
-  double sum = 0, sq = 0;
-  for (int i = 0; i < m; i++) {
-    c->logw[i] = exp(c->logw[i] - best);
-    sum += c->logw[i];
-    sq += c->logw[i] * c->logw[i];
-  }
-  c->base.st.ess_sum += sum * sum / sq;
-  c->base.st.calls++;
   for (int j = 0; j < k; j++) {
+    unsigned given = 0;
+    double best = -INFINITY;
+    for (int i = 0; i < m; i++) {
+      int rc = rs_constrained_hands(&c->base.o, view, rules, rng, c->hands[i], c->red[i], &given,
+                                    &c->base.st, err);
+      if (rc) return rc;
+      double lw = 0;
+      for (int o = 0; o < 4; o++)
+        if (own[o].ok)
+          lw += loglik(c->w, c->temperature, &own[o], c->hands[i][o], c->red[i][o], NULL);
+      c->logw[i] = lw;
+      if (lw > best) best = lw;
+    }
+    /* normalised weights, their effective sample size, then one draw */
+    double sum = 0, sq = 0;
+    for (int i = 0; i < m; i++) {
+      c->logw[i] = exp(c->logw[i] - best);
+      sum += c->logw[i];
+      sq += c->logw[i] * c->logw[i];
+    }
+    c->base.st.ess_sum += sum * sum / sq;
+    c->base.st.calls++;
     double u = tk_rng_double(rng) * sum, acc = 0;
     int pick = m - 1;
     for (int i = 0; i < m; i++) {

@@ -474,8 +474,8 @@ static void weighted(void) {
   if (!(sum[1] > sum[0] + 10.0 * terms))
     TK_FAILF("weighted %.3f not above constrained %.3f by 10 per factor", sum[1] / terms, sum[0] / terms);
   const rs_cons_stats *st = rs_sampler_cons_stats(ws);
-  TK_EQ(st->calls, NPOS, "one weighing per call");
-  TK_EQ(st->samples, (uint64_t)NPOS * 32, "32 proposals per call");
+  TK_EQ(st->calls, NPOS * 8, "one weighing per sample");
+  TK_EQ(st->samples, (uint64_t)NPOS * 8 * 32, "32 fresh proposals per sample");
   rs_sampler_close(ws);
   rs_sampler_close(cs);
 }
