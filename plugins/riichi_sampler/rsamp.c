@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diffusion.h"
 #include "rsamp_internal.h"
 
 /* Each sampler of this library: its name and its opener (NULL: the engine's, no ctx). */
@@ -14,6 +15,7 @@ static const struct {
 } table[] = {
     {"uniform", NULL},
     {"tenpai", NULL},
+    {"diffusion", rs_df_open},
 };
 
 const char *rs_sampler_names(void) {
