@@ -12,13 +12,14 @@
 #include "taikai/weights.h"
 
 void rs_df_schedule(int T, double *abar, double *beta) {
-  const double s = 0.008, pi2 = 1.5707963267948966;
-  double f0 = cos(s / (1 + s) * pi2);
+  /* cos(a x pi / 2) = rs_cos2pi(a / 4): the same bits on every machine (rs_math.h) */
+  const double s = 0.008;
+  double f0 = rs_cos2pi(s / (1 + s) / 4);
   f0 *= f0;
   abar[0] = 1, beta[0] = 0;
   double prev = 1, prod = 1;
   for (int t = 1; t <= T; t++) {
-    double f = cos(((double)t / T + s) / (1 + s) * pi2);
+    double f = rs_cos2pi(((double)t / T + s) / (1 + s) / 4);
     double ab = f * f / f0;
     double b = 1 - ab / prev;
     if (b > 0.999) b = 0.999;
@@ -30,16 +31,17 @@ void rs_df_schedule(int T, double *abar, double *beta) {
 }
 
 void rs_df_temb(int t, int T, float e[RS_DF_TEMB]) {
-  double x = 1000.0 * t / T;
+  /* sin(a) = cos(a - pi / 2); in turns: a / (2 pi) - 1/4 */
+  double x = 1000.0 * t / T / 6.283185307179586477;
   for (int i = 0; i < RS_DF_TEMB / 2; i++) {
-    double f = exp(-log(1000.0) * i / (RS_DF_TEMB / 2 - 1));
-    e[i] = (float)sin(x * f), e[RS_DF_TEMB / 2 + i] = (float)cos(x * f);
+    double f = rs_exp(-rs_log(1000.0) * i / (RS_DF_TEMB / 2 - 1));
+    e[i] = (float)rs_cos2pi(x * f - 0.25), e[RS_DF_TEMB / 2 + i] = (float)rs_cos2pi(x * f);
   }
 }
 
 float rs_gauss(tk_rng *rng) {
   double u1 = 1.0 - tk_rng_double(rng), u2 = tk_rng_double(rng);
-  return (float)(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+  return (float)(sqrt(-2.0 * rs_log(u1)) * rs_cos2pi(u2));
 }
 
 enum { C0 = RS_X_DIM, T0 = RS_X_DIM + RS_OBS_DIM, NULL0 = T0 + RS_DF_TEMB };

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "taikai/common.h"
+#include "rs_math.h"
 #include "taikai/rng.h"
 
 enum { RS_NN_MAX_LAYERS = 6, RS_NN_META = 16 };
@@ -56,8 +57,8 @@ static inline float *rs_mlp_b(const rs_mlp *m, int l) {
   return m->p + m->off[l] + (size_t)m->n[l] * (size_t)m->n[l + 1];
 }
 
-/* SiLU and its derivative. */
-static inline float rs_silu(float z) { return z / (1.0f + expf(-z)); }
+/* SiLU, z sigmoid(z), through rs_exp (rs_math.h: the same bits on every machine). */
+static inline float rs_silu(float z) { return (float)(z / (1.0 + rs_exp(-(double)z))); }
 
 /* Layer l on a batch: y[rows][n[l+1]] = x[rows][n[l]] W_l + b_l (no activation). */
 void rs_mlp_dense(const rs_mlp *m, int l, int rows, const float *x, float *y);
