@@ -51,6 +51,7 @@ int rs_df_from_net(rs_diffusion *d, rs_mlp *net, int T, tk_error *err) {
   d->net = *net;
   memset(net, 0, sizeof *net);
   d->guidance = 1;
+  d->eta = 1;
   if (T < 1 || T > RS_DF_MAX_T || d->net.n[0] != RS_DF_IN || d->net.n[d->net.nl] != RS_X_DIM ||
       d->net.nl < 2) {
     rs_df_free(d);
@@ -66,7 +67,44 @@ int rs_df_from_net(rs_diffusion *d, rs_mlp *net, int T, tk_error *err) {
     rs_df_free(d);
     return tk_error_set(err, TK_ENOMEM, -1, "diffusion: out of memory");
   }
+  float mu[RS_X_DIM], sd[RS_X_DIM];
+  for (int i = 0; i < RS_X_DIM; i++)
+    mu[i] = (float)d->net.meta[16 + i], sd[i] = (float)d->net.meta[16 + RS_X_DIM + i];
+  if (rs_df_precondition(d, d->net.meta[1] == 1 ? mu : NULL, sd, err)) {
+    rs_df_free(d);
+    return TK_ENOMEM;
+  }
   rs_df_refresh(d);
+  return 0;
+}
+
+int rs_df_precondition(rs_diffusion *d, const float *mu, const float *sd, tk_error *err) {
+  size_t n = (size_t)(d->T + 1) * RS_X_DIM;
+  if (!d->cmu) {
+    d->cmu = malloc(n * sizeof *d->cmu), d->cskip = malloc(n * sizeof *d->cskip);
+    d->cout = malloc(n * sizeof *d->cout);
+    if (!d->cmu || !d->cskip || !d->cout)
+      return tk_error_set(err, TK_ENOMEM, -1, "diffusion: out of memory");
+  }
+  d->precond = mu && sd;
+  d->net.meta[1] = d->precond;
+  for (int i = 0; i < RS_X_DIM && d->precond; i++) {
+    d->net.meta[16 + i] = mu[i];
+    d->net.meta[16 + RS_X_DIM + i] = sd[i];
+  }
+  for (int t = 0; t <= d->T; t++)
+    for (int i = 0; i < RS_X_DIM; i++) {
+      size_t at = (size_t)t * RS_X_DIM + i;
+      if (!d->precond) {
+        d->cmu[at] = 0, d->cskip[at] = 0, d->cout[at] = 1;
+        continue;
+      }
+      double ab = d->abar[t], m = mu[i], s2 = (double)sd[i] * sd[i], den = ab * s2 + 1 - ab;
+      double k = s2 * sqrt(ab) / den;
+      d->cskip[at] = (float)k;
+      d->cmu[at] = (float)(m - k * sqrt(ab) * m);
+      d->cout[at] = (float)(sd[i] * sqrt(1 - ab) / sqrt(den));
+    }
   return 0;
 }
 
@@ -96,7 +134,8 @@ void rs_df_free(rs_diffusion *d) {
   rs_mlp_free(&d->net);
   free(d->tpart);
   free(d->buf);
-  d->tpart = d->buf = NULL;
+  free(d->cmu), free(d->cskip), free(d->cout);
+  d->tpart = d->buf = d->cmu = d->cskip = d->cout = NULL;
 }
 
 void rs_df_input(const rs_diffusion *d, const float *x0s, const float *eps, int t,
@@ -159,16 +198,26 @@ int rs_df_sample_x0(rs_diffusion *d, const float c[RS_OBS_DIM], const float own[
       for (int j = 0; j < H; j++) hr[j] = rs_silu(hr[j] + cp[j] + tp[j]);
     }
     rs_mlp_forward_from(m, 1, rows, h0, f, sc);
-    double ab = d->abar[t], abp = d->abar[t - 1], be = d->beta[t];
-    float c1 = (float)(sqrt(abp) * be / (1 - ab)), c2 = (float)(sqrt(1 - be) * (1 - abp) / (1 - ab));
-    float sd = (float)sqrt(be * (1 - abp) / (1 - ab)), w = (float)d->guidance;
+    /* x_{t-1} = sqrt(abp) x0^ + sqrt(1 - abp - sg^2) eps^ + sg z, eps^ = (x_t - sqrt(ab) x0^) /
+     * sqrt(1 - ab), sg = eta sqrt((1 - abp) / (1 - ab) x (1 - ab / abp)) (Song et al.'s DDIM
+     * family): eta = 1 is DDPM's ancestral step (the posterior q(x_{t-1} | x_t, x0^)), eta = 0
+     * the deterministic DDIM step. */
+    double ab = d->abar[t], abp = d->abar[t - 1];
+    double sg = d->eta * sqrt((1 - abp) / (1 - ab) * (1 - ab / abp));
+    double dir = 1 - abp - sg * sg;
+    float ra = (float)sqrt(abp), rd = (float)sqrt(dir > 0 ? dir : 0), rs = (float)sg;
+    float sab = (float)sqrt(ab), s1ab = (float)sqrt(1 - ab), w = (float)d->guidance;
+    const float *km = d->cmu + (size_t)t * RS_X_DIM, *ks = d->cskip + (size_t)t * RS_X_DIM,
+                *ko = d->cout + (size_t)t * RS_X_DIM;
     for (int r = 0; r < k; r++)
       for (int i = 0; i < RS_X_DIM; i++) {
         size_t at = (size_t)r * RS_X_DIM + i;
         float x0 = f[at];
         if (cfg) x0 = f[(size_t)k * RS_X_DIM + at] + w * (x0 - f[(size_t)k * RS_X_DIM + at]);
+        x0 = km[i] + ks[i] * x[at] + ko[i] * x0;
         x0 = x0 < -1 ? -1 : x0 > 1 ? 1 : x0;
-        x[at] = c1 * x0 + c2 * x[at] + (t > 1 ? sd * rs_gauss(rng) : 0.0f);
+        float eps = (x[at] - sab * x0) / s1ab;
+        x[at] = ra * x0 + rd * eps + (t > 1 && rs > 0 ? rs * rs_gauss(rng) : 0.0f);
       }
     /* inpainting: the own row at level t - 1 */
     float ia = (float)sqrt(abp), ib = (float)sqrt(1 - abp);
@@ -297,7 +346,7 @@ static void df_free_ctx(void *ctx) {
 }
 
 int rs_df_open(rs_sampler *s, const char *options_json, const char *file, tk_error *err) {
-  double guidance = 1;
+  double guidance = 1, eta = 1;
   if (options_json) {
     json_error_t je;
     json_t *o = json_loads(options_json, 0, &je);
@@ -309,15 +358,19 @@ int rs_df_open(rs_sampler *s, const char *options_json, const char *file, tk_err
     const char *key;
     json_t *val;
     json_object_foreach(o, key, val) {
-      if (!strcmp(key, "guidance") && json_is_number(val) && json_number_value(val) >= 0 &&
-          json_number_value(val) <= 20) {
-        guidance = json_number_value(val);
+      double x = json_is_number(val) ? json_number_value(val) : -1;
+      if (!strcmp(key, "guidance") && x >= 0 && x <= 20) {
+        guidance = x;
+      } else if (!strcmp(key, "eta") && x >= 0 && x <= 1) {
+        eta = x;
       } else {
-        int known = !strcmp(key, "guidance");
+        int known = !strcmp(key, "guidance") || !strcmp(key, "eta");
         json_decref(o);
-        return tk_error_set(err, TK_EINVAL, -1, known ? "sampler 'diffusion': guidance must be a "
-                            "number in [0, 20]" : "sampler 'diffusion': unknown option '%s' "
-                            "(known: guidance)", key);
+        if (known)
+          return tk_error_set(err, TK_EINVAL, -1, "sampler 'diffusion': %s must be a number in "
+                              "[0, %s]", key, strcmp(key, "eta") ? "20" : "1");
+        return tk_error_set(err, TK_EINVAL, -1, "sampler 'diffusion': unknown option '%s' "
+                            "(known: guidance, eta)", key);
       }
     }
     json_decref(o);
@@ -338,6 +391,7 @@ int rs_df_open(rs_sampler *s, const char *options_json, const char *file, tk_err
     return rc;
   }
   d->guidance = guidance;
+  d->eta = eta;
   s->s.name = "diffusion";
   s->s.sample = rs_df_sample;
   s->s.ctx = d;

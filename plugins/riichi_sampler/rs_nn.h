@@ -22,7 +22,7 @@
 #include "rs_math.h"
 #include "taikai/rng.h"
 
-enum { RS_NN_MAX_LAYERS = 6, RS_NN_META = 16 };
+enum { RS_NN_MAX_LAYERS = 6, RS_NN_META = 640 };
 
 typedef struct rs_mlp {
   int nl;                        /* layers (weight matrices), 1..RS_NN_MAX_LAYERS */

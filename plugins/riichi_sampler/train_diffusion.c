@@ -149,7 +149,7 @@ static void x0s_of(const example *e, float *x) {
 /* Builds the batch rows of examples idx[0..b): inputs and targets (diffusion: x0s; direct:
  * unused). drop < 0: no drop. */
 static void diff_batch(const rs_diffusion *df, const data *d, const size_t *idx, int b,
-                       double drop, tk_rng *rng, float *in, float *tgt) {
+                       double drop, tk_rng *rng, float *in, float *tgt, int *ts) {
   for (int r = 0; r < b; r++) {
     const example *e = &d->e[idx[r]];
     float c[RS_OBS_DIM], eps[RS_X_DIM];
@@ -157,10 +157,30 @@ static void diff_batch(const rs_diffusion *df, const data *d, const size_t *idx,
     x0s_of(e, tgt + (size_t)r * RS_X_DIM);
     for (int i = 0; i < RS_X_DIM; i++) eps[i] = rs_gauss(rng);
     int t = 1 + (int)tk_rng_below(rng, (uint32_t)df->T);
+    ts[r] = t;
     int dropped = drop > 0 && tk_rng_double(rng) < drop;
     rs_df_input(df, tgt + (size_t)r * RS_X_DIM, eps, t, dropped ? NULL : c,
                 in + (size_t)r * RS_DF_IN);
   }
+}
+
+/* The summed squared error of x0^ = cskip x_t + cout F (out: F) against tgt; dout (may be NULL):
+ * its derivative by F over b x RS_X_DIM. */
+static double x0_loss(const rs_diffusion *df, int b, const float *in, const int *ts,
+                      const float *out, const float *tgt, float *dout) {
+  double loss = 0;
+  float s = 2.0f / ((float)b * RS_X_DIM);
+  for (int r = 0; r < b; r++) {
+    size_t o = (size_t)ts[r] * RS_X_DIM;
+    const float *km = df->cmu + o, *ks = df->cskip + o, *ko = df->cout + o;
+    for (int i = 0; i < RS_X_DIM; i++) {
+      size_t at = (size_t)r * RS_X_DIM + i;
+      float e = km[i] + ks[i] * in[(size_t)r * RS_DF_IN + i] + ko[i] * out[at] - tgt[at];
+      loss += e * e;
+      if (dout) dout[at] = s * ko[i] * e;
+    }
+  }
+  return loss;
 }
 
 /* Mean loss over the examples listed (forward only), with a fixed rng seed. */
@@ -181,12 +201,42 @@ static double eval_loss(int direct, const rs_mlp *m, const rs_diffusion *df, con
                                dout + (size_t)r * RS_DIRECT_OUT);
       }
     } else {
-      diff_batch(df, d, list + j, b, -1, &rng, in, tgt);
+      static int ts[65536];
+      diff_batch(df, d, list + j, b, -1, &rng, in, tgt, ts);
       rs_mlp_forward_from(m, 0, b, in, out, sc);
-      for (size_t i = 0; i < (size_t)b * RS_X_DIM; i++) loss += (out[i] - tgt[i]) * (out[i] - tgt[i]);
+      loss += x0_loss(df, b, in, ts, out, tgt, NULL);
     }
   }
   return n ? loss / (double)n / (direct ? 1.0 : RS_X_DIM) : 0;
+}
+
+/* The held-out loss at a few fixed steps t (how much the network uses x_t). */
+static void loss_by_t(const rs_diffusion *df, const data *d, const size_t *held, size_t nheld) {
+  size_t n = nheld < 2000 ? nheld : 2000;
+  float *in = malloc(RS_DF_IN * sizeof *in), *out = malloc(RS_X_DIM * sizeof *out);
+  int W = 0;
+  for (int l = 0; l <= df->net.nl; l++) W = df->net.n[l] > W ? df->net.n[l] : W;
+  float *sc = malloc(2 * (size_t)W * sizeof *sc);
+  if (!in || !out || !sc) return;
+  printf("held-out loss by step t (%zu positions):", n);
+  for (int t = 1; t <= df->T; t += t < 4 ? 1 : (df->T / 4 > 1 ? df->T / 4 : 1)) {
+    tk_rng rng;
+    tk_rng_seed(&rng, 0x5eed);
+    double loss = 0;
+    for (size_t j = 0; j < n; j++) {
+      const example *e = &d->e[held[j]];
+      float c[RS_OBS_DIM], x0s[RS_X_DIM], eps[RS_X_DIM];
+      c_of(e, c);
+      x0s_of(e, x0s);
+      for (int i = 0; i < RS_X_DIM; i++) eps[i] = rs_gauss(&rng);
+      rs_df_input(df, x0s, eps, t, c, in);
+      rs_mlp_forward_from(&df->net, 0, 1, in, out, sc);
+      loss += x0_loss(df, 1, in, &t, out, x0s, NULL);
+    }
+    printf(" t=%d %.5f", t, loss / (double)n / RS_X_DIM);
+  }
+  printf("\n");
+  free(in), free(out), free(sc);
 }
 
 /* One sample per held-out position through the discretisation. */
@@ -197,6 +247,7 @@ static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, si
   size_t n = nheld < (size_t)npos ? nheld : (size_t)npos;
   double hit = 0, uhit = 0, tiles = 0, se = 0, use = 0, secs = 0;
   unsigned long long shortp = 0, filled = 0, opp = 0;
+  double excess = 0, offl = 0, msh = 0, mtrue = 0; /* the rounded counts' sum minus the hand size; the scores */
   for (size_t j = 0; j < n; j++) {
     const example *e = &d->e[held[j * (nheld / n)]];
     float c[RS_OBS_DIM], own[RS_X_ROW], x[RS_X_DIM];
@@ -214,6 +265,16 @@ static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, si
                              hands, red);
     secs += now() - t0;
     if (f < 0) continue;
+    for (int i = 0; i < 3; i++) {
+      int sum = 0;
+      for (int k = 0; k < TK_KINDS; k++) {
+        float v = x[(i + 1) * RS_X_ROW + k] * 4;
+        int q = (int)floorf(v + 0.5f);
+        sum += q;
+        offl += fabsf(v - (float)q) * 0.25f;
+      }
+      excess += sum - need[i];
+    }
     shortp += f > 0, filled += (unsigned long long)f;
     /* a uniform draw of the same hands from the unseen tiles, for comparison */
     uint8_t uh[3][TK_KINDS] = {{0}}, av[TK_KINDS];
@@ -236,22 +297,29 @@ static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, si
       int s = tk_shanten(hands[i]), us = tk_shanten(uh[i]);
       s = s < 0 ? 0 : s > 6 ? 6 : s, us = us < 0 ? 0 : us > 6 ? 6 : us;
       se += (s - e->sh[i]) * (s - e->sh[i]);
+      msh += s, mtrue += e->sh[i];
       use += (us - e->sh[i]) * (us - e->sh[i]);
       opp++;
     }
   }
-  printf("held-out sampling, %zu positions x 1 sample (guidance %g): hands filled at random in "
+  printf("held-out sampling, %zu positions x 1 sample (guidance %g, eta %g): hands filled at random in "
          "%llu samples (%llu tiles); tiles right %.1f %% (uniform draw %.1f %%); shanten MSE "
-         "%.3f (uniform %.3f); %.2f ms a sample (this binary's CBLAS)\n", n, df->guidance, shortp,
+         "%.3f (uniform %.3f); %.2f ms a sample (this binary's CBLAS)\n", n, df->guidance, df->eta, shortp,
          filled, 100 * hit / (tiles ? tiles : 1), 100 * uhit / (tiles ? tiles : 1),
          se / (double)(opp ? opp : 1), use / (double)(opp ? opp : 1), 1000 * secs / (double)(n ? n : 1));
+  printf("  mean shanten (6: six or more): samples %.2f, the true hands %.2f\n",
+         msh / (double)(opp ? opp : 1), mtrue / (double)(opp ? opp : 1));
+  printf("  the model's counts, rounded, add up to the hand size %+.2f on average; mean distance "
+         "of a value to its reference point %.4f (0.125 at most)\n", excess / (double)(opp ? opp : 1),
+         offl / (double)(opp ? opp : 1) / TK_KINDS);
 }
 
 int main(int argc, char **argv) {
   const char *in[64], *outp = NULL, *model = "diffusion", *evalf = NULL;
   int nin = 0, hidden = 192, layers = 3, epochs = 8, holdout = 10, every = 4, batch = 256;
   int steps = 20, skip_bad = 0, evalpos = 500;
-  double lr = 1e-3, drop = 0.1, guidance = 1;
+  double lr = 1e-3, drop = 0.1, guidance = 1, eta = 1;
+  int precond = 1;
   uint64_t seed = 1;
   const tk_opt opts[] = {
       {.name = "out", .kind = TK_OPT_STRING, .dest = &outp, .value = "FILE", .once = 1,
@@ -274,6 +342,10 @@ int main(int argc, char **argv) {
        .open = 1, .help = "Adam's learning rate at the start, cosine-decayed to 0 (0.001)"},
       {.name = "drop", .kind = TK_OPT_DOUBLE, .dest = &drop, .value = "P", .lo = 0, .hi = 1,
        .help = "probability of dropping c in training (0.1, for classifier-free guidance)"},
+      {.name = "precondition", .kind = TK_OPT_INT, .dest = &precond, .value = "0|1", .min = 0,
+       .max = 1, .help = "1: the preconditioning of rs_df_precondition (default); 0: F is x0^"},
+      {.name = "eta", .kind = TK_OPT_DOUBLE, .dest = &eta, .value = "E", .lo = 0, .hi = 1,
+       .help = "the held-out sampling's step noise: 1 DDPM (default), 0 DDIM"},
       {.name = "guidance", .kind = TK_OPT_DOUBLE, .dest = &guidance, .value = "W", .lo = 0,
        .hi = 20, .help = "guidance weight of the held-out sampling (1)"},
       {.name = "every", .kind = TK_OPT_INT, .dest = &every, .value = "N", .min = 1, .max = 1000000,
@@ -344,7 +416,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROG ": %s\n", err.msg);
       return 1;
     }
-    df.guidance = guidance;
+    df.guidance = guidance, df.eta = eta;
+    loss_by_t(&df, &d, he, nheld);
     eval_samples(&df, &d, he, nheld, evalpos, seed);
     rs_df_free(&df);
     return 0;
@@ -363,6 +436,22 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROG ": %s\n", err.msg);
       return 1;
     }
+    /* the data's mean and deviation per coordinate, for the preconditioning */
+    double sum[RS_X_DIM] = {0}, sq[RS_X_DIM] = {0};
+    float mu[RS_X_DIM], sd[RS_X_DIM];
+    for (size_t j = 0; j < ntrain; j++) {
+      float x[RS_X_DIM];
+      x0s_of(&d.e[tr[j]], x);
+      for (int i = 0; i < RS_X_DIM; i++) sum[i] += x[i], sq[i] += (double)x[i] * x[i];
+    }
+    for (int i = 0; i < RS_X_DIM; i++) {
+      double mm = sum[i] / (double)ntrain, v = sq[i] / (double)ntrain - mm * mm;
+      mu[i] = (float)mm, sd[i] = (float)sqrt(v > 0 ? v : 0);
+    }
+    if (rs_df_precondition(&df, precond ? mu : NULL, sd, &err)) {
+      fprintf(stderr, PROG ": %s\n", err.msg);
+      return 1;
+    }
     m = &df.net;
   }
   rs_adam adam;
@@ -373,7 +462,8 @@ int main(int argc, char **argv) {
   float *inb = malloc((size_t)batch * W * sizeof *inb), *tgt = malloc((size_t)batch * W * sizeof *tgt);
   float *outb = malloc((size_t)batch * W * sizeof *outb), *dout = malloc((size_t)batch * W * sizeof *dout);
   float *sc = malloc(2 * (size_t)batch * W * sizeof *sc);
-  if (!inb || !tgt || !outb || !dout || !sc || rs_adam_init(&adam, m, lr, &err)) {
+  int *tbatch = malloc((size_t)batch * sizeof *tbatch);
+  if (!inb || !tgt || !outb || !dout || !sc || !tbatch || rs_adam_init(&adam, m, lr, &err)) {
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
@@ -381,7 +471,9 @@ int main(int argc, char **argv) {
          "(cosine), %d epochs, seed %llu\n", direct ? "direct" : "diffusion", n[0], layers - 1,
          hidden, n[layers], m->np, direct ? "" : ", T = ", direct ? 0 : steps, batch, lr, epochs,
          (unsigned long long)seed);
-  if (!direct) printf("classifier-free guidance: c dropped with probability %g\n", drop);
+  if (!direct)
+    printf("classifier-free guidance: c dropped with probability %g; preconditioning %s\n", drop,
+           precond ? "per coordinate (data mean and deviation)" : "none");
   size_t evaln = nheld < 20000 ? nheld : 20000;
   size_t *trsub = malloc(evaln * sizeof *trsub);
   for (size_t i = 0; i < evaln; i++) trsub[i] = tr[i * (ntrain / evaln ? ntrain / evaln : 1) % ntrain];
@@ -402,7 +494,7 @@ int main(int argc, char **argv) {
       if (direct) {
         for (int r = 0; r < b; r++) c_of(&d.e[tr[j + r]], inb + (size_t)r * RS_OBS_DIM);
       } else {
-        diff_batch(&df, &d, tr + j, b, drop, &rng, inb, tgt);
+        diff_batch(&df, &d, tr + j, b, drop, &rng, inb, tgt, tbatch);
       }
       if (rs_mlp_forward(m, b, inb, outb, &cache, NULL)) {
         fprintf(stderr, PROG ": out of memory\n");
@@ -415,12 +507,7 @@ int main(int argc, char **argv) {
                                 dout + (size_t)r * RS_DIRECT_OUT);
         }
       } else {
-        float s = 2.0f / ((float)b * RS_X_DIM);
-        for (size_t i = 0; i < (size_t)b * RS_X_DIM; i++) {
-          float e = outb[i] - tgt[i];
-          run += e * e;
-          dout[i] = s * e;
-        }
+        run += x0_loss(&df, b, inb, tbatch, outb, tgt, dout);
       }
       rs_mlp_backward(m, &cache, dout, adam.g);
       rs_adam_step(&adam, m);
@@ -442,14 +529,15 @@ int main(int argc, char **argv) {
   }
   printf("wrote %s: sha256 %s\n", outp, hex);
   if (!direct && evalpos) {
-    df.guidance = guidance;
+    df.guidance = guidance, df.eta = eta;
+    loss_by_t(&df, &d, he, nheld);
     eval_samples(&df, &d, he, nheld, evalpos, seed);
   }
   rs_adam_free(&adam);
   rs_mlp_cache_free(&cache);
   if (direct) rs_mlp_free(&net);
   else rs_df_free(&df);
-  free(inb), free(tgt), free(outb), free(dout), free(sc), free(tr), free(he), free(trsub);
+  free(inb), free(tgt), free(outb), free(dout), free(sc), free(tbatch), free(tr), free(he), free(trsub);
   free(d.e);
   return 0;
 }
