@@ -467,10 +467,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
-  printf("model %s: %d -> %d layers of %d -> %d, %zu parameters%s%d; batch %d, Adam lr %g "
+  char tinfo[32] = "";
+  if (!direct) snprintf(tinfo, sizeof tinfo, ", T = %d", steps);
+  printf("model %s: %d -> %d layers of %d -> %d, %zu parameters%s; batch %d, Adam lr %g "
          "(cosine), %d epochs, seed %llu\n", direct ? "direct" : "diffusion", n[0], layers - 1,
-         hidden, n[layers], m->np, direct ? "" : ", T = ", direct ? 0 : steps, batch, lr, epochs,
-         (unsigned long long)seed);
+         hidden, n[layers], m->np, tinfo, batch, lr, epochs, (unsigned long long)seed);
   if (!direct)
     printf("classifier-free guidance: c dropped with probability %g; preconditioning %s\n", drop,
            precond ? "per coordinate (data mean and deviation)" : "none");
@@ -528,6 +529,38 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("wrote %s: sha256 %s\n", outp, hex);
+  if (direct) {
+    /* held-out: the squared error of the expected shanten, and of the most likely one */
+    double se = 0, se1 = 0, brier = 0;
+    size_t cnt = 0;
+    for (size_t j = 0; j < nheld; j++) {
+      const example *e = &d.e[he[j]];
+      float c[RS_OBS_DIM], o[RS_DIRECT_OUT];
+      c_of(e, c);
+      rs_mlp_forward_from(m, 0, 1, c, o, sc);
+      for (int i = 0; i < 3; i++) {
+        const float *q = o + i * RS_DIRECT_PER;
+        double mx = q[0], z = 0, p[RS_DIRECT_SH], ev = 0;
+        int best = 0;
+        for (int k = 1; k < RS_DIRECT_SH; k++) mx = q[k] > mx ? q[k] : mx;
+        for (int k = 0; k < RS_DIRECT_SH; k++) z += p[k] = exp(q[k] - mx);
+        for (int k = 0; k < RS_DIRECT_SH; k++) {
+          ev += k * p[k] / z;
+          if (p[k] > p[best]) best = k;
+        }
+        se += (ev - e->sh[i]) * (ev - e->sh[i]);
+        se1 += (best - e->sh[i]) * (best - e->sh[i]);
+        for (int k = 0; k < TK_KINDS; k++) {
+          double pw = 1 / (1 + exp(-(double)q[RS_DIRECT_SH + k])), t = (double)(e->wait[i] >> k & 1);
+          brier += (pw - t) * (pw - t);
+        }
+        cnt++;
+      }
+    }
+    printf("held-out (%zu opponents): shanten squared error %.3f (expected value), %.3f (most "
+           "likely); wait Brier score %.5f per kind\n", cnt, se / (double)(cnt ? cnt : 1),
+           se1 / (double)(cnt ? cnt : 1), brier / (double)(cnt ? cnt : 1) / TK_KINDS);
+  }
   if (!direct && evalpos) {
     df.guidance = guidance, df.eta = eta;
     loss_by_t(&df, &d, he, nheld);
