@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "autoregressive.h"
 #include "diffusion.h"
 #include "rsamp_internal.h"
 
@@ -16,6 +17,7 @@ static const struct {
     {"uniform", NULL},
     {"tenpai", NULL},
     {"diffusion", rs_df_open},
+    {"autoregressive", rs_ar_open},
 };
 
 const char *rs_sampler_names(void) {

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "diffusion.h"
+#include "autoregressive.h"
 #include "direct.h"
 #include "opts.h"
 #include "riichi_log.h"
@@ -183,8 +184,49 @@ static double x0_loss(const rs_diffusion *df, int b, const float *in, const int 
   return loss;
 }
 
+/* Autoregressive rows (autoregressive.h): opponent i at random, the earlier ones' hands whole,
+ * a random prefix of opponent i's shuffled tiles; the target is its next tile. */
+static void ar_batch(const data *d, const size_t *idx, int b, tk_rng *rng, float *in, int *tgt) {
+  for (int r = 0; r < b; r++) {
+    const example *e = &d->e[idx[r]];
+    float c[RS_OBS_DIM];
+    c_of(e, c);
+    int i = (int)tk_rng_below(rng, 3), n = 0;
+    uint8_t sofar[3][TK_KINDS], list[14];
+    memset(sofar, 0, sizeof sofar);
+    for (int j = 0; j < i; j++) memcpy(sofar[j], e->x + (j + 1) * RS_X_ROW, TK_KINDS);
+    for (int k = 0; k < TK_KINDS; k++)
+      for (int m = 0; m < e->x[(i + 1) * RS_X_ROW + k] && n < 14; m++) list[n++] = (uint8_t)k;
+    int pre = n > 1 ? (int)tk_rng_below(rng, (uint32_t)n) : 0;
+    for (int q = 0; q <= pre && q < n; q++) {
+      int w = q + (int)tk_rng_below(rng, (uint32_t)(n - q));
+      uint8_t t = list[q];
+      list[q] = list[w], list[w] = t;
+    }
+    for (int q = 0; q < pre; q++) sofar[i][list[q]]++;
+    tgt[r] = n ? list[pre] : 0;
+    rs_ar_input(c, (const uint8_t(*)[TK_KINDS])sofar, i, n - pre, in + (size_t)r * RS_AR_IN);
+  }
+}
+
+/* Softmax cross-entropy of the rows' 34 logits against tgt; dout (may be NULL) scaled by s. */
+static double ar_loss(int b, const float *out, const int *tgt, float s, float *dout) {
+  double loss = 0;
+  for (int r = 0; r < b; r++) {
+    const float *o = out + (size_t)r * TK_KINDS;
+    double mx = o[0], z = 0;
+    for (int k = 1; k < TK_KINDS; k++) mx = o[k] > mx ? o[k] : mx;
+    for (int k = 0; k < TK_KINDS; k++) z += exp(o[k] - mx);
+    loss += -(o[tgt[r]] - mx - log(z));
+    if (dout)
+      for (int k = 0; k < TK_KINDS; k++)
+        dout[(size_t)r * TK_KINDS + k] = s * (float)(exp(o[k] - mx) / z - (k == tgt[r]));
+  }
+  return loss;
+}
+
 /* Mean loss over the examples listed (forward only), with a fixed rng seed. */
-static double eval_loss(int direct, const rs_mlp *m, const rs_diffusion *df, const data *d,
+static double eval_loss(int direct, int arm, const rs_mlp *m, const rs_diffusion *df, const data *d,
                         const size_t *list, size_t n, int B, float *in, float *tgt, float *out,
                         float *dout, float *sc) {
   tk_rng rng;
@@ -192,7 +234,12 @@ static double eval_loss(int direct, const rs_mlp *m, const rs_diffusion *df, con
   double loss = 0;
   for (size_t j = 0; j < n; j += (size_t)B) {
     int b = (int)(n - j < (size_t)B ? n - j : (size_t)B);
-    if (direct) {
+    if (arm) {
+      static int tg[65536];
+      ar_batch(d, list + j, b, &rng, in, tg);
+      rs_mlp_forward_from(m, 0, b, in, out, sc);
+      loss += ar_loss(b, out, tg, 0, NULL);
+    } else if (direct) {
       for (int r = 0; r < b; r++) c_of(&d->e[list[j + r]], in + (size_t)r * RS_OBS_DIM);
       rs_mlp_forward_from(m, 0, b, in, out, sc);
       for (int r = 0; r < b; r++) {
@@ -207,7 +254,7 @@ static double eval_loss(int direct, const rs_mlp *m, const rs_diffusion *df, con
       loss += x0_loss(df, b, in, ts, out, tgt, NULL);
     }
   }
-  return n ? loss / (double)n / (direct ? 1.0 : RS_X_DIM) : 0;
+  return n ? loss / (double)n / (direct || arm ? 1.0 : RS_X_DIM) : 0;
 }
 
 /* The held-out loss at a few fixed steps t (how much the network uses x_t). */
@@ -240,8 +287,8 @@ static void loss_by_t(const rs_diffusion *df, const data *d, const size_t *held,
 }
 
 /* One sample per held-out position through the discretisation. */
-static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, size_t nheld,
-                         int npos, uint64_t seed) {
+static void eval_samples(rs_diffusion *df, rs_ar *ar, const data *d, const size_t *held,
+                         size_t nheld, int npos, uint64_t seed) {
   tk_rng rng;
   tk_rng_seed(&rng, seed ^ 0xe7a1);
   size_t n = nheld < (size_t)npos ? nheld : (size_t)npos;
@@ -256,16 +303,22 @@ static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, si
       own[i] = i < TK_KINDS ? e->x[i] * 0.25f : (float)e->x[i];
     tk_error err;
     double t0 = now();
-    if (rs_df_sample_x0(df, c, own, 1, &rng, x, &err)) return;
     int need[3];
     uint8_t unseen[TK_KINDS], hands[3][TK_KINDS], red[3];
     memcpy(unseen, e->c + 34 + 4 * RS_OBS_SEAT + 34, TK_KINDS);
     for (int i = 0; i < 3; i++) need[i] = 13 - 3 * e->c[34 + (i + 1) * RS_OBS_SEAT + 139];
-    int f = rs_df_discretise((const float(*)[RS_X_ROW])(x + RS_X_ROW), need, unseen, 7, &rng,
-                             hands, red);
+    int f;
+    if (ar) {
+      f = rs_ar_hands(ar, c, need, unseen, 7, &rng, hands, red);
+      memset(x, 0, sizeof x);
+    } else {
+      if (rs_df_sample_x0(df, c, own, 1, &rng, x, &err)) return;
+      f = rs_df_discretise((const float(*)[RS_X_ROW])(x + RS_X_ROW), need, unseen, 7, &rng,
+                           hands, red);
+    }
     secs += now() - t0;
     if (f < 0) continue;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3 && !ar; i++) {
       int sum = 0;
       for (int k = 0; k < TK_KINDS; k++) {
         float v = x[(i + 1) * RS_X_ROW + k] * 4;
@@ -302,6 +355,12 @@ static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, si
       opp++;
     }
   }
+  if (ar)
+    printf("held-out sampling (autoregressive), %zu positions x 1 sample: tiles right %.1f %% "
+           "(uniform draw %.1f %%); shanten MSE %.3f (uniform %.3f); %.2f ms a sample (this "
+           "binary's CBLAS)\n", n, 100 * hit / (tiles ? tiles : 1), 100 * uhit / (tiles ? tiles : 1),
+           se / (double)(opp ? opp : 1), use / (double)(opp ? opp : 1), 1000 * secs / (double)(n ? n : 1));
+  else
   printf("held-out sampling, %zu positions x 1 sample (guidance %g, eta %g): hands filled at random in "
          "%llu samples (%llu tiles); tiles right %.1f %% (uniform draw %.1f %%); shanten MSE "
          "%.3f (uniform %.3f); %.2f ms a sample (this binary's CBLAS)\n", n, df->guidance, df->eta, shortp,
@@ -309,6 +368,7 @@ static void eval_samples(rs_diffusion *df, const data *d, const size_t *held, si
          se / (double)(opp ? opp : 1), use / (double)(opp ? opp : 1), 1000 * secs / (double)(n ? n : 1));
   printf("  mean shanten (6: six or more): samples %.2f, the true hands %.2f\n",
          msh / (double)(opp ? opp : 1), mtrue / (double)(opp ? opp : 1));
+  if (!ar)
   printf("  the model's counts, rounded, add up to the hand size %+.2f on average; mean distance "
          "of a value to its reference point %.4f (0.125 at most)\n", excess / (double)(opp ? opp : 1),
          offl / (double)(opp ? opp : 1) / TK_KINDS);
@@ -327,7 +387,8 @@ int main(int argc, char **argv) {
       {.name = "evaluate", .kind = TK_OPT_STRING, .dest = &evalf, .value = "FILE", .once = 1,
        .help = "measure the diffusion weights in FILE on the held-out positions instead"},
       {.name = "model", .kind = TK_OPT_STRING, .dest = &model, .value = "M",
-       .help = "diffusion (paper 003's sampler) or direct (its shanten and wait baseline)"},
+       .help = "diffusion (paper 003's sampler), direct (its shanten and wait baseline) or "
+               "autoregressive (its other baseline, an MLP over tile tokens)"},
       {.name = "hidden", .kind = TK_OPT_INT, .dest = &hidden, .value = "H", .min = 1,
        .max = 4096, .help = "hidden units per layer (192)"},
       {.name = "layers", .kind = TK_OPT_INT, .dest = &layers, .value = "L", .min = 2,
@@ -368,12 +429,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   int direct = model && !strcmp(model, "direct");
-  if (!prc && (!model || (!direct && strcmp(model, "diffusion")))) {
-    fprintf(stderr, PROG ": --model is diffusion or direct\n");
+  int arm = model && !strcmp(model, "autoregressive");
+  if (!prc && (!model || (!direct && !arm && strcmp(model, "diffusion")))) {
+    fprintf(stderr, PROG ": --model is diffusion, direct or autoregressive\n");
     prc = 2;
   }
   if (!prc && (!nin || !outp == !evalf || (evalf && direct))) {
-    fprintf(stderr, PROG ": give inputs and one of --out and --evaluate (diffusion only)\n");
+    fprintf(stderr, PROG ": give inputs and one of --out and --evaluate (not direct)\n");
     prc = 2;
   }
   if (prc) return 2;
@@ -411,6 +473,16 @@ int main(int argc, char **argv) {
   rs_diffusion df;
   memset(&df, 0, sizeof df);
   rs_mlp net;
+  if (evalf && arm) {
+    rs_ar ar;
+    if (rs_ar_load(&ar, evalf, &err)) {
+      fprintf(stderr, PROG ": %s\n", err.msg);
+      return 1;
+    }
+    eval_samples(NULL, &ar, &d, he, nheld, evalpos, seed);
+    rs_ar_free(&ar);
+    return 0;
+  }
   if (evalf) {
     if (rs_df_load(&df, evalf, &err)) {
       fprintf(stderr, PROG ": %s\n", err.msg);
@@ -418,20 +490,20 @@ int main(int argc, char **argv) {
     }
     df.guidance = guidance, df.eta = eta;
     loss_by_t(&df, &d, he, nheld);
-    eval_samples(&df, &d, he, nheld, evalpos, seed);
+    eval_samples(&df, NULL, &d, he, nheld, evalpos, seed);
     rs_df_free(&df);
     return 0;
   }
   int n[RS_NN_MAX_LAYERS + 1];
-  n[0] = direct ? RS_OBS_DIM : RS_DF_IN;
+  n[0] = arm ? RS_AR_IN : direct ? RS_OBS_DIM : RS_DF_IN;
   for (int l = 1; l < layers; l++) n[l] = hidden;
-  n[layers] = direct ? RS_DIRECT_OUT : RS_X_DIM;
+  n[layers] = arm ? TK_KINDS : direct ? RS_DIRECT_OUT : RS_X_DIM;
   if (rs_mlp_init(&net, layers, n, &rng, &err)) {
     fprintf(stderr, PROG ": %s\n", err.msg);
     return 1;
   }
   rs_mlp *m = &net;
-  if (!direct) {
+  if (!direct && !arm) {
     if (rs_df_from_net(&df, &net, steps, &err)) {
       fprintf(stderr, PROG ": %s\n", err.msg);
       return 1;
@@ -468,11 +540,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   char tinfo[32] = "";
-  if (!direct) snprintf(tinfo, sizeof tinfo, ", T = %d", steps);
+  if (!direct && !arm) snprintf(tinfo, sizeof tinfo, ", T = %d", steps);
   printf("model %s: %d -> %d layers of %d -> %d, %zu parameters%s; batch %d, Adam lr %g "
-         "(cosine), %d epochs, seed %llu\n", direct ? "direct" : "diffusion", n[0], layers - 1,
+         "(cosine), %d epochs, seed %llu\n", arm ? "autoregressive" : direct ? "direct" : "diffusion", n[0], layers - 1,
          hidden, n[layers], m->np, tinfo, batch, lr, epochs, (unsigned long long)seed);
-  if (!direct)
+  if (!direct && !arm)
     printf("classifier-free guidance: c dropped with probability %g; preconditioning %s\n", drop,
            precond ? "per coordinate (data mean and deviation)" : "none");
   size_t evaln = nheld < 20000 ? nheld : 20000;
@@ -492,7 +564,9 @@ int main(int argc, char **argv) {
     for (size_t j = 0; j < ntrain; j += (size_t)batch, step++) {
       int b = (int)(ntrain - j < (size_t)batch ? ntrain - j : (size_t)batch);
       adam.lr = lr * 0.5 * (1 + cos(3.141592653589793 * (double)step / (double)steps_total));
-      if (direct) {
+      if (arm) {
+        ar_batch(&d, tr + j, b, &rng, inb, tbatch);
+      } else if (direct) {
         for (int r = 0; r < b; r++) c_of(&d.e[tr[j + r]], inb + (size_t)r * RS_OBS_DIM);
       } else {
         diff_batch(&df, &d, tr + j, b, drop, &rng, inb, tgt, tbatch);
@@ -501,7 +575,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, PROG ": out of memory\n");
         return 1;
       }
-      if (direct) {
+      if (arm) {
+        run += ar_loss(b, outb, tbatch, 1.0f / (float)b, dout);
+      } else if (direct) {
         for (int r = 0; r < b; r++) {
           const example *e = &d.e[tr[j + r]];
           run += rs_direct_loss(outb + (size_t)r * RS_DIRECT_OUT, e->sh, e->wait, 1.0f / (float)b,
@@ -513,15 +589,16 @@ int main(int argc, char **argv) {
       rs_mlp_backward(m, &cache, dout, adam.g);
       rs_adam_step(&adam, m);
     }
-    if (!direct) rs_df_refresh(&df);
-    double lt = eval_loss(direct, m, &df, &d, trsub, evaln, batch, inb, tgt, outb, dout, sc);
-    double lh = eval_loss(direct, m, &df, &d, he, evaln, batch, inb, tgt, outb, dout, sc);
+    if (!direct && !arm) rs_df_refresh(&df);
+    double lt = eval_loss(direct, arm, m, &df, &d, trsub, evaln, batch, inb, tgt, outb, dout, sc);
+    double lh = eval_loss(direct, arm, m, &df, &d, he, evaln, batch, inb, tgt, outb, dout, sc);
     printf("%5d   %23.5f   %32.5f   %20.5f   %6.0f\n", ep + 1,
-           run / (double)ntrain / (direct ? 1.0 : RS_X_DIM), lt, lh, now() - t0);
+           run / (double)ntrain / (direct || arm ? 1.0 : RS_X_DIM), lt, lh, now() - t0);
     fflush(stdout);
   }
   printf("training: %.0f s wall, %.0f s CPU\n", now() - t0, (double)(clock() - c0) / CLOCKS_PER_SEC);
-  int rc = direct ? rs_mlp_save(outp, m, RS_DIRECT_MODEL, RS_OBS_VERSION, &err)
+  int rc = arm      ? rs_mlp_save(outp, m, RS_AR_MODEL, RS_OBS_VERSION, &err)
+           : direct ? rs_mlp_save(outp, m, RS_DIRECT_MODEL, RS_OBS_VERSION, &err)
                   : rs_mlp_save(outp, m, RS_DF_MODEL, RS_OBS_VERSION, &err);
   char hex[TK_SHA256_HEX];
   if (rc || tk_sha256_file(outp, hex, &err)) {
@@ -561,14 +638,22 @@ int main(int argc, char **argv) {
            "likely); wait Brier score %.5f per kind\n", cnt, se / (double)(cnt ? cnt : 1),
            se1 / (double)(cnt ? cnt : 1), brier / (double)(cnt ? cnt : 1) / TK_KINDS);
   }
-  if (!direct && evalpos) {
+  if (arm && evalpos) {
+    rs_ar ar;
+    memset(&ar, 0, sizeof ar);
+    if (!rs_ar_load(&ar, outp, &err)) {
+      eval_samples(NULL, &ar, &d, he, nheld, evalpos, seed);
+      rs_ar_free(&ar);
+    }
+  }
+  if (!direct && !arm && evalpos) {
     df.guidance = guidance, df.eta = eta;
     loss_by_t(&df, &d, he, nheld);
-    eval_samples(&df, &d, he, nheld, evalpos, seed);
+    eval_samples(&df, NULL, &d, he, nheld, evalpos, seed);
   }
   rs_adam_free(&adam);
   rs_mlp_cache_free(&cache);
-  if (direct) rs_mlp_free(&net);
+  if (direct || arm) rs_mlp_free(&net);
   else rs_df_free(&df);
   free(inb), free(tgt), free(outb), free(dout), free(sc), free(tbatch), free(tr), free(he), free(trsub);
   free(d.e);
