@@ -30,6 +30,7 @@
 
 /* The SHA-256 of the shipped weights, as docs/riichi-samplers.md states it. */
 #define SHIPPED_SHA256 "3ef4b243d0f3a6cb03fd615239d57b334581fc78cd1ca43ee73c745b595ce566"
+#define DIRECT_SHA256 "9a0f499f96652600f5de1d62f99a9a5983a2a7b3ccf99fec767999935faa74d0"
 
 static void schedule(void) {
   enum { T = 20 };
@@ -365,6 +366,8 @@ static void shipped(void) {
   position(&g, 30);
   tk_riichi_view v;
   tk_riichi_view_of(&g, g.turn, &v);
+  tk_sha256_hex(dm.sha256, hex2);
+  if (strcmp(hex2, DIRECT_SHA256)) TK_FAILF("direct weights: sha256 %s, documented %s", hex2, DIRECT_SHA256);
   double sh[3][7], w[3][34];
   TK_EQ(rs_direct_predict(&dm, &v, sh, w), 0, "predict");
   for (int i = 0; i < 3; i++) {
