@@ -365,12 +365,14 @@ int rs_df_open(rs_sampler *s, const char *options_json, const char *file, tk_err
         eta = x;
       } else {
         int known = !strcmp(key, "guidance") || !strcmp(key, "eta");
-        json_decref(o);
         if (known)
-          return tk_error_set(err, TK_EINVAL, -1, "sampler 'diffusion': %s must be a number in "
-                              "[0, %s]", key, strcmp(key, "eta") ? "20" : "1");
-        return tk_error_set(err, TK_EINVAL, -1, "sampler 'diffusion': unknown option '%s' "
-                            "(known: guidance, eta)", key);
+          tk_error_set(err, TK_EINVAL, -1, "sampler 'diffusion': %s must be a number in [0, %s]",
+                       key, strcmp(key, "eta") ? "20" : "1");
+        else
+          tk_error_set(err, TK_EINVAL, -1, "sampler 'diffusion': unknown option '%.64s' (known: "
+                       "guidance, eta)", key);
+        json_decref(o); /* after the message: key belongs to o */
+        return TK_EINVAL;
       }
     }
     json_decref(o);
