@@ -30,6 +30,7 @@
 
 /* The SHA-256 of the shipped weights, as docs/riichi-samplers.md states it. */
 #define SHIPPED_SHA256 "3ef4b243d0f3a6cb03fd615239d57b334581fc78cd1ca43ee73c745b595ce566"
+#define HUMAN_SHA256 "8522fb0a598df7ce12dbace2e817c133e6383132ad9cad44d4b701a628f9c814"
 #define DIRECT_SHA256 "9a0f499f96652600f5de1d62f99a9a5983a2a7b3ccf99fec767999935faa74d0"
 
 static void schedule(void) {
@@ -343,6 +344,14 @@ static void shipped(void) {
   if (strcmp(hex2, hex)) TK_FAILF("the sampler records %s", hex2);
   rs_sampler_close(s);
   TK_EQ(rs_sampler_known("diffusion"), 1, "registered");
+  /* the Tenhou-trained model loads too */
+  if (rs_sampler_open("diffusion", NULL, RS_WEIGHTS_HUMAN, &s, &err)) {
+    TK_FAILF("human weights: %s", err.msg);
+  } else {
+    tk_sha256_hex(s->file_sha256, hex2);
+    if (strcmp(hex2, HUMAN_SHA256)) TK_FAILF("human weights: sha256 %s, documented %s", hex2, HUMAN_SHA256);
+    rs_sampler_close(s);
+  }
   TK_EQ(rs_sampler_open("diffusion", "{\"guidanse\": 2}", RS_WEIGHTS, &s, &err), TK_EINVAL,
         "an unknown option refused");
   TK_EQ(rs_sampler_open("diffusion", "{\"eta\": 2}", RS_WEIGHTS, &s, &err), TK_EINVAL,
