@@ -1,6 +1,7 @@
 /* plugins/riichi_sampler/obs.c — the observation and target encodings of obs.h. */
 #include "obs.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "rsamp.h"
@@ -9,20 +10,28 @@ enum { O_SEATS = 34, O_DORA = 34 + 4 * RS_OBS_SEAT, O_UNSEEN = O_DORA + 34,
        O_LEFT = O_UNSEEN + 34, O_WIND = O_LEFT + 1, O_SWIND = O_WIND + 4, O_SCORE = O_SWIND + 4 };
 _Static_assert(O_SCORE + 4 == RS_OBS_DIM, "obs layout");
 
+/* The scale of raw byte i (a pure function: no shared state, so any thread may encode). */
+static float scale_of(int i) {
+  if (i >= O_SEATS && i < O_DORA) {
+    int j = (i - O_SEATS) % RS_OBS_SEAT;
+    if (j == 136) return 1;
+    if (j == 137 || j == 138) return 1.0f / 24;
+    return 0.25f;
+  }
+  if (i == O_LEFT) return 1.0f / 70;
+  if (i >= O_WIND && i < O_SCORE) return 1;
+  if (i >= O_SCORE) return 1.0f / 50;
+  return 0.25f;
+}
+
 static float scale[RS_OBS_DIM];
+static pthread_once_t scale_once = PTHREAD_ONCE_INIT;
+static void scale_init(void) {
+  for (int i = 0; i < RS_OBS_DIM; i++) scale[i] = scale_of(i);
+}
 
 const float *rs_obs_scale(void) {
-  if (scale[0] == 0) {
-    for (int i = 0; i < RS_OBS_DIM; i++) scale[i] = 0.25f;
-    for (int r = 0; r < 4; r++) {
-      int b = O_SEATS + r * RS_OBS_SEAT;
-      scale[b + 136] = 1;
-      scale[b + 137] = scale[b + 138] = 1.0f / 24;
-    }
-    scale[O_LEFT] = 1.0f / 70;
-    for (int i = 0; i < 8; i++) scale[O_WIND + i] = 1;
-    for (int i = 0; i < 4; i++) scale[O_SCORE + i] = 1.0f / 50;
-  }
+  pthread_once(&scale_once, scale_init);
   return scale;
 }
 
@@ -69,8 +78,7 @@ int rs_obs_raw(const tk_riichi_view *v, const tk_riichi_rules *rules, uint8_t ra
 int rs_obs_encode(const tk_riichi_view *v, const tk_riichi_rules *rules, float c[RS_OBS_DIM]) {
   uint8_t raw[RS_OBS_DIM];
   int rc = rs_obs_raw(v, rules, raw);
-  const float *sc = rs_obs_scale();
-  for (int i = 0; i < RS_OBS_DIM; i++) c[i] = raw[i] * sc[i];
+  for (int i = 0; i < RS_OBS_DIM; i++) c[i] = raw[i] * scale_of(i);
   return rc;
 }
 
