@@ -3,7 +3,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= 2
-PACKAGES   := build-essential cmake pkg-config libjansson-dev libgsl-dev libcunit1-dev zlib1g-dev
+PACKAGES   := build-essential cmake pkg-config libjansson-dev libgsl-dev libcunit1-dev zlib1g-dev libopenblas-dev
 CMAKE_ARGS ?=
 # what the tests need beyond the build: report.html is checked with Python's html.parser and
 # rendered by headless Chromium (tests/report/)

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "autoregressive.h"
+#include "diffusion.h"
 #include "rsamp_internal.h"
 #include "constrained.h"
 
@@ -17,6 +19,8 @@ static const struct {
     {"tenpai", NULL},
     {"constrained", rs_open_constrained}, /* constrained.c */
     {"weighted", rs_open_weighted},       /* weighted.c */
+    {"diffusion", rs_df_open},
+    {"autoregressive", rs_ar_open},
 };
 
 const char *rs_sampler_names(void) {
