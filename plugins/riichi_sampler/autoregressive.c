@@ -124,10 +124,9 @@ int rs_ar_open(rs_sampler *s, const char *options_json, const char *file, tk_err
   char path[4096];
   if (file && file[0]) {
     snprintf(path, sizeof path, "%s", file);
-  } else if (tk_weights_beside((const void *)rs_ar_open, "riichi_autoregressive.tkw", path,
-                               sizeof path)) {
-    return tk_error_set(err, TK_ENOTFOUND, -1, "sampler 'autoregressive': its default weights "
-                        "file riichi_autoregressive.tkw is not found beside the plugin");
+  } else if (rs_default_file((const void *)rs_ar_open, "riichi_autoregressive.tkw",
+                             "sampler 'autoregressive'", path, sizeof path, err)) {
+    return TK_ENOTFOUND;
   }
   rs_ar *m = calloc(1, sizeof *m);
   if (!m) return tk_error_set(err, TK_ENOMEM, -1, "sampler 'autoregressive': out of memory");

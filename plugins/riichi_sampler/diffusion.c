@@ -380,10 +380,9 @@ int rs_df_open(rs_sampler *s, const char *options_json, const char *file, tk_err
   char path[4096];
   if (file && file[0]) {
     snprintf(path, sizeof path, "%s", file);
-  } else if (tk_weights_beside((const void *)rs_df_open, "riichi_diffusion.tkw", path,
-                               sizeof path)) {
-    return tk_error_set(err, TK_ENOTFOUND, -1, "sampler 'diffusion': its default weights file "
-                        "riichi_diffusion.tkw is not found beside the plugin");
+  } else if (rs_default_file((const void *)rs_df_open, "riichi_diffusion.tkw",
+                             "sampler 'diffusion'", path, sizeof path, err)) {
+    return TK_ENOTFOUND;
   }
   rs_diffusion *d = calloc(1, sizeof *d);
   if (!d) return tk_error_set(err, TK_ENOMEM, -1, "sampler 'diffusion': out of memory");

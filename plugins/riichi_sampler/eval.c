@@ -22,6 +22,7 @@
 
 #include "opts.h"
 #include "riichi_log.h"
+#include "direct.h"
 #include "rs_eval.h"
 #include "rsamp.h"
 #include "taikai/rng.h"
@@ -32,15 +33,50 @@
 
 /* ---------------------------------------------------------------- predictors
  * The "direct prediction" entrants: each opens its model from a file (NULL: its default) and
- * gives an rs_predict_fn. None is built in yet; the learned direct predictor adds its line here
- * (and its library to the executable in CMakeLists.txt). */
+ * gives an rs_predict_fn. */
 typedef int (*rs_predictor_open_fn)(const char *file, rs_predict_fn *fn, void **ctx,
                                     void (**free_ctx)(void *), tk_error *err);
+
+/* "direct": paper 003's direct baseline (direct.h), riichi_direct.tkw by default. */
+static int direct_predict(void *ctx, const tk_riichi_view *v, rs_pred *out, tk_error *err) {
+  double sh[3][7], wait[3][34];
+  if (rs_direct_predict(ctx, v, sh, wait))
+    return tk_error_set(err, TK_ENOMEM, -1, "predictor 'direct': out of memory");
+  memset(out, 0, sizeof *out);
+  for (int o = 0; o < 3; o++) {
+    for (int s = 0; s < 7 && s < RS_SHANTEN_N; s++) out->shanten[o][s] = sh[o][s];
+    for (int t = 0; t < TK_KINDS; t++) out->wait[o][t] = wait[o][t];
+  }
+  return 0;
+}
+static void direct_free(void *ctx) {
+  rs_direct_free(ctx);
+  free(ctx);
+}
+static int direct_open(const char *file, rs_predict_fn *fn, void **ctx, void (**free_ctx)(void *),
+                       tk_error *err) {
+  char path[4096];
+  if (file && file[0]) snprintf(path, sizeof path, "%s", file);
+  else if (rs_default_file((const void *)direct_open, "riichi_direct.tkw", "predictor 'direct'",
+                           path, sizeof path, err))
+    return TK_ENOTFOUND;
+  rs_direct *m = calloc(1, sizeof *m);
+  if (!m) return tk_error_set(err, TK_ENOMEM, -1, "predictor 'direct': out of memory");
+  int rc = rs_direct_load(m, path, err);
+  if (rc) {
+    free(m);
+    return rc;
+  }
+  *fn = direct_predict, *ctx = m, *free_ctx = direct_free;
+  return 0;
+}
+
 static const struct {
   const char *name;
   rs_predictor_open_fn open;
 } predictors[] = {
-    {NULL, NULL}, /* the end; e.g. {"direct", rs_direct_open}, before it */
+    {"direct", direct_open},
+    {NULL, NULL},
 };
 
 static const char *predictor_names(void) {

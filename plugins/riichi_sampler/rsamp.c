@@ -3,11 +3,13 @@
 
 #include <stdlib.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "autoregressive.h"
 #include "diffusion.h"
 #include "rsamp_internal.h"
+#include "taikai/weights.h"
 #include "constrained.h"
 
 /* Each sampler of this library: its name and its opener (NULL: the engine's, no ctx). */
@@ -109,4 +111,14 @@ int rs_unseen(const tk_riichi_view *v, const tk_riichi_rules *rules, uint8_t uns
 
 int rs_concealed(const tk_riichi_view *v, int s) {
   return s == v->seat ? v->nhand : 13 - 3 * v->nmelds[s];
+}
+
+int rs_default_file(const void *anchor, const char *name, const char *who, char *out, size_t cap,
+                    tk_error *err) {
+  char alt[4096];
+  snprintf(alt, sizeof alt, "plugins/%s", name);
+  if (!tk_weights_beside(anchor, name, out, cap) && !access(out, R_OK)) return 0;
+  if (!tk_weights_beside(anchor, alt, out, cap) && !access(out, R_OK)) return 0;
+  return tk_error_set(err, TK_ENOTFOUND, -1, "%s: its default weights file %s is found neither "
+                      "beside the shared object nor in plugins/ beside the program", who, name);
 }

@@ -47,6 +47,13 @@ int rs_sampler_open(const char *name, const char *options_json, const char *file
                     rs_sampler **out, tk_error *err);
 void rs_sampler_close(rs_sampler *s);
 
+/* The path of a default weights file `name`: beside the shared object that holds `anchor` (a
+ * function of the caller's: a plugin's folder, build/plugins/), else in plugins/ beside it (a
+ * program in build/, whose plugins and weights are in build/plugins/). Returns 0 with out set to
+ * the first that exists, or TK_ENOTFOUND with err naming the file and `who`. */
+int rs_default_file(const void *anchor, const char *name, const char *who, char *out, size_t cap,
+                    tk_error *err);
+
 /* What a position's samplers are measured against (build/riichi_sampler_eval) and trained on:
  * the viewer-relative order of the opponents, 1 = the next seat (shimocha), 2 = across (toimen),
  * 3 = the previous seat (kamicha). */

@@ -262,15 +262,9 @@ int rs_open_weighted(rs_sampler *s, const char *options_json, const char *file, 
   json_decref(j);
   if (rc) return rc;
   if (!policy[0]) {
-    /* beside a plugin (build/plugins/), else in plugins/ beside a program (build/) */
-    char alt[4096];
-    if (tk_weights_beside((const void *)rs_open_weighted, RS_W_POLICY, policy, sizeof policy))
-      return tk_error_set(err, TK_ENOTFOUND, -1, "sampler 'weighted': cannot locate %s beside the "
-                          "shared object (give the option \"policy\")", RS_W_POLICY);
-    if (access(policy, R_OK) &&
-        !tk_weights_beside((const void *)rs_open_weighted, "plugins/" RS_W_POLICY, alt, sizeof alt) &&
-        !access(alt, R_OK))
-      snprintf(policy, sizeof policy, "%s", alt);
+    if (rs_default_file((const void *)rs_open_weighted, RS_W_POLICY, "sampler 'weighted'",
+                        policy, sizeof policy, err))
+      return TK_ENOTFOUND;
   }
   rc = rop_weights_load(policy, &c->w, NULL, err);
   if (rc) return rc;
