@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 1;
   const char *wpath = NULL, *epath = NULL, *opath = NULL, *sampler = NULL;
   const char *soptions = NULL, *sfile = NULL;
+  int fixed = 0;
   const tk_opt opts[] = {
       {.name = "decisions", .kind = TK_OPT_INT, .dest = &decisions, .value = "N", .min = 1,
        .max = 1000000, .help = "Monte Carlo decisions to time (default 50)"},
@@ -61,6 +62,9 @@ int main(int argc, char **argv) {
        .help = "the sampler's options, a JSON object (riichi_mc's \"sampler_options\")"},
       {.name = "sampler-file", .kind = TK_OPT_STRING, .dest = &sfile, .value = "FILE",
        .help = "a learned sampler's weights (riichi_mc's \"sampler_file\")"},
+      {.name = "fixed-positions", .kind = TK_OPT_FLAG, .dest = &fixed,
+       .help = "seat 0 plays the simulation policy's move, not riichi_mc's: every sampler and "
+       "playout count is timed on the same decisions (for equal-CPU settings)"},
       {.name = "show-riichi", .kind = TK_OPT_FLAG, .dest = &show_riichi,
        .help = "--show prints only the decisions where riichi can be declared"},
       {.name = "seed", .kind = TK_OPT_U64, .dest = &seed, .value = "S", .help = "games' seed (1)"},
@@ -164,7 +168,7 @@ int main(int argc, char **argv) {
           if (show > 0 && (riichi || !show_riichi)) show--, print_decision(&v, &l, &r);
           ms[done++] = t * 1000;
         }
-        i = r.action;
+        if (!fixed) i = r.action;
       }
       tk_riichi_apply(&g, s, &l.a[i], NULL, NULL);
     }
