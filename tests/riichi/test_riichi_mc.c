@@ -414,6 +414,23 @@ static void plugin(void) {
   snprintf(cmd, sizeof cmd, "grep -q '\"efr\"' %s/spec.json && grep -q '\"opp\"' %s/spec.json", out1,
            out1);
   TK_EQ(system(cmd), 0, "spec.json records the model files");
+  /* a learned sampler: the same games at -j 1 and -j 2, its weights file recorded */
+  f = fopen(spec, "w");
+  fprintf(f, "{\"game\": \"riichi\", \"seed\": 12, \"walls\": 1, \"format\": \"duplicate\", "
+             "\"agents\": [{\"plugin\": \"riichi_greedy\", \"label\": \"greedy\"}, "
+             "{\"plugin\": \"riichi_mc\", \"label\": \"mc\", \"params\": {\"playouts\": 8, "
+             "\"sampler\": \"diffusion\", \"model_dealin\": false}}], "
+             "\"rules\": {\"length\": \"east\"}}\n");
+  fclose(f);
+  snprintf(out1, sizeof out1, "%s/df1", work);
+  snprintf(out2, sizeof out2, "%s/df2", work);
+  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 2 --quiet > /dev/null", spec, out1), 0, "diffusion -j 2");
+  TK_EQ(sh(TK_TAIKAI_BIN " run %s --out %s -j 1 --quiet > /dev/null", spec, out2), 0, "diffusion -j 1");
+  snprintf(cmd, sizeof cmd, "cmp -s %s/games.jsonl %s/games.jsonl", out1, out2);
+  TK_EQ(system(cmd), 0, "the diffusion sampler's games the same at -j 1 and -j 2");
+  snprintf(cmd, sizeof cmd, "grep -q '\"sampler\"' %s/spec.json && grep -q riichi_diffusion.tkw %s/spec.json",
+           out1, out1);
+  TK_EQ(system(cmd), 0, "spec.json records the sampler's weights file");
   /* bad parameters: the message names the field and the value */
   static const char *const params[][2] = {
       {"{\"playouts\": 0}", "playouts"},
