@@ -499,7 +499,8 @@ static int resume_folder(const tk_run *r, const tk_run_opts *o, const char *path
   if (kept < 0) return (int)kept;
   if (has_chain ? truncate(cpath, (off_t)(TK_CHAIN_HEADER + (uint64_t)kept * TK_CHAIN_ENTRY)) ||
                       !(sc->chain = fopen(cpath, "ab"))
-                : !(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id))
+                : !(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id) ||
+                      fflush(sc->chain))
     return tk_error_set(err, TK_EIO, -1, "%s: %s", cpath, strerror(errno));
   out->resumed = (uint64_t)kept > end - start ? end - start : (uint64_t)kept;
   if (o->extend) {
@@ -538,7 +539,11 @@ static int open_folder(const tk_run *r, const tk_run_opts *o, uint64_t start, ui
     *games = rc ? NULL : fopen(path, "w");
     if (!rc && !*games) rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", path,
                                           strerror(errno));
-    if (!rc && (!(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id)))
+    /* the header reaches the file before any line does: a run killed after its first lines
+     * leaves a chain that names its tournament, and the resume keeps the lines it vouches for
+     * (none yet) instead of refusing a chain without a header */
+    if (!rc && (!(sc->chain = fopen(cpath, "wb")) || tk_chain_write_header(sc->chain, start, id) ||
+                fflush(sc->chain)))
       rc = tk_error_set(err, TK_EIO, -1, "%s: cannot write: %s", cpath, strerror(errno));
   }
   if (rc) return rc;
