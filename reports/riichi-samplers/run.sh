@@ -16,11 +16,15 @@
 #             plays it; played here when absent: 2,000 games)
 #   JOBS      worker processes for that tournament (2)
 #   SAMPLES   samples per position (100, the paper's)      SEED  positions and samplers (1)
-#   KEEP_HUMAN, KEEP_SELFPLAY  the share of held-out own-turn discards evaluated (0.5, 0.1:
-#             about 3,500 and 4,700 positions; a slow learned sampler may want less)
+#   KEEP_HUMAN, KEEP_SELFPLAY  the share of held-out own-turn discards evaluated (0.2, 0.04:
+#             about 1,400 and 1,900 positions; "weighted" draws about 330 samples a CPU second)
 #   SAMPLERS  the samplers, space-separated (every registered one)
-#   EXTRA     more entrants for both corpora, e.g. "--sampler diffusion --sampler-file F" or
-#             "--predictor direct --predictor-file F" (a learned model's weights are named here)
+#   WORK      the downstream tournament's shards (runs/riichi-samplers)
+#   SHARDS    shards of 40 played, 5 walls each (3: the report's; about 20 CPU minutes a shard)
+#   EXTRA_HUMAN, EXTRA_SELFPLAY  more entrants for each corpus; by default the models trained on
+#             that corpus besides the defaults: the Tenhou-trained diffusion model and direct
+#             predictor for the human records, the (self-play-trained) direct predictor for the
+#             self-play records
 set -eu
 B=${BUILD:-build}
 H=${HUMAN:-runs/riichi-human/tenhou}
@@ -42,15 +46,42 @@ fi
 ARGS=""
 for s in $SAMPLERS; do ARGS="$ARGS --sampler $s"; done
 
-# evaluate NAME INPUT KEEP: the tables to $R/NAME.md, every figure to $R/NAME.json
+P=plugins/riichi_sampler
+EH=${EXTRA_HUMAN:---sampler diffusion --sampler-file $P/riichi_diffusion_human.tkw --predictor direct --predictor-file $P/riichi_direct_human.tkw}
+ES=${EXTRA_SELFPLAY:---predictor direct --predictor-file $P/riichi_direct.tkw}
+
+# evaluate NAME INPUT KEEP EXTRA: the tables to $R/NAME.md, every figure to $R/NAME.json
 evaluate() {
-  echo "== $1: $ARGS ${EXTRA:-} (keep $3)"
-  # shellcheck disable=SC2086 # ARGS and EXTRA are lists of arguments
-  "$B/riichi_sampler_eval" "$2" $ARGS ${EXTRA:-} --skip-bad-games --holdout 10 --samples "$K" \
+  echo "== $1: $ARGS $4 (keep $3)"
+  # shellcheck disable=SC2086 # ARGS and the extras are lists of arguments
+  "$B/riichi_sampler_eval" "$2" $ARGS $4 --skip-bad-games --holdout 10 --samples "$K" \
     --seed "$SEED" --keep "$3" --json "$R/$1.json" --markdown "$R/$1.md" > "$R/$1.txt"
 }
-evaluate human "$H" "${KEEP_HUMAN:-0.5}"
-evaluate self-play "$S" "${KEEP_SELFPLAY:-0.1}"
+# the two corpora side by side (each evaluation is one process)
+evaluate human "$H" "${KEEP_HUMAN:-0.2}" "$EH" &
+ph=$!
+evaluate self-play "$S" "${KEEP_SELFPLAY:-0.04}" "$ES" &
+ps=$!
+wait $ph
+wait $ps
+
+# The samplers downstream: riichi_mc with each sampler against three copies of the previous
+# program (arenas/riichi/samplers.json), shards 1..SHARDS of 40 (5 walls each), then merged.
+W=${WORK:-runs/riichi-samplers}
+N=${SHARDS:-3}
+k=1
+while [ "$k" -le "$N" ]; do
+  "$B/taikai" run arenas/riichi/samplers.json -j "$J" --shard "$k/40" --quiet --no-html \
+      --out "$W/shard-$k" > /dev/null || "$B/taikai" run arenas/riichi/samplers.json -j "$J" \
+      --shard "$k/40" --quiet --no-html --out "$W/shard-$k" --resume > /dev/null
+  k=$((k + 1))
+done
+rm -rf "$R/run"
+# shellcheck disable=SC2046 # one argument per shard
+"$B/taikai" merge $(k=1; while [ "$k" -le "$N" ]; do printf '%s ' "$W/shard-$k"; k=$((k + 1)); done) \
+    --partial --quiet --out "$R/run"
+gzip -n -f "$R/run/games.jsonl"
+python3 "$R/downstream.py" "$R/run/summary.json" > "$R/downstream.md"
 
 {
   echo "# Opponent-hand samplers: paper 003's evaluation"
@@ -60,7 +91,10 @@ evaluate self-play "$S" "${KEEP_SELFPLAY:-0.1}"
   echo "player's own-turn discards, seen from that player, in the held-out games (game g with"
   echo "g % 10 == 9); every figure is also in reports/riichi-samplers/*.json. The paper's figures"
   echo "(table 1, fig. 4) are on 10 k Tenhou half-games with learned models: a reference scale,"
-  echo "not a target."
+  echo "not a target. The learned models (diffusion, autoregressive, direct) are those shipped in"
+  echo "plugins/riichi_sampler/ (retrained by reports/riichi-samplers/train.sh); on the Tenhou"
+  echo "records the columns diffusion and direct are the Tenhou-trained models, \"diffusion\" the"
+  echo "self-play one."
   echo
   echo "## Real Tenhou records (../shared/data/tenhou-mjlog)"
   echo
@@ -69,5 +103,17 @@ evaluate self-play "$S" "${KEEP_SELFPLAY:-0.1}"
   echo "## Self-play (arenas/riichi/penalty-self-play.json, four one-player policies)"
   echo
   cat "$R/self-play.md"
+  echo
+  echo "## Downstream: riichi_mc with each sampler (arenas/riichi/samplers.json)"
+  echo
+  echo "Each candidate is riichi_mc x1 with that sampler and \"model_dealin\": false (the sampled"
+  echo "hands alone decide which discards deal in), against three copies of the previous program"
+  echo "(riichi_mc, tenpai sampler, the opponent models' deal-in), duplicate, east-only, at about"
+  echo "equal CPU per decision (the playouts in the spec's description). The merged run:"
+  echo "reports/riichi-samplers/run/ (report.md there has every paired difference)."
+  echo
+  cat "$R/downstream.md"
+  echo
+  cat "$R/findings.md"
 } > "$OUT"
 echo "wrote $OUT"
