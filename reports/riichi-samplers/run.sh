@@ -16,11 +16,11 @@
 #             plays it; played here when absent: 2,000 games)
 #   JOBS      worker processes for that tournament (2)
 #   SAMPLES   samples per position (100, the paper's)      SEED  positions and samplers (1)
-#   KEEP_HUMAN, KEEP_SELFPLAY  the share of held-out own-turn discards evaluated (0.2, 0.04:
-#             about 1,400 and 1,900 positions; "weighted" draws about 330 samples a CPU second)
+#   KEEP_HUMAN, KEEP_SELFPLAY  the share of held-out own-turn discards evaluated (0.04, 0.006:
+#             about 280 and 300 positions; "weighted" draws about 330 samples a CPU second)
 #   SAMPLERS  the samplers, space-separated (every registered one)
 #   WORK      the downstream tournament's shards (runs/riichi-samplers)
-#   SHARDS    shards of 40 played, 5 walls each (3: the report's; about 20 CPU minutes a shard)
+#   SHARDS    shards of 40 played, 5 walls each (2: the report's; about 20 CPU minutes a shard)
 #   EXTRA_HUMAN, EXTRA_SELFPLAY  more entrants for each corpus; by default the models trained on
 #             that corpus besides the defaults: the Tenhou-trained diffusion model and direct
 #             predictor for the human records, the (self-play-trained) direct predictor for the
@@ -58,9 +58,9 @@ evaluate() {
     --seed "$SEED" --keep "$3" --json "$R/$1.json" --markdown "$R/$1.md" > "$R/$1.txt"
 }
 # the two corpora side by side (each evaluation is one process)
-evaluate human "$H" "${KEEP_HUMAN:-0.2}" "$EH" &
+evaluate human "$H" "${KEEP_HUMAN:-0.04}" "$EH" &
 ph=$!
-evaluate self-play "$S" "${KEEP_SELFPLAY:-0.04}" "$ES" &
+evaluate self-play "$S" "${KEEP_SELFPLAY:-0.006}" "$ES" &
 ps=$!
 wait $ph
 wait $ps
@@ -68,7 +68,7 @@ wait $ps
 # The samplers downstream: riichi_mc with each sampler against three copies of the previous
 # program (arenas/riichi/samplers.json), shards 1..SHARDS of 40 (5 walls each), then merged.
 W=${WORK:-runs/riichi-samplers}
-N=${SHARDS:-3}
+N=${SHARDS:-2}
 k=1
 while [ "$k" -le "$N" ]; do
   "$B/taikai" run arenas/riichi/samplers.json -j "$J" --shard "$k/40" --quiet --no-html \
@@ -93,8 +93,8 @@ python3 "$R/downstream.py" "$R/run/summary.json" > "$R/downstream.md"
   echo "(table 1, fig. 4) are on 10 k Tenhou half-games with learned models: a reference scale,"
   echo "not a target. The learned models (diffusion, autoregressive, direct) are those shipped in"
   echo "plugins/riichi_sampler/ (retrained by reports/riichi-samplers/train.sh); on the Tenhou"
-  echo "records the columns diffusion and direct are the Tenhou-trained models, \"diffusion\" the"
-  echo "self-play one."
+  echo "records \"diffusion#2\" is the Tenhou-trained diffusion model (\"diffusion\" the self-play"
+  echo "one) and \"direct\" the Tenhou-trained predictor; autoregressive is the self-play model."
   echo
   echo "## Real Tenhou records (../shared/data/tenhou-mjlog)"
   echo
