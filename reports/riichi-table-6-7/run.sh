@@ -8,14 +8,14 @@
 # Every step is deterministic (the same bytes for any -j) and skipped when its output is
 # already there, so the command can be stopped and run again. Settings (environment):
 #   BUILD  build folder (build)          WORK  corpora, shards, the merged run (runs/riichi-table-6-7)
-#   JOBS   worker processes (2)          SHARDS  shards of 40 played, 5 walls each (7: the report's)
+#   JOBS   worker processes (2)          SHARDS  shards of 40 played, 5 walls each (12: the report's)
 # The tables-6-7 tournament is played as shards K/40 of arenas/riichi/table-6-7.json (200 walls),
 # K = 1 .. SHARDS, then merged (--partial: the first SHARDS x 5 walls); costs are in the report.
 set -eu
 B=${BUILD:-build}
 W=${WORK:-runs/riichi-table-6-7}
 J=${JOBS:-2}
-S=${SHARDS:-7}
+S=${SHARDS:-12}
 R=reports/riichi-table-6-7
 mkdir -p "$W"
 
