@@ -44,6 +44,11 @@ echo "== the one-player policy trained on people, and the default weights on peo
 if [ ! -s "$W/oneplayer-human.tkw" ] || [ ! -s "$R/oneplayer-human.txt" ]; then
   "$B/riichi_oneplayer_train" "$W/tenhou" --skip-bad-games --out "$W/oneplayer-human.tkw" > "$R/oneplayer-human.txt"
 fi
+if cmp -s "$W/oneplayer-human.tkw" plugins/riichi_oneplayer/riichi_oneplayer_human.tkw; then
+  echo "   oneplayer human: the same bytes as the shipped weights"
+else
+  echo "   oneplayer human: DIFFERS from plugins/riichi_oneplayer/riichi_oneplayer_human.tkw"
+fi
 [ -s "$R/oneplayer-default-on-people.txt" ] ||
   "$B/riichi_oneplayer_train" "$W/tenhou" --skip-bad-games \
       --evaluate plugins/riichi_oneplayer/riichi_oneplayer.tkw > "$R/oneplayer-default-on-people.txt"
