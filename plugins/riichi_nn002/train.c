@@ -94,37 +94,20 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
   unsigned long long game = d->games++;
   d->cur_held = game % (unsigned long long)d->holdout == (unsigned long long)d->holdout - 1;
   game_start = d->n;
-  FILE *f = len ? fmemopen((void *)text, len, "r") : tmpfile();
-  tk_riichi_replay *out = malloc(sizeof *out);
-  if (!f || !out) {
-    if (f) fclose(f);
-    free(out);
-    fprintf(stderr, PROG ": out of memory\n");
-    return 1;
-  }
   tk_riichi_replay_hooks hooks = {on_begin, on_decision, d};
   tk_error err;
   tk_error_clear(&err);
-  int e = tk_riichi_log_replay_hooked(f, &hooks, out, &err);
-  fclose(f);
+  int e = tk_riichi_log_replay_game(path, text, len, first, &hooks, NULL, &err);
   if (d->oom || e == TK_ENOMEM) {
-    free(out);
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
   if (e) {
-    long at = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, PROG ": %s:%ld: %s%s%s; the engine cannot replay this game%s\n", path, at,
-            out->bad_event, out->bad_event[0] ? ": " : "",
-            out->bad_what[0] ? out->bad_what : err.msg,
-            d->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
-    free(out);
+    fprintf(stderr, PROG ": %s%s\n", err.msg, d->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
     d->n = game_start;
     if (!d->skip_bad) return 2;
     d->bad_games++;
-    return 0;
   }
-  free(out);
   return 0;
 }
 

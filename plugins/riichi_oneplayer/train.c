@@ -560,30 +560,22 @@ static int read_log_game(const char *path, const char *text, size_t len, long fi
     no_teacher_games++;
     return 0;
   }
-  FILE *f = len ? fmemopen((void *)text, len, "r") : tmpfile(); /* empty: no line */
   tk_riichi_replay *out = malloc(sizeof *out);
-  if (!f || !out) {
-    if (f) fclose(f);
-    free(out);
+  if (!out) {
     fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
     return 1;
   }
   tk_riichi_replay_hooks hooks = {on_begin, on_decision, &hc};
   tk_error err;
   tk_error_clear(&err);
-  int e = tk_riichi_log_replay_hooked(f, &hooks, out, &err);
-  fclose(f);
+  int e = tk_riichi_log_replay_game(path, text, len, first, &hooks, out, &err);
   if (hc.oom || e == TK_ENOMEM) {
     free(out);
     fprintf(stderr, "riichi_oneplayer_train: out of memory\n");
     return 1;
   }
   if (e) {
-    long line = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, "riichi_oneplayer_train: %s:%ld: %s%s%s; the engine cannot replay this game%s\n",
-            path, line, out->bad_event, out->bad_event[0] ? ": " : "",
-            out->bad_what[0] ? out->bad_what : err.msg,
-            skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    fprintf(stderr, "riichi_oneplayer_train: %s%s\n", err.msg, skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
     if (out->rules_note[0]) fprintf(stderr, "  note: %s\n", out->rules_note);
     free(out);
     if (!skip_bad) return 2;

@@ -224,34 +224,22 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
   h->split = wall % m == m - 1 ? SPLIT_TEST : wall % m == m - 2 ? SPLIT_VAL : SPLIT_TRAIN;
   h->n0[0] = h->d->tenpai.n, h->n0[1] = h->d->wait.n, h->n0[2] = h->d->loss.n;
   h->ndef0 = h->d->ndef;
-  FILE *f = fmemopen((void *)text, len, "r");
-  tk_riichi_replay *out = malloc(sizeof *out);
-  if (!f || !out) {
-    if (f) fclose(f);
-    free(out);
-    fprintf(stderr, "riichi_opp_train: out of memory\n");
-    return 1;
-  }
   tk_riichi_replay_hooks hooks = {on_begin, on_decision, h};
   tk_error err;
   tk_error_clear(&err);
-  int e = tk_riichi_log_replay_hooked(f, &hooks, out, &err);
-  fclose(f);
+  int e = tk_riichi_log_replay_game(path, text, len, first, &hooks, NULL, &err);
   h->game++;
   h->d->games++;
-  if (e) {
-    long line = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, "riichi_opp_train: %s:%ld: %s%s%s; the engine cannot replay this game%s\n",
-            path, line, out->bad_event, out->bad_event[0] ? ": " : "",
-            out->bad_what[0] ? out->bad_what : err.msg,
-            c->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
-    free(out);
-    on_begin(h);
-    if (!c->skip_bad || e == TK_ENOMEM) return 2;
-    h->d->bad_games++;
-    return 0;
+  if (e == TK_ENOMEM) {
+    fprintf(stderr, "riichi_opp_train: out of memory\n");
+    return 1;
   }
-  free(out);
+  if (e) {
+    fprintf(stderr, "riichi_opp_train: %s%s\n", err.msg, c->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    on_begin(h);
+    if (!c->skip_bad) return 2;
+    h->d->bad_games++;
+  }
   return 0;
 }
 

@@ -275,36 +275,20 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
   if ((r->which == GAMES_HELD && !held) || (r->which == GAMES_TRAIN && held)) return 0;
   r->cur_game = game;
   r->npos = 0;
-  FILE *f = len ? fmemopen((void *)text, len, "r") : tmpfile();
-  tk_riichi_replay *out = malloc(sizeof *out);
-  if (!f || !out) {
-    if (f) fclose(f);
-    free(out);
-    fprintf(stderr, PROG ": out of memory\n");
-    return 1;
-  }
   tk_riichi_replay_hooks hooks = {on_begin, on_decision, r};
   tk_error err;
   tk_error_clear(&err);
-  int e = tk_riichi_log_replay_hooked(f, &hooks, out, &err);
-  fclose(f);
+  int e = tk_riichi_log_replay_game(path, text, len, first, &hooks, NULL, &err);
   if (r->oom || e == TK_ENOMEM) {
-    free(out);
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
   if (e) {
-    long at = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, PROG ": %s:%ld: %s%s%s; the engine cannot replay this game%s\n", path, at,
-            out->bad_event, out->bad_event[0] ? ": " : "",
-            out->bad_what[0] ? out->bad_what : err.msg,
-            r->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
-    free(out);
+    fprintf(stderr, PROG ": %s%s\n", err.msg, r->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
     if (!r->skip_bad) return 2;
     r->bad_games++;
     return 0;
   }
-  free(out);
   r->games_used++;
   r->decisions += r->cur_decisions;
   for (size_t i = 0; i < r->npos; i++) {

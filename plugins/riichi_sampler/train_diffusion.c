@@ -95,37 +95,21 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
   d->cur_held = d->games % (unsigned long long)d->holdout == (unsigned long long)d->holdout - 1;
   d->game_start = d->n;
   d->index = 0;
-  FILE *f = len ? fmemopen((void *)text, len, "r") : tmpfile();
-  tk_riichi_replay *out = malloc(sizeof *out);
-  if (!f || !out) {
-    if (f) fclose(f);
-    free(out);
-    fprintf(stderr, PROG ": out of memory\n");
-    return 1;
-  }
   tk_riichi_replay_hooks hooks = {on_begin, on_decision, d};
   tk_error err;
   tk_error_clear(&err);
-  int e = tk_riichi_log_replay_hooked(f, &hooks, out, &err);
-  fclose(f);
+  int e = tk_riichi_log_replay_game(path, text, len, first, &hooks, NULL, &err);
   d->games++;
   if (d->oom || e == TK_ENOMEM) {
-    free(out);
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
   if (e) {
-    long at = out->bad_line ? out->bad_line + first - 1 : first;
-    fprintf(stderr, PROG ": %s:%ld: %s; the engine cannot replay this game%s\n", path, at,
-            out->bad_what[0] ? out->bad_what : err.msg,
-            d->skip_bad ? ", skipped" : " (--skip-bad-games skips such games)");
-    free(out);
+    fprintf(stderr, PROG ": %s%s\n", err.msg, d->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
     d->n = d->game_start;
     if (!d->skip_bad) return 2;
     d->bad_games++;
-    return 0;
   }
-  free(out);
   return 0;
 }
 

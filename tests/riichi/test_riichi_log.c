@@ -301,6 +301,61 @@ static void tampered(void) {
   free(text);
 }
 
+/* tk_riichi_log_replay_game: a game's text as tk_riichi_log_games hands it over, from a line of
+ * its file: a good game replays with the hooks told of every decision, and a tampered one is
+ * named by its file and its line counted in the file (the game's line + first_line - 1). */
+static void count_decision(void *ctx, const tk_riichi_game *g, int seat, const tk_riichi_action *a,
+                           int line) {
+  (void)g, (void)seat, (void)a, (void)line;
+  ++*(long *)ctx;
+}
+
+static void replay_game(void) {
+  const tk_agent_descriptor *gr = taikai_agent_entry_riichi_greedy();
+  const tk_agent_descriptor *d[4] = {gr, gr, gr, gr};
+  FILE *f = tmpfile();
+  int32_t scores[4];
+  play_logged(f, d, 5, NULL, scores);
+  long len = ftell(f);
+  char *text = malloc((size_t)len + 1);
+  rewind(f);
+  TK_EQ(fread(text, 1, (size_t)len, f), (size_t)len, "the log read back");
+  text[len] = 0;
+  fclose(f);
+  long decisions = 0;
+  tk_riichi_replay_hooks hooks = {NULL, count_decision, &decisions};
+  tk_riichi_replay out;
+  tk_error err;
+  tk_error_clear(&err);
+  TK_EQ(tk_riichi_log_replay_game("some.jsonl", text, (size_t)len, 40, &hooks, &out, &err), 0,
+        err.msg);
+  for (int s = 0; s < 4; s++) TK_EQ(out.scores[s], scores[s], "final scores");
+  TK_EQ(decisions > 0, 1, "the hooks saw the decisions");
+  /* a dahai's tile changed: refused at that line, counted from line 40 of the file */
+  char *p = strstr(text, "\"type\":\"dahai\"");
+  TK_EQ(p != NULL, 1, "a discard");
+  if (p) {
+    char *pai = strstr(p, "\"pai\":\"");
+    pai += strlen("\"pai\":\"");
+    *pai = *pai == '1' ? '2' : '1'; /* another tile, still a tile */
+    int line = 1;
+    for (const char *c = text; c < p; c++) line += *c == '\n';
+    tk_error_clear(&err);
+    int rc = tk_riichi_log_replay_game("some.jsonl", text, (size_t)len, 40, NULL, NULL, &err);
+    TK_EQ(rc, TK_EINVAL, "a tampered discard refused");
+    char want[64];
+    snprintf(want, sizeof want, "some.jsonl:%d: dahai: ", line + 39);
+    TK_EQ(strncmp(err.msg, want, strlen(want)), 0, err.msg);
+    TK_EQ(strstr(err.msg, "; the engine cannot replay this game") != NULL, 1, err.msg);
+  }
+  free(text);
+  /* an empty game: refused, named at its first line */
+  tk_error_clear(&err);
+  TK_EQ(tk_riichi_log_replay_game("empty.jsonl", "", 0, 7, NULL, NULL, &err) != 0, 1,
+        "an empty game refused");
+  TK_EQ(strncmp(err.msg, "empty.jsonl:7: ", 15), 0, err.msg);
+}
+
 /* ------------------------------------------------------------ tk_riichi_log_games */
 
 typedef struct seen {
@@ -497,6 +552,7 @@ int main(void) {
       {"a scripted double ron replays", scripted_round_trip},
       {"a second kan after an open kan replays, dora lines anywhere", second_kan_round_trip},
       {"tampered logs are refused", tampered},
+      {"one game of a file replays, a bad one named by its file's line", replay_game},
       {"the games of a file, a gzipped file, a folder and a run folder", log_games},
       CU_TEST_INFO_NULL,
   };

@@ -561,6 +561,31 @@ static int run(replay *rp, const tk_riichi_rules *rules_in, tk_riichi_replay *ou
   return rc;
 }
 
+int tk_riichi_log_replay_game(const char *path, const char *text, size_t len, long first_line,
+                              const tk_riichi_replay_hooks *hooks, tk_riichi_replay *out,
+                              tk_error *err) {
+  FILE *f = len ? fmemopen((void *)text, len, "r") : tmpfile(); /* empty: no line */
+  tk_riichi_replay *r = out ? out : malloc(sizeof *r);
+  if (!f || !r) {
+    if (f) fclose(f);
+    if (!out) free(r);
+    return tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  }
+  tk_error e;
+  tk_error_clear(&e);
+  int rc = tk_riichi_log_replay_hooked(f, hooks, r, &e);
+  fclose(f);
+  if (rc == TK_ENOMEM) rc = tk_error_set(err, TK_ENOMEM, -1, "out of memory");
+  else if (rc) {
+    long line = r->bad_line ? r->bad_line + first_line - 1 : first_line;
+    rc = tk_error_set(err, rc, -1, "%s:%ld: %s%s%s; the engine cannot replay this game", path,
+                      line, r->bad_event, r->bad_event[0] ? ": " : "",
+                      r->bad_what[0] ? r->bad_what : e.msg);
+  }
+  if (!out) free(r);
+  return rc;
+}
+
 int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
   return tk_riichi_log_replay_hooked(f, NULL, out, err);
 }

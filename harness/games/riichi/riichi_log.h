@@ -100,6 +100,17 @@ typedef struct tk_riichi_replay_hooks {
 int tk_riichi_log_replay_hooked(FILE *f, const tk_riichi_replay_hooks *hooks,
                                 tk_riichi_replay *out, tk_error *err);
 
+/* Replays one game of a log file as tk_riichi_log_games hands it to its callback (text[0 ..
+ * len), from the file `path`'s line `first_line` on; len 0 is an empty game) with `hooks` (may
+ * be NULL). `out` may be NULL when the caller needs no more than the hooks saw. Returns 0; or
+ * the replay's error (TK_EPARSE, TK_EINVAL) with "PATH:LINE: EVENT: WHAT; the engine cannot
+ * replay this game" in err (LINE counted in the file; `out`, when given, holds the bad_* fields
+ * and rules_note); or TK_ENOMEM. The one replay step of every trainer and tool that learns from
+ * mjai logs, so that they all name a bad game the same way. */
+int tk_riichi_log_replay_game(const char *path, const char *text, size_t len, long first_line,
+                              const tk_riichi_replay_hooks *hooks, tk_riichi_replay *out,
+                              tk_error *err);
+
 /* A game of a log file: text[0 .. len) (NUL-terminated at len, borrowed for the call) is its
  * lines, from the file `path`'s line `first_line` (1-based) on. Returns 0 to go on; any other
  * value stops tk_riichi_log_games, which returns it. */
