@@ -56,7 +56,7 @@ fi
 for s in nn002-vs-greedy oneplayer-human-vs-oneplayer; do
   if [ ! -s "$R/$s/summary.json" ]; then
     echo "== tournament $s"
-    "$B/taikai" run "arenas/riichi/$s.json" -j "$J" --quiet --out "$R/$s" > /dev/null
+    "$B/taikai" run "arenas/riichi/$s.json" -j "$J" --quiet --no-html --out "$R/$s" > /dev/null
     gzip -n -f "$R/$s/games.jsonl"
   fi
 done
