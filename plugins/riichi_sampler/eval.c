@@ -284,7 +284,8 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
     return 1;
   }
   if (e) {
-    fprintf(stderr, PROG ": %s%s\n", err.msg, r->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    fprintf(stderr, PROG ": %s%s\n", err.msg,
+            r->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
     if (!r->skip_bad) return 2;
     r->bad_games++;
     return 0;
