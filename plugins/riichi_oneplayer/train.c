@@ -575,8 +575,7 @@ static int read_log_game(const char *path, const char *text, size_t len, long fi
     return 1;
   }
   if (e) {
-    fprintf(stderr, "riichi_oneplayer_train: %s%s\n", err.msg,
-            skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    fprintf(stderr, "riichi_oneplayer_train: %s%s\n", err.msg, tk_riichi_log_skip_note(skip_bad));
     if (out->rules_note[0]) fprintf(stderr, "  note: %s\n", out->rules_note);
     free(out);
     if (!skip_bad) return 2;

@@ -235,8 +235,7 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
     return 1;
   }
   if (e) {
-    fprintf(stderr, "riichi_opp_train: %s%s\n", err.msg,
-            c->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    fprintf(stderr, "riichi_opp_train: %s%s\n", err.msg, tk_riichi_log_skip_note(c->skip_bad));
     on_begin(h);
     if (!c->skip_bad) return 2;
     h->d->bad_games++;

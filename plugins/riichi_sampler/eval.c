@@ -284,8 +284,7 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
     return 1;
   }
   if (e) {
-    fprintf(stderr, PROG ": %s%s\n", err.msg,
-            r->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    fprintf(stderr, PROG ": %s%s\n", err.msg, tk_riichi_log_skip_note(r->skip_bad));
     if (!r->skip_bad) return 2;
     r->bad_games++;
     return 0;

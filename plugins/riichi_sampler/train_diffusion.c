@@ -105,8 +105,7 @@ static int on_game(void *ctx, const char *path, const char *text, size_t len, lo
     return 1;
   }
   if (e) {
-    fprintf(stderr, PROG ": %s%s\n", err.msg,
-            d->skip_bad ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)");
+    fprintf(stderr, PROG ": %s%s\n", err.msg, tk_riichi_log_skip_note(d->skip_bad));
     d->n = d->game_start;
     if (!d->skip_bad) return 2;
     d->bad_games++;

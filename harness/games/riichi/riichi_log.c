@@ -586,6 +586,10 @@ int tk_riichi_log_replay_game(const char *path, const char *text, size_t len, lo
   return rc;
 }
 
+const char *tk_riichi_log_skip_note(int skipped) {
+  return skipped ? ", skipped (--skip-bad-games)" : " (--skip-bad-games skips such games)";
+}
+
 int tk_riichi_log_replay(FILE *f, tk_riichi_replay *out, tk_error *err) {
   return tk_riichi_log_replay_hooked(f, NULL, out, err);
 }

@@ -111,6 +111,10 @@ int tk_riichi_log_replay_game(const char *path, const char *text, size_t len, lo
                               const tk_riichi_replay_hooks *hooks, tk_riichi_replay *out,
                               tk_error *err);
 
+/* What follows tk_riichi_log_replay_game's message in a tool with --skip-bad-games: ", skipped
+ * (--skip-bad-games)" when `skipped`, else " (--skip-bad-games skips such games)". */
+const char *tk_riichi_log_skip_note(int skipped);
+
 /* A game of a log file: text[0 .. len) (NUL-terminated at len, borrowed for the call) is its
  * lines, from the file `path`'s line `first_line` (1-based) on. Returns 0 to go on; any other
  * value stops tk_riichi_log_games, which returns it. */
