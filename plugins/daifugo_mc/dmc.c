@@ -167,6 +167,8 @@ typedef struct search {
   const dmc_params *p;
   dmc_policy_fn policy;
   void *ctx;
+  dmc_deal_fn deal;             /* NULL: plan_deal */
+  void *deal_ctx;
   int me;
   int exchange;                 /* 1: candidates are cards to give */
   int k;                        /* candidates */
@@ -187,7 +189,8 @@ typedef struct search {
 /* Our score (2 … -2) in one playout starting with candidate `j`. */
 static int playout(search *s, int j, tk_rng *r) {
   uint64_t hand[5];
-  plan_deal(&s->pl, r, hand);
+  if (s->deal && !s->exchange) s->deal(s->deal_ctx, r, hand);
+  else plan_deal(&s->pl, r, hand);
   tk_daifugo_game g;
   if (s->exchange) {
     uint64_t gift = s->cand[j].cards;
@@ -439,12 +442,20 @@ static int decide_exchange(const dmc_params *p, const tk_daifugo_view *v,
 
 int dmc_decide(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
                dmc_policy_fn policy, void *ctx, tk_rng *r, dmc_stats *st) {
+  return dmc_decide_dealt(p, v, l, policy, ctx, NULL, NULL, r, st);
+}
+
+int dmc_decide_dealt(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
+                     dmc_policy_fn policy, void *ctx, dmc_deal_fn deal, void *deal_ctx,
+                     tk_rng *r, dmc_stats *st) {
   if (st) st->playouts = 0, st->shortcut = 0, st->ncand = 0;
   if (!l || l->n == 0 || v->player >= 5) return -1;
   search s;
   s.p = p;
   s.policy = policy;
   s.ctx = ctx;
+  s.deal = deal;
+  s.deal_ctx = deal_ctx;
   s.me = v->player;
   s.exchange = 0;
   if (l->decision == TK_DAIFUGO_DECIDE_EXCHANGE) return decide_exchange(p, v, l, &s, r, st);

@@ -92,6 +92,18 @@ DMC_HIDDEN int dmc_params_parse(const char *params_json, dmc_params *p, tk_error
 DMC_HIDDEN int dmc_decide(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
                           dmc_policy_fn policy, void *ctx, tk_rng *r, dmc_stats *st);
 
+/* A source of the hidden cards of a play decision's playouts: writes the five hands of one
+ * playout (our hand as the view has it, every other player's count respected, the union with
+ * the played cards the deck). Used instead of the deal plan of dmc_deal. */
+typedef void (*dmc_deal_fn)(void *ctx, tk_rng *r, uint64_t hand[5]);
+
+/* dmc_decide with the hands of every play decision's playout drawn by `deal` (with `deal_ctx`)
+ * instead of the deal plan; `deal` NULL is dmc_decide exactly (the same draws from `r`). The
+ * exchange's playouts keep the plan. */
+DMC_HIDDEN int dmc_decide_dealt(const dmc_params *p, const tk_daifugo_view *v,
+                                const tk_daifugo_legal *l, dmc_policy_fn policy, void *ctx,
+                                dmc_deal_fn deal, void *deal_ctx, tk_rng *r, dmc_stats *st);
+
 /* Deals the game one playout of a play decision starts from: tk_daifugo_determinize's game for
  * `v` (the table, turns, passes as the view has them) with every hand dealt as dmc_decide deals
  * it: our hand; the cards we gave in the exchange, unless played, with their receiver; the

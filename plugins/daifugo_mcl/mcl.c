@@ -17,10 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "dmc.h"
 #include "policy.h"
+#include "setup.h"
 #include "taikai/agent.h"
 #include "taikai/weights.h"
 
@@ -34,99 +33,20 @@ typedef struct agent {
   dmc_stats st; /* the last decision's (too large for the stack of every call) */
 } agent;
 
-static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
-                                    NULL};
-
-/* The value as JSON for an error message, cut to fit `buf`. */
-static const char *shown(const json_t *v, char *buf, size_t cap) {
-  char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-  snprintf(buf, cap, "%s", t ? t : "?");
-  free(t);
-  return buf;
-}
-
-/* Reads mcl's own parameters (dmc_params_parse_for checked the rest). */
-static int own_params(const char *params_json, double *alpha, int *learner, int *hidden,
-                      int *no_pass, char *path, size_t cap, tk_error *err) {
-  json_error_t jerr;
-  json_t *o = json_loads(params_json ? params_json : "{}", 0, &jerr);
-  if (!o) return tk_error_set(err, TK_EPARSE, jerr.position, "daifugo_mcl: params: %s", jerr.text);
-  int rc = 0;
-  json_t *v;
-  path[0] = 0;
-  char got[48];
-  if ((v = json_object_get(o, "alpha"))) {
-    double x = json_number_value(v);
-    if (!json_is_number(v) || !(x >= 0 && x <= 1))
-      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: alpha must be a number from "
-                        "0 to 1, got %s", shown(v, got, sizeof got));
-    else *alpha = x;
-  }
-  if (!rc && (v = json_object_get(o, "learner"))) {
-    const char *s = json_string_value(v);
-    if (s && !strcmp(s, "ap")) *learner = DMCL_AP;
-    else if (s && !strcmp(s, "nn")) *learner = DMCL_NN;
-    else rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: learner must be \"ap\" or "
-                           "\"nn\", got %s", shown(v, got, sizeof got));
-  }
-  if (!rc && (v = json_object_get(o, "hidden"))) {
-    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-        json_integer_value(v) > DMCL_MAX_HIDDEN)
-      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: hidden must be an integer "
-                        "from 1 to %d, got %s", DMCL_MAX_HIDDEN, shown(v, got, sizeof got));
-    else *hidden = (int)json_integer_value(v);
-  }
-  if (!rc && (v = json_object_get(o, "playout_pass"))) {
-    if (!json_is_boolean(v))
-      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: playout_pass must be true or "
-                        "false, got %s", shown(v, got, sizeof got));
-    else *no_pass = !json_is_true(v);
-  }
-  if (!rc && (v = json_object_get(o, "weights"))) {
-    if (!json_is_string(v))
-      rc = tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: params: weights must be a path (a "
-                        "string), got %s", shown(v, got, sizeof got));
-    else snprintf(path, cap, "%s", json_string_value(v));
-  }
-  json_decref(o);
-  return rc;
-}
-
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
   dmc_params p;
-  if (dmc_params_parse_for("daifugo_mcl", params_json, extra, &p, err)) return NULL;
-  double alpha = 0.6;
-  int learner = DMCL_AP, hidden = DMCL_DEFAULT_HIDDEN, no_pass = 0;
-  char path[4096];
-  if (own_params(params_json, &alpha, &learner, &hidden, &no_pass, path, sizeof path, err))
-    return NULL;
-  if (!path[0] && tk_weights_beside((const void *)create, DEFAULT_WEIGHTS, path, sizeof path)) {
-    tk_error_set(err, TK_ENOTFOUND, -1, "daifugo_mcl: cannot locate %s beside the plugin",
-                 DEFAULT_WEIGHTS);
-    return NULL;
-  }
+  if (dmc_params_parse_for("daifugo_mcl", params_json, dmcl_setup_names, &p, err)) return NULL;
   agent *a = calloc(1, sizeof *a);
   if (!a) {
     tk_error_set(err, TK_ENOMEM, -1, "daifugo_mcl: out of memory");
     return NULL;
   }
-  uint32_t shape[2] = {DMCL_BP, DMCL_CP};
-  if (learner == DMCL_NN) shape[0] = (uint32_t)hidden, shape[1] = DMCL_NN_ROW;
-  if (tk_weights_load(path, learner == DMCL_AP ? DMCL_MODEL_AP : DMCL_MODEL_NN,
-                      DMCL_FEATURE_VERSION, 2, shape, &a->w, err)) {
-    free(a);
-    return NULL;
-  }
-  if (dmcl_model_init(&a->pol.md, learner, hidden, a->w.values)) {
-    tk_error_set(err, TK_EINVAL, -1, "daifugo_mcl: weights %s: a weight is not a finite number, "
-                 "or out of memory", path);
-    tk_weights_free(&a->w);
+  if (dmcl_setup("daifugo_mcl", params_json, DEFAULT_WEIGHTS, (const void *)create, &a->pol,
+                 &a->w, err)) {
     free(a);
     return NULL;
   }
   a->p = p;
-  a->pol.alpha = alpha;
-  a->pol.no_pass = no_pass;
   tk_rng_seed(&a->rng, seed);
   return a;
 }
@@ -134,8 +54,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 static void destroy(tk_agent_instance *self) {
   agent *a = self;
   if (!a) return;
-  dmcl_model_free(&a->pol.md);
-  tk_weights_free(&a->w);
+  dmcl_setup_free(&a->pol, &a->w);
   free(a);
 }
 
