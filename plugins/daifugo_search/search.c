@@ -1,0 +1,177 @@
+/* plugins/daifugo_search/search.c — daifugo agent "daifugo_search" (issue 41; docs/daifugo-search.md):
+ * daifugo_mcl's Monte Carlo decision (UCB1 over the candidates, the learned playout policy of
+ * paper 001) with what the UECda champions add to it:
+ *   - opponent-hand estimation (estimate.h): the playouts' worlds drawn from a pool weighted by
+ *     the likelihood of the opponents' observed plays and passes under the playout policy;
+ *   - a mate test before the search: a sequence of our plays no holding of the unseen cards can
+ *     interrupt is played at once (solve.h);
+ *   - an exact solver of two-player endings, where the unseen cards are the one opponent's hand
+ *     (solve.h): a proven win is played at once; a lost or unsolved position goes to the search.
+ *
+ * Parameters: those of daifugo_mcl (plugins/daifugo_mcl/mcl.c: "playouts", "c", …, "alpha",
+ * "learner", "weights", "hidden", "playout_pass"), and
+ *   "worlds"        worlds in the estimation pool, 0..65536 [256]; 0 deals every playout's world
+ *                   afresh from the prior, as daifugo_mcl does;
+ *   "beta"          the likelihood's exponent, 0..1 [1];
+ *   "floor"         the uniform share mixed into each observed action's probability, 0..1 [0.1];
+ *   "pass_evidence" the opponents' passes count as evidence, not only their plays [true].
+ * Randomness: re-seeded from tk_daifugo_info.head.seed by begin_game (once per block). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "dmc.h"
+#include "estimate.h"
+#include "daifugo_mcl/policy.h"
+#include "daifugo_mcl/setup.h"
+#include "taikai/agent.h"
+#include "taikai/weights.h"
+
+#define WHO "daifugo_search"
+#define DEFAULT_WEIGHTS "daifugo_mcl_ap.tkw"
+enum { MAX_WORLDS = 65536 };
+
+typedef struct agent {
+  dmc_params p;
+  dmcl_policy pol;
+  tk_weights w;
+  dse_params e;
+  dse_pool pool;
+  tk_rng rng;
+  dmc_stats st; /* the last decision's (too large for the stack of every call) */
+} agent;
+
+/* Every name the agent reads: dmc's are checked by dmc_params_parse_for, these besides. */
+static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
+                                    "worlds", "beta", "floor", "pass_evidence", NULL};
+
+static const char *shown(const json_t *v, char *buf, size_t cap) {
+  char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+  snprintf(buf, cap, "%s", t ? t : "?");
+  free(t);
+  return buf;
+}
+
+/* A number in [lo, hi] for `name`, if present. */
+static int unit_number(json_t *o, const char *name, double lo, double hi, double *out,
+                       tk_error *err) {
+  json_t *v = json_object_get(o, name);
+  if (!v) return 0;
+  double x = json_number_value(v);
+  char got[48];
+  if (!json_is_number(v) || !(x >= lo && x <= hi))
+    return tk_error_set(err, TK_EINVAL, -1, WHO ": params: %s must be a number from %g to %g, "
+                        "got %s", name, lo, hi, shown(v, got, sizeof got));
+  *out = x;
+  return 0;
+}
+
+static int own_params(const char *params_json, dse_params *e, tk_error *err) {
+  *e = (dse_params){.worlds = 256, .beta = 1.0, .floor = 0.1, .passes = 1};
+  json_error_t jerr;
+  json_t *o = json_loads(params_json ? params_json : "{}", 0, &jerr);
+  if (!o) return tk_error_set(err, TK_EPARSE, jerr.position, WHO ": params: %s", jerr.text);
+  char got[48];
+  int rc = 0;
+  json_t *v = json_object_get(o, "worlds");
+  if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > MAX_WORLDS))
+    rc = tk_error_set(err, TK_EINVAL, -1, WHO ": params: worlds must be an integer from 0 to %d, "
+                      "got %s", MAX_WORLDS, shown(v, got, sizeof got));
+  else if (v)
+    e->worlds = (int)json_integer_value(v);
+  if (!rc) rc = unit_number(o, "beta", 0, 1, &e->beta, err);
+  if (!rc) rc = unit_number(o, "floor", 0, 1, &e->floor, err);
+  if (!rc && (v = json_object_get(o, "pass_evidence"))) {
+    if (!json_is_boolean(v))
+      rc = tk_error_set(err, TK_EINVAL, -1, WHO ": params: pass_evidence must be true or false, "
+                        "got %s", shown(v, got, sizeof got));
+    else e->passes = json_is_true(v);
+  }
+  json_decref(o);
+  return rc;
+}
+
+static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
+  dmc_params p;
+  dse_params e;
+  if (dmc_params_parse_for(WHO, params_json, extra, &p, err) || own_params(params_json, &e, err))
+    return NULL;
+  agent *a = calloc(1, sizeof *a);
+  if (!a || (e.worlds > 0 && dse_pool_init(&a->pool, e.worlds))) {
+    free(a);
+    tk_error_set(err, TK_ENOMEM, -1, WHO ": out of memory");
+    return NULL;
+  }
+  if (dmcl_setup(WHO, params_json, DEFAULT_WEIGHTS, (const void *)create, &a->pol, &a->w, err)) {
+    dse_pool_free(&a->pool);
+    free(a);
+    return NULL;
+  }
+  a->p = p;
+  a->e = e;
+  tk_rng_seed(&a->rng, seed);
+  return a;
+}
+
+static void destroy(tk_agent_instance *self) {
+  agent *a = self;
+  if (!a) return;
+  dse_pool_free(&a->pool);
+  dmcl_setup_free(&a->pol, &a->w);
+  free(a);
+}
+
+static int begin_game(tk_agent_instance *self, const void *info) {
+  agent *a = self;
+  const tk_daifugo_info *in = info;
+  tk_rng_seed(&a->rng, in->head.seed);
+  if (in->sennichite >= 2 && in->sennichite <= 255) a->p.sennichite = (int)in->sennichite;
+  return 0;
+}
+
+static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
+  agent *a = self;
+  const tk_daifugo_view *v = view;
+  const tk_daifugo_legal *l = legal;
+  dmc_deal_fn deal = NULL;
+  /* The pool is built only where a search will use it: a play decision with a choice. */
+  if (a->e.worlds > 0 && l->decision == TK_DAIFUGO_DECIDE_PLAY && l->n > 2 &&
+      !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng))
+    deal = dse_pool_deal;
+  int k = dmc_decide_dealt(&a->p, v, l, dmcl_policy_move, &a->pol, deal, &a->pool, &a->rng,
+                           &a->st);
+  if (k < 0) return l->n == 0 ? TK_ESTATE : TK_EINVAL;
+  *(tk_daifugo_move *)action = l->a[k];
+  return 0;
+}
+
+static void end_game(tk_agent_instance *self, const void *result) {}
+
+static const tk_agent_descriptor descriptor = {
+    .abi_version = TK_AGENT_ABI_VERSION,
+    .struct_size = sizeof(tk_agent_descriptor),
+    .name = WHO,
+    .version = "0.1.0",
+    .game = "daifugo",
+    .types_version = TK_DAIFUGO_TYPES_VERSION,
+    .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
+                   "opponents' observed plays (issue 41; beyond paper 001)",
+    .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
+                   "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
+                   "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
+                   "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
+                   "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
+                   "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true}",
+    .weights = DEFAULT_WEIGHTS,
+    .create = create,
+    .destroy = destroy,
+    .begin_game = begin_game,
+    .act = act,
+    .end_game = end_game,
+};
+
+TK_AGENT_ENTRY(daifugo_search) { return &descriptor; }
