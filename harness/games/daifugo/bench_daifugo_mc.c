@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "daifugo_mcl/policy.h"
 #include "dmc.h"
+#include "estimate.h"
 #include "loader.h"
 #include "taikai/daifugo.h"
 #include "taikai/weights.h"
@@ -83,7 +84,8 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
  * The line ends with a digest of every decision (the choice, each candidate's visits and mean's
  * bits): a change meant to make the search faster without changing it must leave it as it was. */
 static int time_set(const char *who, const char *what, const position *pos, int n,
-                    const dmc_params *p, dmc_policy_fn policy, void *ctx, dmc_stats *st) {
+                    const dmc_params *p, dmc_policy_fn policy, void *ctx, dse_pool *pool,
+                    const dse_params *e, dmc_stats *st) {
   tk_rng r;
   tk_rng_seed(&r, 11);
   long playouts = 0;
@@ -92,7 +94,12 @@ static int time_set(const char *who, const char *what, const position *pos, int 
   double t = 0;
   for (int i = 0; i < n; i++) {
     double t0 = cpu_now();
-    int k = dmc_decide(p, &pos[i].v, &pos[i].l, policy, ctx, &r, st);
+    dmc_deal_fn deal = NULL;
+    /* daifugo_search's decision (search.c): the weighted pool, then the search over it */
+    if (pool && pos[i].l.decision == TK_DAIFUGO_DECIDE_PLAY &&
+        !dse_pool_build(pool, e, p, ctx, &pos[i].v, &r))
+      deal = dse_pool_deal;
+    int k = dmc_decide_dealt(p, &pos[i].v, &pos[i].l, policy, ctx, deal, pool, &r, st);
     t += cpu_now() - t0;
     if (k < 0) bad++;
     playouts += st->playouts;
@@ -112,7 +119,7 @@ static int time_set(const char *who, const char *what, const position *pos, int 
 /* Times daifugo_mcl's decision (AP weights from `path`, else daifugo_mcl_ap.tkw in the plugin
  * folders) on the same positions; returns 0, or 1 if the weights cannot be loaded or a decision
  * failed. */
-static int time_mcl(const char *path, double alpha, const position *play, int nplay,
+static int time_mcl(const char *path, double alpha, int worlds, const position *play, int nplay,
                     const position *ex, int nex, const dmc_params *p, dmc_stats *st) {
   char found[TK_PATH_MAX];
   if (!path) {
@@ -145,8 +152,19 @@ static int time_mcl(const char *path, double alpha, const position *play, int np
   }
   printf("daifugo-mcl: AP weights %s, alpha %g (goal: at most 10 ms per 1,500-playout "
          "decision)\n", path, alpha);
-  int rc = time_set("daifugo-mcl", "play", play, nplay, p, dmcl_policy_move, &pol, st) |
-           time_set("daifugo-mcl", "exchange", ex, nex, p, dmcl_policy_move, &pol, st);
+  int rc = time_set("daifugo-mcl", "play", play, nplay, p, dmcl_policy_move, &pol, NULL, NULL,
+                    st) |
+           time_set("daifugo-mcl", "exchange", ex, nex, p, dmcl_policy_move, &pol, NULL, NULL,
+                    st);
+  dse_pool pool;
+  if (worlds > 0 && dse_pool_init(&pool, worlds) == 0) {
+    const dse_params e = {.worlds = worlds, .beta = 1, .floor = 0.1, .passes = 1};
+    printf("daifugo-search: daifugo_mcl's decision over a pool of %d worlds weighted by the "
+           "opponents' actions (goal: at most 50 ms a decision)\n", worlds);
+    rc |= time_set("daifugo-search", "play", play, nplay, p, dmcl_policy_move, &pol, &pool, &e,
+                   st);
+    dse_pool_free(&pool);
+  }
   dmcl_model_free(&pol.md);
   tk_weights_free(&w);
   return rc;
@@ -157,7 +175,7 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
   dmc_params p = dmc_default_params();
   const char *mcl_weights = NULL;
   double alpha = 0.6;
-  int playouts = 0, have_playouts = 0;
+  int playouts = 0, have_playouts = 0, worlds = 256;
   const tk_opt opts[] = {
       {.name = "positions", .kind = TK_OPT_INT, .dest = &nplay, .value = "N", .min = 1,
        .max = 100000, .help = "play decisions (default 200)"},
@@ -169,6 +187,8 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
        .help = "daifugo_mcl's AP weights"},
       {.name = "alpha", .kind = TK_OPT_DOUBLE, .dest = &alpha, .value = "A",
        .help = "daifugo_mcl's alpha (default 0.6)"},
+      {.name = "worlds", .kind = TK_OPT_INT, .dest = &worlds, .value = "N", .min = 0,
+       .max = 65536, .help = "daifugo_search's pool of worlds (default 256; 0 skips it)"},
       {.name = NULL},
   };
   int prc = tk_opts_parse("bench daifugo-mc", opts, argc, argv, NULL, 0, NULL);
@@ -181,7 +201,10 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
            "too). Prints CPU ms per decision and playouts per CPU second; the goal is at most\n"
            "5 ms per 1,500-playout decision. Then the same with daifugo_mcl's learned\n"
            "playouts (goal 10 ms): --mcl-weights FILE, an AP weights file (default\n"
-           "daifugo_mcl_ap.tkw in the plugin folders), --alpha A (default 0.6).\n");
+           "daifugo_mcl_ap.tkw in the plugin folders), --alpha A (default 0.6). Then\n"
+           "daifugo_search's play decisions: the pool of --worlds N worlds (default 256; 0\n"
+           "skips them) weighted by the opponents' actions, and the same search over it\n"
+           "(goal 50 ms).\n");
   if (prc) return prc == 1 ? 0 : 2;
   if (have_playouts) p.playouts = p.exchange_playouts = playouts;
   position *play = malloc(sizeof *play * (size_t)nplay), *ex = malloc(sizeof *ex * (size_t)nex);
@@ -194,9 +217,9 @@ int tk_bench_daifugo_mc(int argc, char **argv) {
   } else {
     printf("daifugo-mc: %d playouts per decision (goal: at most 5 ms per 1,500-playout "
            "decision)\n", p.playouts);
-    rc = time_set("daifugo-mc", "play", play, nplay, &p, NULL, NULL, st) |
-         time_set("daifugo-mc", "exchange", ex, nex, &p, NULL, NULL, st);
-    rc |= time_mcl(mcl_weights, alpha, play, nplay, ex, nex, &p, st);
+    rc = time_set("daifugo-mc", "play", play, nplay, &p, NULL, NULL, NULL, NULL, st) |
+         time_set("daifugo-mc", "exchange", ex, nex, &p, NULL, NULL, NULL, NULL, st);
+    rc |= time_mcl(mcl_weights, alpha, worlds, play, nplay, ex, nex, &p, st);
   }
   free(play), free(ex), free(st);
   return rc;
