@@ -176,12 +176,21 @@ static void mate_sennichite_and_budget(void) {
   for (int p = 0; p < 4; p++) rest &= ~h[p];
   h[4] = rest;
   uint8_t seats[5] = {0, 1, 2, 3, 4};
+  CU_ASSERT_EQUAL_FATAL(tk_daifugo_game_setup(&g, h, seats, 0, 4, 1, NULL), 0);
+  played(&g, "JK");
+  CU_ASSERT_EQUAL(mate(&g, &first), 0); /* the others' four passes end the game */
   CU_ASSERT_EQUAL_FATAL(tk_daifugo_game_setup(&g, h, seats, 0, 5, 1, NULL), 0);
   played(&g, "JK");
-  CU_ASSERT_EQUAL(mate(&g, &first), 0);
+  CU_ASSERT_EQUAL(mate(&g, &first), 0); /* our clearing pass ends it */
   CU_ASSERT_EQUAL_FATAL(tk_daifugo_game_setup(&g, h, seats, 0, 6, 1, NULL), 0);
   played(&g, "JK");
   CU_ASSERT_EQUAL(mate(&g, &first), 1);
+  /* An 8-cut needs no pass: a mate even with a count of 2. */
+  h[0] = dt_cards("S8 C4 D4");
+  h[4] = TK_DAIFUGO_DECK & ~h[0] & ~h[1] & ~h[2] & ~h[3];
+  CU_ASSERT_EQUAL_FATAL(tk_daifugo_game_setup(&g, h, seats, 0, 2, 1, NULL), 0);
+  CU_ASSERT_EQUAL(mate(&g, &first), 1);
+  CU_ASSERT_STRING_EQUAL(first, "S8");
   /* The budget: one decision cannot show a mate of several plays. */
   int nodes;
   tk_daifugo_move m;
@@ -262,8 +271,9 @@ static void two_against_minimax(void) {
     for (int i = 0; i < n0; i++) h0 |= UINT64_C(1) << deck[i];
     for (int i = 0; i < n1; i++) h1 |= UINT64_C(1) << deck[n0 + i];
     tk_daifugo_game g;
-    /* the reference's size: a count of 20 passes only with few cards */
-    int senn = t % 4 == 0 ? 20 : 4 + (int)tk_rng_below(&r, 2);
+    /* the reference's size: a count of 20 passes only with few cards; counts of 2 and 3
+     * make the sennichite decide some endings (a play nobody answers cannot be cleared) */
+    int senn = t % 4 == 0 ? 20 : 2 + (int)tk_rng_below(&r, 4);
     if (senn == 20 && n0 + n1 > 5) n1 = 1, h1 = UINT64_C(1) << deck[n0];
     ending(&g, h0, h1, (int)tk_rng_below(&r, 2), senn);
     if (tk_rng_below(&r, 4) == 0) g.rev = 1, revs++;
