@@ -2,8 +2,17 @@
  * Both are depth-first searches over copies of a tk_daifugo_game, the engine deciding every
  * transition; moves wait on a bounded stack (no list of 8 KiB per level on the C stack).
  *
- * Cost (one-off runs on the project's 2-core VM, RelWithDebInfo, not a test): see the figures
- * at the end of this file. */
+ * Cost (one-off runs on the project's shared 2-core VM, RelWithDebInfo; not tests):
+ * - dsol_mate at every decision of 2,000 games of uniformly random play (219,037 calls, budget
+ *   DSOL_MATE_NODES): 1.5 µs a call, 3.8 decisions expanded on average; 11 % found a mate, 0.15 %
+ *   ran out of budget.
+ * - dsol_two_solve (2^16 entries) at the moment the third player went out in those games: 12
+ *   positions and 6.6 µs a call on average, 2,094 positions at most. On random endings of k
+ *   cards each, 100 per k, budget 200,000 positions (about 0.2 µs a position): k = 5: 209
+ *   positions, 33 µs; 6: 624, 95 µs; 7: 2,608, 0.34 ms; 8: 9,004, 1.2 ms; 9: 27,261, 2.9 ms
+ *   (6 unknown); 10: 26 unknown; 11: 58 unknown (the budget's 45 ms).
+ * - The mate test tried at each position of the two-player search cut the positions by a third
+ *   but made each search slower (0.5 µs more per position): not done. */
 #include "solve.h"
 
 #include <stdlib.h>

@@ -218,6 +218,20 @@ static void two_hand_checked(void) {
   CU_ASSERT_EQUAL_FATAL(dt_play(&a, 0, "H5 D5"), 0);
   CU_ASSERT_EQUAL(solve(&a, 0, &m), 0);
   CU_ASSERT_STRING_EQUAL(mv(&m), "S6 C6"); /* the opponent's refutation */
+  /* Holding back the 2: over the opponent's 7, the 2 takes the table but both our cards left
+   * are then beaten by the king and the ace; the 9 draws one of them, the 2 answers the other
+   * (or takes the lead back) and the 4 goes out. The pass loses too (the opponent leads the ace
+   * and keeps the king for our last single). */
+  ending_s(&g, "S4 S2 C9", "SK SA C7", 1);
+  CU_ASSERT_EQUAL_FATAL(dt_play(&g, 1, "C7"), 0);
+  CU_ASSERT_EQUAL(solve(&g, 0, &m), 1);
+  CU_ASSERT_STRING_EQUAL(mv(&m), "C9");
+  a = g;
+  CU_ASSERT_EQUAL_FATAL(dt_play(&a, 0, "S2"), 0);
+  CU_ASSERT_EQUAL(solve(&a, 0, &m), 0);
+  a = g;
+  CU_ASSERT_EQUAL_FATAL(dt_play(&a, 0, "pass"), 0);
+  CU_ASSERT_EQUAL(solve(&a, 0, &m), 0);
   /* Lost: whatever we lead, the 2 takes the table and the 3 goes out. */
   ending_s(&g, "S4 H5", "S2 C3", 0);
   CU_ASSERT_EQUAL(solve(&g, 0, &m), 0);
@@ -255,7 +269,7 @@ static void two_against_minimax(void) {
   tk_rng_seed(&r, 41);
   int wins = 0, losses = 0, checked = 0, mates = 0, revs = 0, tables = 0;
   static tk_daifugo_legal l;
-  for (int t = 0; t < 400; t++) {
+  for (int t = 0; t < 300; t++) {
     uint8_t deck[TK_DAIFUGO_CARDS];
     int nd = 0;
     for (int b = 0; b < 64; b++)
@@ -320,8 +334,8 @@ static void two_against_minimax(void) {
     }
   }
   /* the sample holds both verdicts and the cases the property is about */
-  CU_ASSERT(wins > 50 && losses > 50);
-  CU_ASSERT(checked > 100 && mates > 20 && revs > 50 && tables > 100);
+  CU_ASSERT(wins > 80 && losses > 80);
+  CU_ASSERT(checked > 50 && mates > 30 && revs > 50 && tables > 80);
 }
 
 int main(void) {
