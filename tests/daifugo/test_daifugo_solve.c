@@ -4,7 +4,8 @@
  * sennichite that breaks one, the budget). The two-player solver on hand-checked endings (won
  * only by a non-greedy move, lost, the budget) and against a plain minimax written here on
  * random endings of up to 5 cards each: the same verdict, the solver's winning move keeping the
- * position won against every reply, a mate always a win. Speed is never tested. */
+ * position won against every reply, a mate always a win; two endings where the transposition
+ * table must tell positions apart by the pass count and by the lock. Speed is never tested. */
 #include <string.h>
 
 #include "dt.h"
@@ -338,6 +339,25 @@ static void two_against_minimax(void) {
   CU_ASSERT(checked > 50 && mates > 30 && revs > 50 && tables > 80);
 }
 
+/* Endings whose search meets the same hands and table again with another pass count, or
+ * another lock: a table keyed without either gets them wrong (found by a search over random
+ * endings with the key cut down; the reference decides them). */
+static void two_transpositions(void) {
+  static const struct {
+    const char *h0, *h1;
+    int leader, me, senn, want;
+  } cases[] = {
+      {"S9 HQ D5 DA C4", "H4 C5 C6", 0, 0, 2, 1}, /* the pass count */
+      {"S2 H3 C9 CT", "S3 ST SJ H4 CA", 0, 1, 4, 1},  /* the lock */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tk_daifugo_game g;
+    ending(&g, dt_cards(cases[i].h0), dt_cards(cases[i].h1), cases[i].leader, cases[i].senn);
+    TK_EQ(ref_value(&g, cases[i].me, 1 - cases[i].me), cases[i].want, cases[i].h0);
+    TK_EQ(solve(&g, cases[i].me, NULL), cases[i].want, cases[i].h0);
+  }
+}
+
 int main(void) {
   S = dsol_two_new(16, NULL);
   if (!S) return 1;
@@ -349,6 +369,7 @@ int main(void) {
       {"mate: sennichite, budget, preconditions", mate_sennichite_and_budget},
       {"two players: hand-checked endings", two_hand_checked},
       {"two players: against plain minimax", two_against_minimax},
+      {"two players: transpositions by pass count and lock", two_transpositions},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("daifugo_solve", tests);
