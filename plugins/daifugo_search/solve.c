@@ -252,6 +252,13 @@ static two_entry *two_slot(const dsol_two *s, const tk_daifugo_game *g, uint64_t
   return &s->tt[h & s->mask];
 }
 
+/* 1 if `e` holds g's position (up to the pass count) from this call. */
+static int two_holds(const dsol_two *s, const two_entry *e, const tk_daifugo_game *g,
+                     uint64_t misc) {
+  return (e->misc & TWO_KEY) == misc && e->mine == g->hand[s->me] &&
+         e->theirs == g->hand[s->opp] && e->top == g->top.cards;
+}
+
 /* The value of `g` for me (1 win, 0 not), or DSOL_UNKNOWN; `best` (root only) as in solve.h. */
 static int two_node(dsol_two *s, const tk_daifugo_game *g, int depth, tk_daifugo_move *best) {
   if (g->over)
@@ -260,8 +267,7 @@ static int two_node(dsol_two *s, const tk_daifugo_game *g, int depth, tk_daifugo
   s->nodes++;
   uint64_t misc = two_misc(s, g);
   two_entry *e = two_slot(s, g, misc);
-  int hit = (e->misc & TWO_KEY) == misc && e->mine == g->hand[s->me] &&
-            e->theirs == g->hand[s->opp] && e->top == g->top.cards;
+  int hit = two_holds(s, e, g, misc);
   unsigned win_below = hit ? (unsigned)(e->misc >> 32 & 0xff) : 0;   /* wins at npass < this */
   unsigned loss_from = hit ? (unsigned)(e->misc >> 40 & 0xff) : 255; /* loses at npass >= this */
   if (!best && g->npass < win_below) return 1;
@@ -290,8 +296,7 @@ static int two_node(dsol_two *s, const tk_daifugo_game *g, int depth, tk_daifugo
   if (best) *best = s->stack[base + found];
   s->sp = base;
   /* the slot may hold another position now (searched below): start its bounds again if so */
-  if (!((e->misc & TWO_KEY) == misc && e->mine == g->hand[s->me] &&
-        e->theirs == g->hand[s->opp] && e->top == g->top.cards)) {
+  if (!two_holds(s, e, g, misc)) {
     e->mine = g->hand[s->me];
     e->theirs = g->hand[s->opp];
     e->top = g->top.cards;
