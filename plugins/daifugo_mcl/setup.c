@@ -81,7 +81,13 @@ int dmcl_setup(const char *who, const char *params_json, const char *default_wei
   if (learner == DMCL_NN) shape[0] = (uint32_t)hidden, shape[1] = DMCL_NN_ROW;
   rc = tk_weights_load(path, learner == DMCL_AP ? DMCL_MODEL_AP : DMCL_MODEL_NN,
                        DMCL_FEATURE_VERSION, 2, shape, w, err);
-  if (rc) return rc;
+  if (rc) { /* the loader's message names the file and the field; this names the agent */
+    if (!err) return rc;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    tk_error_clear(err); /* tk_error_set keeps a first error */
+    return tk_error_set(err, rc, -1, "%s: %s", who, msg);
+  }
   if (dmcl_model_init(&pol->md, learner, hidden, w->values)) {
     tk_weights_free(w);
     return tk_error_set(err, TK_EINVAL, -1, "%s: weights %s: a weight is not a finite number, "

@@ -14,7 +14,12 @@
  *                   afresh from the prior, as daifugo_mcl does;
  *   "beta"          the likelihood's exponent, 0..1 [1];
  *   "floor"         the uniform share mixed into each observed action's probability, 0..1 [0.1];
- *   "pass_evidence" the opponents' passes count as evidence, not only their plays [true].
+ *   "pass_evidence" the opponents' passes count as evidence, not only their plays [true];
+ *   "mate"          the mate test before the search [true];
+ *   "mate_nodes"    its budget: our decisions expanded, 1..65536 [256];
+ *   "endgame"       the exact two-player solver before the search [true];
+ *   "endgame_nodes" its budget: positions searched, 1..10^8 [200000]; a position it cannot
+ *                   settle within it goes to the search.
  * Randomness: re-seeded from tk_daifugo_info.head.seed by begin_game (once per block). */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +30,7 @@
 
 #include "dmc.h"
 #include "estimate.h"
+#include "solve.h"
 #include "daifugo_mcl/policy.h"
 #include "daifugo_mcl/setup.h"
 #include "taikai/agent.h"
@@ -34,8 +40,17 @@
 #define DEFAULT_WEIGHTS "daifugo_mcl_ap.tkw"
 enum { MAX_WORLDS = 65536 };
 
+/* The solvers' parameters. */
+typedef struct solve_params {
+  int mate, mate_nodes;
+  int endgame;
+  long endgame_nodes;
+} solve_params;
+
 typedef struct agent {
   dmc_params p;
+  solve_params sp;
+  dsol_two *two; /* the two-player solver's table (NULL when "endgame" is false) */
   dmcl_policy pol;
   tk_weights w;
   dse_params e;
@@ -46,7 +61,8 @@ typedef struct agent {
 
 /* Every name the agent reads: dmc's are checked by dmc_params_parse_for, these besides. */
 static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
-                                    "worlds", "beta", "floor", "pass_evidence", NULL};
+                                    "worlds", "beta", "floor", "pass_evidence", "mate",
+                                    "mate_nodes", "endgame", "endgame_nodes", NULL};
 
 static const char *shown(const json_t *v, char *buf, size_t cap) {
   char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -69,28 +85,48 @@ static int unit_number(json_t *o, const char *name, double lo, double hi, double
   return 0;
 }
 
-static int own_params(const char *params_json, dse_params *e, tk_error *err) {
+/* A boolean for `name`, if present. */
+static int flag(json_t *o, const char *name, int *out, tk_error *err) {
+  json_t *v = json_object_get(o, name);
+  if (!v) return 0;
+  char got[48];
+  if (!json_is_boolean(v))
+    return tk_error_set(err, TK_EINVAL, -1, WHO ": params: %s must be true or false, got %s",
+                        name, shown(v, got, sizeof got));
+  *out = json_is_true(v);
+  return 0;
+}
+
+/* An integer in [lo, hi] for `name`, if present. */
+static int integer(json_t *o, const char *name, long lo, long hi, long *out, tk_error *err) {
+  json_t *v = json_object_get(o, name);
+  if (!v) return 0;
+  char got[48];
+  if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+    return tk_error_set(err, TK_EINVAL, -1, WHO ": params: %s must be an integer from %ld to "
+                        "%ld, got %s", name, lo, hi, shown(v, got, sizeof got));
+  *out = (long)json_integer_value(v);
+  return 0;
+}
+
+static int own_params(const char *params_json, dse_params *e, solve_params *sp, tk_error *err) {
   *e = (dse_params){.worlds = 256, .beta = 1.0, .floor = 0.1, .passes = 1};
+  *sp = (solve_params){.mate = 1, .mate_nodes = DSOL_MATE_NODES, .endgame = 1,
+                       .endgame_nodes = 200000};
   json_error_t jerr;
   json_t *o = json_loads(params_json ? params_json : "{}", 0, &jerr);
   if (!o) return tk_error_set(err, TK_EPARSE, jerr.position, WHO ": params: %s", jerr.text);
-  char got[48];
-  int rc = 0;
-  json_t *v = json_object_get(o, "worlds");
-  if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            json_integer_value(v) > MAX_WORLDS))
-    rc = tk_error_set(err, TK_EINVAL, -1, WHO ": params: worlds must be an integer from 0 to %d, "
-                      "got %s", MAX_WORLDS, shown(v, got, sizeof got));
-  else if (v)
-    e->worlds = (int)json_integer_value(v);
+  long worlds = e->worlds, mate_nodes = sp->mate_nodes;
+  int rc = integer(o, "worlds", 0, MAX_WORLDS, &worlds, err);
   if (!rc) rc = unit_number(o, "beta", 0, 1, &e->beta, err);
   if (!rc) rc = unit_number(o, "floor", 0, 1, &e->floor, err);
-  if (!rc && (v = json_object_get(o, "pass_evidence"))) {
-    if (!json_is_boolean(v))
-      rc = tk_error_set(err, TK_EINVAL, -1, WHO ": params: pass_evidence must be true or false, "
-                        "got %s", shown(v, got, sizeof got));
-    else e->passes = json_is_true(v);
-  }
+  if (!rc) rc = flag(o, "pass_evidence", &e->passes, err);
+  if (!rc) rc = flag(o, "mate", &sp->mate, err);
+  if (!rc) rc = integer(o, "mate_nodes", 1, 65536, &mate_nodes, err);
+  if (!rc) rc = flag(o, "endgame", &sp->endgame, err);
+  if (!rc) rc = integer(o, "endgame_nodes", 1, 100000000, &sp->endgame_nodes, err);
+  e->worlds = (int)worlds;
+  sp->mate_nodes = (int)mate_nodes;
   json_decref(o);
   return rc;
 }
@@ -98,21 +134,27 @@ static int own_params(const char *params_json, dse_params *e, tk_error *err) {
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
   dmc_params p;
   dse_params e;
-  if (dmc_params_parse_for(WHO, params_json, extra, &p, err) || own_params(params_json, &e, err))
+  solve_params sp;
+  if (dmc_params_parse_for(WHO, params_json, extra, &p, err) ||
+      own_params(params_json, &e, &sp, err))
     return NULL;
   agent *a = calloc(1, sizeof *a);
-  if (!a || (e.worlds > 0 && dse_pool_init(&a->pool, e.worlds))) {
+  if (!a || (e.worlds > 0 && dse_pool_init(&a->pool, e.worlds)) ||
+      (sp.endgame && !(a->two = dsol_two_new(16, NULL)))) {
+    if (a) dse_pool_free(&a->pool);
     free(a);
     tk_error_set(err, TK_ENOMEM, -1, WHO ": out of memory");
     return NULL;
   }
   if (dmcl_setup(WHO, params_json, DEFAULT_WEIGHTS, (const void *)create, &a->pol, &a->w, err)) {
     dse_pool_free(&a->pool);
+    dsol_two_free(a->two);
     free(a);
     return NULL;
   }
   a->p = p;
   a->e = e;
+  a->sp = sp;
   tk_rng_seed(&a->rng, seed);
   return a;
 }
@@ -121,6 +163,7 @@ static void destroy(tk_agent_instance *self) {
   agent *a = self;
   if (!a) return;
   dse_pool_free(&a->pool);
+  dsol_two_free(a->two);
   dmcl_setup_free(&a->pol, &a->w);
   free(a);
 }
@@ -133,17 +176,46 @@ static int begin_game(tk_agent_instance *self, const void *info) {
   return 0;
 }
 
+/* The solvers before the search: the index into `l` of a move proven to take us out before the
+ * others (a mate) or, with two players left, to go out first against any defence; else -1.
+ * Draws nothing from the agent's generator: the game they read is the view's with the hidden
+ * cards dealt by a fixed generator (the mate test reads only their number per player; with two
+ * players left there is one deal). */
+static int solved(agent *a, const tk_daifugo_view *v, const tk_daifugo_legal *l) {
+  if (l->decision != TK_DAIFUGO_DECIDE_PLAY || l->n < 2 || (!a->sp.mate && !a->sp.endgame))
+    return -1;
+  tk_rng fixed;
+  tk_rng_seed(&fixed, 0);
+  tk_daifugo_game g;
+  if (tk_daifugo_determinize(v, &fixed, a->p.sennichite, &g)) return -1;
+  tk_daifugo_move m;
+  int k = -1;
+  if (a->sp.mate) {
+    uint64_t unseen = TK_DAIFUGO_DECK & ~v->played & ~v->hand;
+    if (dsol_mate(&g, v->player, unseen, a->sp.mate_nodes, &m, NULL) == 1)
+      k = tk_daifugo_legal_find(l, &m);
+  }
+  if (k < 0 && a->sp.endgame && v->nout == 3 &&
+      dsol_two_solve(a->two, &g, v->player, a->sp.endgame_nodes, &m, NULL) == 1)
+    k = tk_daifugo_legal_find(l, &m);
+  return k;
+}
+
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
   agent *a = self;
   const tk_daifugo_view *v = view;
   const tk_daifugo_legal *l = legal;
+  int k = solved(a, v, l);
+  if (k >= 0) {
+    *(tk_daifugo_move *)action = l->a[k];
+    return 0;
+  }
   dmc_deal_fn deal = NULL;
   /* The pool is built only where a search will use it: a play decision with a choice. */
   if (a->e.worlds > 0 && l->decision == TK_DAIFUGO_DECIDE_PLAY && l->n > 2 &&
       !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng))
     deal = dse_pool_deal;
-  int k = dmc_decide_dealt(&a->p, v, l, dmcl_policy_move, &a->pol, deal, &a->pool, &a->rng,
-                           &a->st);
+  k = dmc_decide_dealt(&a->p, v, l, dmcl_policy_move, &a->pol, deal, &a->pool, &a->rng, &a->st);
   if (k < 0) return l->n == 0 ? TK_ESTATE : TK_EINVAL;
   *(tk_daifugo_move *)action = l->a[k];
   return 0;
@@ -159,13 +231,15 @@ static const tk_agent_descriptor descriptor = {
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
-                   "opponents' observed plays (issue 41; beyond paper 001)",
+                   "opponents' observed plays, a mate test and an exact two-player solver "
+                   "(issue 41; beyond paper 001)",
     .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
                    "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
-                   "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true}",
+                   "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
+                   "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000}",
     .weights = DEFAULT_WEIGHTS,
     .create = create,
     .destroy = destroy,

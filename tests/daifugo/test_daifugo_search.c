@@ -1,20 +1,24 @@
-/* tests/daifugo/test_daifugo_search.c — daifugo_search's opponent-hand estimation
+/* tests/daifugo/test_daifugo_search.c — daifugo_search: its opponent-hand estimation
  * (plugins/daifugo_search/estimate.h) on games whose five players all play the learned playout
- * policy (the default AP weights, α 0.6), so that the model of the opponents is the truth:
- * the true hands replay the history, the truth is likelier than the prior's worlds, and the
- * weighted pool puts the hidden cards with their holders more often than the prior does. */
+ * policy (the default AP weights, α 0.6), so that the model of the opponents is the truth (the
+ * true hands replay the history to the real game, the truth is likelier than the prior's
+ * worlds, the weighted pool puts the hidden cards with their holders more often than the prior
+ * and than a model that knows nothing of the players); the plugin (linked statically): its
+ * parameter errors, the solvers deciding before the search, a decision replaying from its seed;
+ * and a short tournament through the `taikai` binary, the same bytes with 1 and 2 workers. */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "daifugo_mcl/setup.h"
 #include "dt.h"
+#include "e2e_util.h"
 #include "estimate.h"
-#include "unit.h"
+#include "taikai/agent.h"
+
+const tk_agent_descriptor *taikai_agent_entry_daifugo_search(void);
+#define AP_FILE TK_MCL_DIR "/daifugo_mcl_ap.tkw"
 
 static dmcl_policy POL;
-static tk_weights W;
+static tk_weights WTS;
 
 /* A play decision met in self-play of the policy, with the true hands at that moment. */
 typedef struct position {
@@ -181,10 +185,174 @@ static void pool_places_cards_better(void) {
   dse_pool_free(&pool);
 }
 
+/* ------------------------------------------------------------ the plugin */
+
+/* The view of g->turn's play decision in a game set up from hands (no history, no exchange). */
+static void view_of(const tk_daifugo_game *g, tk_daifugo_view *v, tk_daifugo_legal *l) {
+  memset(v, 0, sizeof *v);
+  int p = g->turn;
+  v->player = (uint8_t)p;
+  v->decision = TK_DAIFUGO_DECIDE_PLAY;
+  v->turn = g->turn, v->owner = g->owner, v->passed = g->passed, v->out = g->out;
+  v->nout = g->nout, v->rev = g->rev, v->lock = g->lock, v->npass = g->npass;
+  for (int q = 0; q < 5; q++) {
+    v->count[q] = (uint8_t)__builtin_popcountll(g->hand[q]);
+    v->seat_of[q] = g->seat_of[q];
+    v->cls[q] = TK_DAIFUGO_NOBODY;
+    v->order[q] = q < g->nout ? g->order[q] : TK_DAIFUGO_NOBODY;
+  }
+  v->hand = g->hand[p];
+  v->played = g->played;
+  v->top = g->top;
+  tk_daifugo_game_legal(g, l);
+}
+
+/* The plugin's move for `v` with `params` (the weights file added) and `seed`, in notation. */
+static const char *decide(const char *params, uint64_t seed, const tk_daifugo_view *v,
+                          const tk_daifugo_legal *l) {
+  static char out[64];
+  const tk_agent_descriptor *d = taikai_agent_entry_daifugo_search();
+  char full[1024];
+  snprintf(full, sizeof full, "{\"weights\": \"%s\"%s%s}", AP_FILE, *params ? ", " : "", params);
+  tk_error err = {0};
+  tk_agent_instance *a = d->create(full, seed, &err);
+  if (!a) {
+    TK_FAILF("create %s: %s", full, err.msg);
+    return "-";
+  }
+  tk_daifugo_move m;
+  int rc = d->act(a, v, l, &m);
+  d->destroy(a);
+  if (rc) return "error";
+  tk_daifugo_move_str(&m, out, sizeof out);
+  return out;
+}
+
+static void plugin_params(void) {
+  const tk_agent_descriptor *d = taikai_agent_entry_daifugo_search();
+  static const struct {
+    const char *params, *want;
+  } bad[] = {
+      {"{\"worlds\": -1}", "worlds must be an integer from 0 to 65536, got -1"},
+      {"{\"beta\": 2}", "beta must be a number from 0 to 1, got 2"},
+      {"{\"floor\": \"x\"}", "floor must be a number from 0 to 1, got \"x\""},
+      {"{\"mate\": 1}", "mate must be true or false, got 1"},
+      {"{\"endgame_nodes\": 0}", "endgame_nodes must be an integer from 1 to 100000000, got 0"},
+      {"{\"alpha\": 3}", "alpha must be a number from 0 to 1, got 3"},
+      {"{\"playouts\": 0}", "playouts"},
+      {"{\"wrolds\": 5}", "wrolds"},
+      {"{\"weights\": \"/nonexistent/w.tkw\"}", "/nonexistent/w.tkw"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    tk_error err = {0};
+    tk_agent_instance *a = d->create(bad[i].params, 1, &err);
+    if (a) {
+      TK_FAILF("%s: accepted", bad[i].params);
+      d->destroy(a);
+    } else if (!strstr(err.msg, bad[i].want) || !strstr(err.msg, "daifugo_search")) {
+      TK_FAILF("%s: message '%s' (expected daifugo_search and '%s')", bad[i].params, err.msg,
+               bad[i].want);
+    }
+  }
+}
+
+/* With one playout the search is all but blind; the solvers are not. Over ten seeds the mate
+ * and the only winning move of a two-player ending are always played with the solvers on, and
+ * not always with them off (which shows the positions test the solvers, not the search). */
+static void solvers_decide(void) {
+  tk_daifugo_game g;
+  tk_daifugo_view v;
+  tk_daifugo_legal *l = malloc(sizeof *l);
+  /* A mate (test_daifugo_solve's): the 2 first (unbeatable: the joker is ours), then the
+   * joker and the pair; 13 candidates. */
+  dt_game(&g, "H2 JK C4 D4", NULL, "S5 S6", "H7 H9", "D9 DT", 0);
+  view_of(&g, &v, l);
+  int off_differs = 0;
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    const char *m = decide("\"playouts\": 1, \"worlds\": 0, \"win_shortcut\": false", seed,
+                           &v, l);
+    if (strcmp(m, "H2") && strncmp(m, "H2 JK[", 6))
+      TK_FAILF("seed %llu: the mate's first move is H2, played %s", (unsigned long long)seed, m);
+    /* (daifugo_mcl's one-play shortcut finds this one too: H2 leaves one play, JK C4 D4) */
+    m = decide("\"playouts\": 1, \"worlds\": 0, \"mate\": false, \"win_shortcut\": false",
+               seed, &v, l);
+    off_differs += strcmp(m, "H2") && strncmp(m, "H2 JK[", 6);
+  }
+  if (!off_differs) TK_FAILF("without the mate test and the shortcut one playout also played H2 "
+                             "ten times");
+  /* Two players left: over the opponent's 7, only the 9 wins (solve.h's tests check why). */
+  uint64_t h0 = dt_cards("S4 S2 C9"), h1 = dt_cards("SK SA C7");
+  uint64_t hand[5] = {h0, h1, TK_DAIFUGO_DECK & ~h0 & ~h1, 0, 0};
+  uint8_t seats[5] = {0, 1, 2, 3, 4};
+  CU_ASSERT_EQUAL_FATAL(tk_daifugo_game_setup(&g, hand, seats, 1, 20, 1, NULL), 0);
+  /* players 2, 3, 4 out, their cards played */
+  g.played = hand[2];
+  g.hand[2] = 0;
+  g.out = 1u << 2 | 1u << 3 | 1u << 4;
+  g.order[0] = 2, g.order[1] = 3, g.order[2] = 4, g.nout = 3;
+  CU_ASSERT_EQUAL_FATAL(dt_play(&g, 1, "C7"), 0);
+  view_of(&g, &v, l);
+  off_differs = 0;
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    const char *m = decide("\"playouts\": 1, \"worlds\": 0, \"mate\": false", seed, &v, l);
+    if (strcmp(m, "C9")) TK_FAILF("seed %llu: the winning move is C9, played %s",
+                                  (unsigned long long)seed, m);
+    m = decide("\"playouts\": 1, \"worlds\": 0, \"mate\": false, \"endgame\": false", seed,
+               &v, l);
+    off_differs += strcmp(m, "C9") != 0;
+  }
+  if (!off_differs) TK_FAILF("without the solver one playout also played C9 ten times");
+  free(l);
+}
+
+/* The same seed, the same decisions: the pool and the search draw only from the agent's
+ * generator, and nothing of one instance's decisions leaks into another's. */
+static void decisions_replay(void) {
+  tk_daifugo_legal *l = malloc(sizeof *l);
+  for (int i = 0; i < 12; i++) {
+    const tk_daifugo_view *v = &POS[i * 13].v;
+    tk_daifugo_game g = POS[i * 13].game;
+    tk_daifugo_game_legal(&g, l);
+    char a[64], b[64];
+    snprintf(a, sizeof a, "%s", decide("\"playouts\": 200", 7, v, l));
+    snprintf(b, sizeof b, "%s", decide("\"playouts\": 200", 7, v, l));
+    if (strcmp(a, b)) TK_FAILF("position %d: seed 7 played %s, then %s", i * 13, a, b);
+    else CU_PASS("the same move");
+  }
+  free(l);
+}
+
+/* A short duplicate tournament through the binary (small budgets): every unit played, and the
+ * games the same bytes with one worker and with two. */
+static void tournament(void) {
+  char spec[1024], a[1 << 16], b[1 << 16];
+  for (int j = 1; j <= 2; j++) {
+    snprintf(spec, sizeof spec,
+             "{\"game\": \"daifugo\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\", "
+             "\"agents\": [{\"plugin\": \"daifugo_greedy\", \"label\": \"greedy\"}, "
+             "{\"plugin\": \"daifugo_search\", \"label\": \"search\", \"params\": "
+             "{\"playouts\": 60, \"exchange_playouts\": 60, \"worlds\": 32}}], "
+             "\"rules\": {\"block_games\": 4}, \"output\": \"%s\"}\n",
+             W(j == 1 ? "run1" : "run2"));
+    write_file(W("search.json"), spec);
+    const char *args[] = {"run", W("search.json"), "-j", j == 1 ? "1" : "2", "--quiet", NULL};
+    int rc = taikai(args);
+    if (rc) TK_FAILF("taikai run -j %d: exit %d: %s", j, rc, err_buf);
+  }
+  json_t *lines[8];
+  int n = load_lines(W("run1/games.jsonl"), lines, 8);
+  TK_EQ(n, 5, "units of one duplicate wall");
+  for (int i = 0; i < n; i++) json_decref(lines[i]);
+  slurp(W("run1/games.jsonl"), a, sizeof a);
+  slurp(W("run2/games.jsonl"), b, sizeof b);
+  if (!a[0] || strcmp(a, b)) TK_FAILF("games.jsonl differs between -j 1 and -j 2");
+}
+
 int main(void) {
   tk_error err = {0};
-  if (dmcl_setup("test", "{\"weights\": \"" TK_MCL_DIR "/daifugo_mcl_ap.tkw\"}",
-                 "daifugo_mcl_ap.tkw", (const void *)main, &POL, &W, &err)) {
+  if (e2e_begin(TK_WORK_DIR "-search")) return 1;
+  if (dmcl_setup("test", "{\"weights\": \"" AP_FILE "\"}",
+                 "daifugo_mcl_ap.tkw", (const void *)main, &POL, &WTS, &err)) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
   }
@@ -193,10 +361,14 @@ int main(void) {
       {"the true hands replay the history", truth_replays},
       {"the truth is likelier than the prior's worlds", truth_is_likelier},
       {"the weighted pool places the hidden cards better than the prior", pool_places_cards_better},
+      {"plugin: parameter errors name the field and the value", plugin_params},
+      {"plugin: the mate test and the two-player solver decide before the search", solvers_decide},
+      {"plugin: a decision replays from its seed", decisions_replay},
+      {"a short tournament through taikai, the same bytes with 1 and 2 workers", tournament},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("daifugo_search", tests);
-  dmcl_setup_free(&POL, &W);
+  dmcl_setup_free(&POL, &WTS);
   free(POS);
   return rc;
 }
