@@ -50,7 +50,8 @@ enum {
   T_SIZES01 = 634, /* + 7 bucket(sizes[0]) + bucket(sizes[1]) */
   T_SIZES23 = 683, /* + 7 bucket(sizes[2]) + bucket(sizes[3]) */
   T_TOP = 732,    /* + 14 (2 rev + new) + the table's column (0: none) */
-  T_AFTER = 788   /* + the DMCL_C_AFTER unit - DMCL_C_AFTER: one unit per row, for a move's change */
+  T_CHANGE = 788  /* + 3 (col - 1) + old + new - 1, a column's code going from old to new < old;
+                     + 39 the joker's 1 to 0 */
 };
 
 /* A column's code from bit-sliced counts (dmcl_col_counts): 0, 1, 2+. */
@@ -100,6 +101,11 @@ static inline void pair_rows(uint32_t uo, uint32_t ut, uint32_t ao, uint32_t at,
 /* Adds C' unit c's integer weights (q, DMCL_BP x DMCL_CP) to combined row `row`. */
 static void add_unit(int32_t *t, int row, const int64_t *q, int c) {
   for (int b = 0; b < DMCL_BP; b++) t[row * DMCL_T_STRIDE + b] += (int32_t)q[b * DMCL_CP + c];
+}
+
+/* Subtracts C' unit c's integer weights from combined row `row`. */
+static void sub_unit(int32_t *t, int row, const int64_t *q, int c) {
+  for (int b = 0; b < DMCL_BP; b++) t[row * DMCL_T_STRIDE + b] -= (int32_t)q[b * DMCL_CP + c];
 }
 
 /* The unit of column col (1..13, 14 the joker) with code k in the hand encoding at `base`. */
@@ -174,7 +180,15 @@ static int ap_init(dmcl_model *md, const double *w) {
         add_unit(t, row, q, DMCL_C_NEW + isnew);
         if (col) add_unit(t, row, q, DMCL_C_TABLE + col - 1);
       }
-  for (int i = 0; i < 41; i++) add_unit(t, T_AFTER + i, q, DMCL_C_AFTER + i);
+  for (int col = 1; col <= 13; col++)
+    for (int old = 1; old <= 2; old++)
+      for (int now = 0; now < old; now++) {
+        int row = T_CHANGE + 3 * (col - 1) + old + now - 1;
+        add_unit(t, row, q, col_unit(DMCL_C_AFTER, col, now));
+        sub_unit(t, row, q, col_unit(DMCL_C_AFTER, col, old));
+      }
+  add_unit(t, T_CHANGE + 39, q, col_unit(DMCL_C_AFTER, 14, 0));
+  sub_unit(t, T_CHANGE + 39, q, col_unit(DMCL_C_AFTER, 14, 1));
   free(q);
   return 0;
 }
@@ -253,15 +267,14 @@ static int col_count(uint64_t hand, int col) {
 }
 
 /* AP: the key of a move whose B' units are b[0..nb), in units of 2^-k: the bases, and for each
- * column the play changes our code in, its new unit's weights minus its old's. */
+ * column the play changes our code in, the change's row (its new unit's weights minus its old's). */
 DMCL_HOT_INLINE int64_t ap_key(const dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
-  const int32_t *t = s->md->t;
   int64_t h = 0;
   for (int i = 0; i < nb; i++) h += s->base[b[i]];
   uint64_t after = s->p->hand & ~m->cards;
-  /* only our code of each column the play takes from changes: the unit rows of its new and old
-   * codes (a small table, unlike the combined rows) */
-  const int32_t *ta = t + T_AFTER * DMCL_T_STRIDE;
+  /* only our code of each column the play takes from can change (a small table, unlike the
+   * combined rows) */
+  const int32_t *tc = s->md->t + T_CHANGE * DMCL_T_STRIDE;
   uint32_t cols = taken_cols(m->cards & TK_DAIFUGO_REAL);
   while (cols) {
     int col = __builtin_ctz(cols);
@@ -269,13 +282,12 @@ DMCL_HOT_INLINE int64_t ap_key(const dmcl_scorer *s, const tk_daifugo_move *m, c
     int k = col_count(after, col), o = code_at(s->hone, s->htwo, col);
     k = k > 2 ? 2 : k;
     if (k == o) continue;
-    const int32_t *rn = ta + (3 * (col - 1) + k) * DMCL_T_STRIDE,
-                  *ro = ta + (3 * (col - 1) + o) * DMCL_T_STRIDE;
-    for (int i = 0; i < nb; i++) h += rn[b[i]] - ro[b[i]];
+    const int32_t *d = tc + (3 * (col - 1) + o + k - 1) * DMCL_T_STRIDE;
+    for (int i = 0; i < nb; i++) h += d[b[i]];
   }
   if (m->cards & TK_DAIFUGO_JOKER) {
-    const int32_t *rn = ta + 39 * DMCL_T_STRIDE, *ro = rn + DMCL_T_STRIDE;
-    for (int i = 0; i < nb; i++) h += rn[b[i]] - ro[b[i]];
+    const int32_t *d = tc + 39 * DMCL_T_STRIDE;
+    for (int i = 0; i < nb; i++) h += d[b[i]];
   }
   return h;
 }

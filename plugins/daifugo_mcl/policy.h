@@ -34,9 +34,10 @@ enum { DMCL_NN_ROW = DMCL_FEATURES + 1, DMCL_MAX_HIDDEN = 256, DMCL_DEFAULT_HIDD
  *   the four "passed" units with DMCL_C_NFP (their sum) and our hand size's bucket (16 x 7);
  *   the others' sizes, sorted, two at a time (2 x 49);
  *   the revolution, the new table and the table's column (2 x 2 x 14).
- * A position's base for every B' unit is the sum of 11 of these rows. Then one row per
- * DMCL_C_AFTER unit (41), for the change a move makes to our hand. */
-enum { DMCL_T_STRIDE = 36, DMCL_T_ROWS = 829 };
+ * A position's base for every B' unit is the sum of 11 of these rows. Then, for the change a
+ * move makes to our hand, one row per change of a DMCL_C_AFTER code, the new unit's weights
+ * minus the old's: 1 to 0, 2+ to 0, 2+ to 1 in each column 1..13, and the joker's 1 to 0 (40). */
+enum { DMCL_T_STRIDE = 36, DMCL_T_ROWS = 828 };
 
 typedef struct dmcl_model {
   int learner;       /* DMCL_AP or DMCL_NN */
