@@ -115,6 +115,10 @@ static void sequences(gen_ctx *c) {
   int want = 0;
   if (t->kind == TK_DAIFUGO_SEQ) want = t->n;
   else if (t->kind != TK_DAIFUGO_PASS) return;
+  /* The test below for all four rows at once first (as lead_sequences: a window reaching column
+   * 14, 15 or the next row holds at most one card): most hands have no sequence at all. */
+  uint64_t real = c->hand & TK_DAIFUGO_REAL, rx = real, ry = real >> 1, rz = real >> 2;
+  if (!(c->joker ? (rx & ry) | (rx & rz) | (ry & rz) : rx & ry & rz)) return;
   for (int row = 0; row < 4; row++) {
     if (want && c->lock && t->suits != (1 << row)) continue;
     uint32_t lane = (uint32_t)(c->hand >> (16 * row)) & (uint32_t)TK_DAIFUGO_SUIT_LANE;
