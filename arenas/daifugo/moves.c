@@ -10,22 +10,16 @@
 
 typedef struct gen_ctx {
   tk_daifugo_legal *l;
+  int n;                  /* plays listed so far (l->n once done) */
   uint64_t hand;
   int joker;              /* the hand holds the joker */
   int rev, lock;
   const tk_daifugo_move *top;
 } gen_ctx;
 
-static void push(gen_ctx *c, int kind, uint64_t cards, int n, int rank, int suits, int jcell) {
-  if (c->l->n >= TK_DAIFUGO_MAX_LEGAL) return; /* unreachable: 366 actions at most */
-  tk_daifugo_move *m = &c->l->a[c->l->n++];
-  m->cards = cards;
-  m->kind = (uint8_t)kind;
-  m->n = (uint8_t)n;
-  m->rank = (uint8_t)rank;
-  m->suits = (uint8_t)suits;
-  m->jcell = (uint8_t)jcell;
-  m->reserved[0] = m->reserved[1] = m->reserved[2] = 0;
+static inline void push(gen_ctx *c, int kind, uint64_t cards, int n, int rank, int suits, int jcell) {
+  if (c->n >= TK_DAIFUGO_MAX_LEGAL) return; /* unreachable: 366 actions at most */
+  c->l->a[c->n++] = tk__df_move(cards, kind, n, rank, suits, jcell);
 }
 
 /* The suit sets of each size, ascending. */
@@ -33,8 +27,28 @@ static const unsigned SETS[5][6] = {{0}, {0}, {3, 5, 6, 9, 10, 12}, {7, 11, 13, 
 static const int NSETS[5] = {0, 0, 6, 4, 1};
 static const uint8_t NIBBLE_COUNT[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
-/* 1 if a play of column `col` beats column `top` in the current order. */
-static inline int beats(int col, int top, int rev) { return rev ? col < top : col > top; }
+/* The columns that beat column `t` in order `rev`. */
+static inline uint32_t cols_over(int t, int rev) {
+  return rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
+}
+
+/* The four rows of `hand` as column sets (bit c = column c), and the columns where at least k
+ * of them hold a card (ge[k], k = 1..4; ge[0] every column). */
+typedef struct col_counts {
+  uint32_t row[4];
+  uint32_t ge[5];
+} col_counts;
+
+static inline void count_cols(uint64_t hand, col_counts *cc) {
+  uint32_t a = (uint32_t)hand & 0x3ffe, b = (uint32_t)(hand >> 16) & 0x3ffe;
+  uint32_t c = (uint32_t)(hand >> 32) & 0x3ffe, d = (uint32_t)(hand >> 48) & 0x3ffe;
+  cc->row[0] = a, cc->row[1] = b, cc->row[2] = c, cc->row[3] = d;
+  cc->ge[0] = 0x3ffe;
+  cc->ge[1] = a | b | c | d;
+  cc->ge[2] = ((a | b) & (c | d)) | (a & b) | (c & d);
+  cc->ge[3] = (a & b & (c | d)) | (c & d & (a | b));
+  cc->ge[4] = a & b & c & d;
+}
 
 static void singles(gen_ctx *c) {
   const tk_daifugo_move *t = c->top;
@@ -44,15 +58,11 @@ static void singles(gen_ctx *c) {
     return;
   }
   uint64_t real = c->hand & TK_DAIFUGO_REAL;
+  if (t->kind == TK_DAIFUGO_SINGLE) real &= tk__df_beaters(t, c->rev, c->lock);
   while (real) {
     int b = tk__df_ctz(real);
     real &= real - 1;
-    int row = b >> 4, col = b & 15;
-    if (t->kind == TK_DAIFUGO_SINGLE) {
-      if (!beats(col, t->rank, c->rev)) continue;
-      if (c->lock && (1 << row) != t->suits) continue;
-    }
-    push(c, TK_DAIFUGO_SINGLE, UINT64_C(1) << b, 1, col, 1 << row, TK_DAIFUGO_NOCELL);
+    push(c, TK_DAIFUGO_SINGLE, UINT64_C(1) << b, 1, b & 15, 1 << (b >> 4), TK_DAIFUGO_NOCELL);
   }
   if (c->joker) push(c, TK_DAIFUGO_JOKER1, TK_DAIFUGO_JOKER, 1, 0, 0, TK_DAIFUGO_NOCELL);
 }
@@ -78,10 +88,13 @@ static void groups(gen_ctx *c) {
   int want = 0; /* 0 = any size */
   if (t->kind == TK_DAIFUGO_GROUP) want = t->n;
   else if (t->kind != TK_DAIFUGO_PASS) return;
-  for (int col = 1; col <= 13; col++) {
-    if (want && !beats(col, t->rank, c->rev)) continue;
+  /* the columns holding two cards, or one and the joker, and beating the table's */
+  col_counts cc;
+  count_cols(c->hand, &cc);
+  uint32_t cols = cc.ge[2 - c->joker] & (want ? cols_over(t->rank, c->rev) : 0x3ffeu);
+  for (; cols; cols &= cols - 1) {
+    int col = tk__df_ctz(cols);
     unsigned nib = tk__df_nibble(c->hand, col);
-    if (NIBBLE_COUNT[nib] + c->joker < 2) continue;
     if (want == 5 || !want) { /* four suits and the joker (row 4): the only set with bit 16 */
       if (nib == 15 && c->joker)
         push(c, TK_DAIFUGO_GROUP, tk__df_spread(15, col) | TK_DAIFUGO_JOKER, 5, col, 31,
@@ -102,6 +115,10 @@ static void sequences(gen_ctx *c) {
   int want = 0;
   if (t->kind == TK_DAIFUGO_SEQ) want = t->n;
   else if (t->kind != TK_DAIFUGO_PASS) return;
+  /* The test below for all four rows at once first (as lead_sequences: a window reaching column
+   * 14, 15 or the next row holds at most one card): most hands have no sequence at all. */
+  uint64_t real = c->hand & TK_DAIFUGO_REAL, rx = real, ry = real >> 1, rz = real >> 2;
+  if (!(c->joker ? (rx & ry) | (rx & rz) | (ry & rz) : rx & ry & rz)) return;
   for (int row = 0; row < 4; row++) {
     if (want && c->lock && t->suits != (1 << row)) continue;
     uint32_t lane = (uint32_t)(c->hand >> (16 * row)) & (uint32_t)TK_DAIFUGO_SUIT_LANE;
@@ -147,34 +164,16 @@ static void sequences(gen_ctx *c) {
 void tk__df_gen(uint64_t hand, const tk_daifugo_move *top, int rev, int lock, tk_daifugo_legal *l) {
   gen_ctx c = {.l = l, .hand = hand, .joker = (hand & TK_DAIFUGO_JOKER) != 0, .rev = rev,
                .lock = lock, .top = top};
-  l->n = 0;
   push(&c, TK_DAIFUGO_PASS, 0, 0, 0, 0, TK_DAIFUGO_NOCELL);
   if (top->kind == TK_DAIFUGO_PASS || top->kind == TK_DAIFUGO_SINGLE ||
       top->kind == TK_DAIFUGO_JOKER1)
     singles(&c);
   groups(&c);
   sequences(&c);
+  l->n = (uint16_t)c.n;
 }
 
 /* ------------------------------------------------------------ the playouts' draws */
-
-/* The four rows of `hand` as column sets (bit c = column c), and the columns where at least k
- * of them hold a card (ge[k], k = 1..4; ge[0] every column). */
-typedef struct col_counts {
-  uint32_t row[4];
-  uint32_t ge[5];
-} col_counts;
-
-static inline void count_cols(uint64_t hand, col_counts *cc) {
-  uint32_t a = (uint32_t)hand & 0x3ffe, b = (uint32_t)(hand >> 16) & 0x3ffe;
-  uint32_t c = (uint32_t)(hand >> 32) & 0x3ffe, d = (uint32_t)(hand >> 48) & 0x3ffe;
-  cc->row[0] = a, cc->row[1] = b, cc->row[2] = c, cc->row[3] = d;
-  cc->ge[0] = 0x3ffe;
-  cc->ge[1] = a | b | c | d;
-  cc->ge[2] = ((a | b) & (c | d)) | (a & b) | (c & d);
-  cc->ge[3] = (a & b & (c | d)) | (c & d & (a | b));
-  cc->ge[4] = a & b & c & d;
-}
 
 /* The plays of one column's groups, decoded by index. `nib` is the suit set held there; `size`
  * the group size wanted (0: any of 2..5); `lockset` the suit set a lock demands (0: none). The
@@ -316,11 +315,6 @@ tk_daifugo_move tk__df_draw_lead(uint64_t hand, tk_rng *r) {
     if (k < w.plays[n]) return decode_sequence(&w, n, joker, k);
     k -= w.plays[n];
   }
-}
-
-/* The columns that beat column `t` in order `rev`. */
-static inline uint32_t cols_over(int t, int rev) {
-  return rev ? ((1u << t) - 1) & ~1u : 0x3ffeu & ~((2u << t) - 1);
 }
 
 uint32_t tk__df_group_cols(uint64_t hand, const tk_daifugo_move *top, int rev, int lock) {

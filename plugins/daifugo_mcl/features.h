@@ -81,8 +81,15 @@ void dmcl_pos_of_game(const tk_daifugo_game *g, dmcl_pos *p);
  * hot path. */
 void dmcl_pos_of_game_core(const tk_daifugo_game *g, dmcl_pos *p);
 
+/* Inlined even where the compiler would not: the playout's scoring loop calls these per move. */
+#if defined(__GNUC__)
+#define DMCL_HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define DMCL_HOT_INLINE static inline
+#endif
+
 /* The active B' units of move `m` (pass included) in `p`, ascending; returns their number. */
-static inline int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]);
+DMCL_HOT_INLINE int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]);
 /* The 14 active C' units encoding `hand` at offset `base` (DMCL_C_UNSEEN or DMCL_C_AFTER):
  * one per column 1..13, then the joker's. */
 void dmcl_hand_units(uint64_t hand, int base, uint8_t c[14]);
@@ -152,7 +159,7 @@ static inline int dmcl_rank_col(const tk_daifugo_move *m, int rev) {
   }
 }
 
-static inline int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]) {
+DMCL_HOT_INLINE int dmcl_move_b(const dmcl_pos *p, const tk_daifugo_move *m, uint8_t b[DMCL_MAX_B]) {
   int n = 0;
   if (m->kind == TK_DAIFUGO_PASS) {
     b[n++] = DMCL_B_REV;

@@ -50,7 +50,8 @@ enum {
   T_SIZES01 = 634, /* + 7 bucket(sizes[0]) + bucket(sizes[1]) */
   T_SIZES23 = 683, /* + 7 bucket(sizes[2]) + bucket(sizes[3]) */
   T_TOP = 732,    /* + 14 (2 rev + new) + the table's column (0: none) */
-  T_AFTER = 788   /* + the DMCL_C_AFTER unit - DMCL_C_AFTER: one unit per row, for a move's change */
+  T_CHANGE = 788  /* + 3 (col - 1) + old + new - 1, a column's code going from old to new < old;
+                     + 39 the joker's 1 to 0 */
 };
 
 /* A column's code from bit-sliced counts (dmcl_col_counts): 0, 1, 2+. */
@@ -70,9 +71,41 @@ static inline int group_row(int g, uint32_t uo, uint32_t ut, int uj, uint32_t ao
   return T_LAST + 4 * (3 * code_at(uo, ut, 13) + code_at(ao, at, 13)) + 2 * uj + aj;
 }
 
+/* group_row's offset within a pair group (g < 6), 27 u(c) + 9 a(c) + 3 u(c + 1) + a(c + 1), from
+ * an 8-bit index of the columns' bits: bits 0-1 (columns c, c + 1) of the unseen "two or more"
+ * mask, 2-3 of the unseen "exactly one", 4-5 of our "two or more", 6-7 of our "exactly one". */
+#define PR(i)                                                                                    \
+  (54 * ((i) & 1) + 6 * ((i) >> 1 & 1) + 27 * ((i) >> 2 & 1) + 3 * ((i) >> 3 & 1) +             \
+   18 * ((i) >> 4 & 1) + 2 * ((i) >> 5 & 1) + 9 * ((i) >> 6 & 1) + ((i) >> 7 & 1))
+#define PR4(i) PR(i), PR(i + 1), PR(i + 2), PR(i + 3)
+#define PR16(i) PR4(i), PR4(i + 4), PR4(i + 8), PR4(i + 12)
+#define PR64(i) PR16(i), PR16(i + 16), PR16(i + 32), PR16(i + 48)
+static const uint8_t PAIR_ROW[256] = {PR64(0), PR64(64), PR64(128), PR64(192)};
+#undef PR64
+#undef PR16
+#undef PR4
+#undef PR
+
+/* The first rows of the six pair groups, rows[0..6), as group_row gives them: the four masks
+ * packed in the 16-bit lanes of one word, each group's two columns shifted down to bits 0-1 of
+ * every lane, and the four 2-bit fields gathered into the top byte by one multiplication (the
+ * other partial products stay below bit 48, so nothing carries into it). */
+static inline void pair_rows(uint32_t uo, uint32_t ut, uint32_t ao, uint32_t at, int rows[6]) {
+  const uint64_t lanes = ut | (uint64_t)uo << 16 | (uint64_t)at << 32 | (uint64_t)ao << 48;
+  const uint64_t low2 = UINT64_C(0x0003000300030003);
+  const uint64_t gather = UINT64_C(1) << 56 | UINT64_C(1) << 42 | UINT64_C(1) << 28 | UINT64_C(1) << 14;
+  for (int g = 0; g < 6; g++)
+    rows[g] = T_PAIR + 81 * g + PAIR_ROW[((lanes >> (2 * g + 1) & low2) * gather) >> 56];
+}
+
 /* Adds C' unit c's integer weights (q, DMCL_BP x DMCL_CP) to combined row `row`. */
 static void add_unit(int32_t *t, int row, const int64_t *q, int c) {
   for (int b = 0; b < DMCL_BP; b++) t[row * DMCL_T_STRIDE + b] += (int32_t)q[b * DMCL_CP + c];
+}
+
+/* Subtracts C' unit c's integer weights from combined row `row`. */
+static void sub_unit(int32_t *t, int row, const int64_t *q, int c) {
+  for (int b = 0; b < DMCL_BP; b++) t[row * DMCL_T_STRIDE + b] -= (int32_t)q[b * DMCL_CP + c];
 }
 
 /* The unit of column col (1..13, 14 the joker) with code k in the hand encoding at `base`. */
@@ -147,7 +180,15 @@ static int ap_init(dmcl_model *md, const double *w) {
         add_unit(t, row, q, DMCL_C_NEW + isnew);
         if (col) add_unit(t, row, q, DMCL_C_TABLE + col - 1);
       }
-  for (int i = 0; i < 41; i++) add_unit(t, T_AFTER + i, q, DMCL_C_AFTER + i);
+  for (int col = 1; col <= 13; col++)
+    for (int old = 1; old <= 2; old++)
+      for (int now = 0; now < old; now++) {
+        int row = T_CHANGE + 3 * (col - 1) + old + now - 1;
+        add_unit(t, row, q, col_unit(DMCL_C_AFTER, col, now));
+        sub_unit(t, row, q, col_unit(DMCL_C_AFTER, col, old));
+      }
+  add_unit(t, T_CHANGE + 39, q, col_unit(DMCL_C_AFTER, 14, 0));
+  sub_unit(t, T_CHANGE + 39, q, col_unit(DMCL_C_AFTER, 14, 1));
   free(q);
   return 0;
 }
@@ -193,8 +234,9 @@ void dmcl_scorer_init(dmcl_scorer *s, const dmcl_model *md, const dmcl_pos *p) {
   dmcl_col_counts(p->hand, &s->hone, &s->htwo);
   dmcl_col_counts(p->unseen, &uo, &ut);
   int uj = (p->unseen & TK_DAIFUGO_JOKER) != 0, aj = (p->hand & TK_DAIFUGO_JOKER) != 0;
-  int rows[11], n = 0;
-  for (int g = 0; g < 7; g++) rows[n++] = group_row(g, uo, ut, uj, s->hone, s->htwo, aj);
+  int rows[11], n = 7;
+  pair_rows(uo, ut, s->hone, s->htwo, rows);
+  rows[6] = group_row(6, uo, ut, uj, s->hone, s->htwo, aj);
   rows[n++] = T_ME + 7 * (p->passed[0] | p->passed[1] << 1 | p->passed[2] << 2 | p->passed[3] << 3) +
               1 + dmcl_my_bucket(p->mysize);
   rows[n++] = T_SIZES01 + 7 * dmcl_other_bucket(p->sizes[0]) + dmcl_other_bucket(p->sizes[1]);
@@ -225,15 +267,14 @@ static int col_count(uint64_t hand, int col) {
 }
 
 /* AP: the key of a move whose B' units are b[0..nb), in units of 2^-k: the bases, and for each
- * column the play changes our code in, its new unit's weights minus its old's. */
-static int64_t ap_key(const dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
-  const int32_t *t = s->md->t;
+ * column the play changes our code in, the change's row (its new unit's weights minus its old's). */
+DMCL_HOT_INLINE int64_t ap_key(const dmcl_scorer *s, const tk_daifugo_move *m, const uint8_t *b, int nb) {
   int64_t h = 0;
   for (int i = 0; i < nb; i++) h += s->base[b[i]];
   uint64_t after = s->p->hand & ~m->cards;
-  /* only our code of each column the play takes from changes: the unit rows of its new and old
-   * codes (a small table, unlike the combined rows) */
-  const int32_t *ta = t + T_AFTER * DMCL_T_STRIDE;
+  /* only our code of each column the play takes from can change (a small table, unlike the
+   * combined rows) */
+  const int32_t *tc = s->md->t + T_CHANGE * DMCL_T_STRIDE;
   uint32_t cols = taken_cols(m->cards & TK_DAIFUGO_REAL);
   while (cols) {
     int col = __builtin_ctz(cols);
@@ -241,13 +282,12 @@ static int64_t ap_key(const dmcl_scorer *s, const tk_daifugo_move *m, const uint
     int k = col_count(after, col), o = code_at(s->hone, s->htwo, col);
     k = k > 2 ? 2 : k;
     if (k == o) continue;
-    const int32_t *rn = ta + (3 * (col - 1) + k) * DMCL_T_STRIDE,
-                  *ro = ta + (3 * (col - 1) + o) * DMCL_T_STRIDE;
-    for (int i = 0; i < nb; i++) h += rn[b[i]] - ro[b[i]];
+    const int32_t *d = tc + (3 * (col - 1) + o + k - 1) * DMCL_T_STRIDE;
+    for (int i = 0; i < nb; i++) h += d[b[i]];
   }
   if (m->cards & TK_DAIFUGO_JOKER) {
-    const int32_t *rn = ta + 39 * DMCL_T_STRIDE, *ro = rn + DMCL_T_STRIDE;
-    for (int i = 0; i < nb; i++) h += rn[b[i]] - ro[b[i]];
+    const int32_t *d = tc + 39 * DMCL_T_STRIDE;
+    for (int i = 0; i < nb; i++) h += d[b[i]];
   }
   return h;
 }

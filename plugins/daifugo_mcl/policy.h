@@ -34,9 +34,10 @@ enum { DMCL_NN_ROW = DMCL_FEATURES + 1, DMCL_MAX_HIDDEN = 256, DMCL_DEFAULT_HIDD
  *   the four "passed" units with DMCL_C_NFP (their sum) and our hand size's bucket (16 x 7);
  *   the others' sizes, sorted, two at a time (2 x 49);
  *   the revolution, the new table and the table's column (2 x 2 x 14).
- * A position's base for every B' unit is the sum of 11 of these rows. Then one row per
- * DMCL_C_AFTER unit (41), for the change a move makes to our hand. */
-enum { DMCL_T_STRIDE = 36, DMCL_T_ROWS = 829 };
+ * A position's base for every B' unit is the sum of 11 of these rows. Then, for the change a
+ * move makes to our hand, one row per change of a DMCL_C_AFTER code, the new unit's weights
+ * minus the old's: 1 to 0, 2+ to 0, 2+ to 1 in each column 1..13, and the joker's 1 to 0 (40). */
+enum { DMCL_T_STRIDE = 36, DMCL_T_ROWS = 828 };
 
 typedef struct dmcl_model {
   int learner;       /* DMCL_AP or DMCL_NN */
@@ -65,7 +66,9 @@ typedef struct dmcl_scorer {
   const dmcl_pos *p;
   uint32_t hone, htwo;           /* AP: dmcl_col_counts of our hand */
   uint8_t before[14];            /* NN: DMCL_C_AFTER units of the hand before the play */
-  int32_t base[DMCL_T_STRIDE];   /* AP: per B' unit, the sum over the fixed and before units */
+  _Alignas(16) int32_t base[DMCL_T_STRIDE]; /* AP: per B' unit, the sum over the fixed and before
+                                               units (aligned: written four lanes a store, read a
+                                               lane a load, no store crosses a cache line) */
   double nbase[DMCL_MAX_HIDDEN]; /* NN: per hidden unit, its input from them and the bias */
 } dmcl_scorer;
 
