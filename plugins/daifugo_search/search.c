@@ -19,7 +19,11 @@
  *   "mate_nodes"    its budget: our decisions expanded, 1..65536 [256];
  *   "endgame"       the exact two-player solver before the search [true];
  *   "endgame_nodes" its budget: positions searched, 1..10^8 [200000]; a position it cannot
- *                   settle within it goes to the search.
+ *                   settle within it goes to the search;
+ *   "scaled_budget" a play decision's playouts grow with its candidates k, as the champion's:
+ *                   min("playouts", ceil(700 k^0.8)) (k 2: 1,219; 5: 2,536; 10: 4,411; 12 and
+ *                   more: 5,000 with "playouts" 5000); false: "playouts" at every decision
+ *                   [false].
  * Randomness: re-seeded from tk_daifugo_info.head.seed by begin_game (once per block). */
 #include <math.h>
 #include <stdio.h>
@@ -45,6 +49,7 @@ typedef struct solve_params {
   int mate, mate_nodes;
   int endgame;
   long endgame_nodes;
+  int scaled; /* "scaled_budget" (not a solver's, but parsed with them) */
 } solve_params;
 
 typedef struct agent {
@@ -62,7 +67,8 @@ typedef struct agent {
 /* Every name the agent reads: dmc's are checked by dmc_params_parse_for, these besides. */
 static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
                                     "worlds", "beta", "floor", "pass_evidence", "mate",
-                                    "mate_nodes", "endgame", "endgame_nodes", NULL};
+                                    "mate_nodes", "endgame", "endgame_nodes", "scaled_budget",
+                                    NULL};
 
 static const char *shown(const json_t *v, char *buf, size_t cap) {
   char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -125,6 +131,7 @@ static int own_params(const char *params_json, dse_params *e, solve_params *sp, 
   if (!rc) rc = integer(o, "mate_nodes", 1, 65536, &mate_nodes, err);
   if (!rc) rc = flag(o, "endgame", &sp->endgame, err);
   if (!rc) rc = integer(o, "endgame_nodes", 1, 100000000, &sp->endgame_nodes, err);
+  if (!rc) rc = flag(o, "scaled_budget", &sp->scaled, err);
   e->worlds = (int)worlds;
   sp->mate_nodes = (int)mate_nodes;
   json_decref(o);
@@ -215,7 +222,13 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   if (a->e.worlds > 0 && l->decision == TK_DAIFUGO_DECIDE_PLAY && l->n > 2 &&
       !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng))
     deal = dse_pool_deal;
-  k = dmc_decide_dealt(&a->p, v, l, dmcl_policy_move, &a->pol, deal, &a->pool, &a->rng, &a->st);
+  dmc_params p = a->p;
+  if (a->sp.scaled && l->decision == TK_DAIFUGO_DECIDE_PLAY) {
+    int cands = l->n - (l->lead ? 1 : 0); /* the pass is no candidate on a new table */
+    double want = ceil(700.0 * pow(cands, 0.8));
+    if (want < p.playouts) p.playouts = (int)want;
+  }
+  k = dmc_decide_dealt(&p, v, l, dmcl_policy_move, &a->pol, deal, &a->pool, &a->rng, &a->st);
   if (k < 0) return l->n == 0 ? TK_ESTATE : TK_EINVAL;
   *(tk_daifugo_move *)action = l->a[k];
   return 0;
@@ -239,7 +252,8 @@ static const tk_agent_descriptor descriptor = {
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
                    "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
                    "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
-                   "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000}",
+                   "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000, "
+                   "\"scaled_budget\": false}",
     .weights = DEFAULT_WEIGHTS,
     .create = create,
     .destroy = destroy,
