@@ -189,6 +189,7 @@ int dse_pool_build(dse_pool *pool, const dse_params *e, const dmc_params *p,
   pool->n = 0;
   pool->ess = 0;
   pool->observed = 0;
+  pool->replayed = 0;
   int n = e->worlds < pool->cap ? e->worlds : pool->cap;
   double top = -INFINITY;
   for (int i = 0; i < n; i++) {
@@ -200,6 +201,7 @@ int dse_pool_build(dse_pool *pool, const dse_params *e, const dmc_params *p,
         dse_loglik(e, pol, v, g.hand, p->sennichite, &ll, i == 0 ? &pool->observed : NULL))
       ll = -INFINITY;
     pool->logl[i] = ll;
+    pool->replayed += ll > -INFINITY;
     if (ll > top) top = ll;
   }
   pool->n = n;

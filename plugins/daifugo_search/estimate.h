@@ -39,6 +39,7 @@ typedef struct dse_pool {
   double *logl;         /* world i's log-likelihood (-INFINITY: impossible) */
   double *cum;          /* cumulative normalized weights; cum[n - 1] == 1 */
   double ess;           /* the weights' effective sample size, (sum w)^2 / sum w^2 */
+  int replayed;         /* worlds whose history replayed (finite log-likelihood) */
   int observed;         /* opponents' actions scored in each world (the same in every world) */
 } dse_pool;
 

@@ -61,6 +61,8 @@ typedef struct agent {
   dse_params e;
   dse_pool pool;
   tk_rng rng;
+  long pools, unreplayed; /* pools built after a play; of them, those in which no world
+                             replayed the history (the estimation then is the prior's) */
   dmc_stats st; /* the last decision's (too large for the stack of every call) */
 } agent;
 
@@ -169,6 +171,11 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
 static void destroy(tk_agent_instance *self) {
   agent *a = self;
   if (!a) return;
+  /* A view whose history cannot be replayed (a server or a bridge that fills it otherwise than
+   * the engine) silently turns the estimation off: say so once. */
+  if (a->unreplayed)
+    fprintf(stderr, WHO ": in %ld of %ld decisions no world replayed the view's history; they "
+            "were searched with the prior's worlds\n", a->unreplayed, a->pools);
   dse_pool_free(&a->pool);
   dsol_two_free(a->two);
   dmcl_setup_free(&a->pol, &a->w);
@@ -220,8 +227,10 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   dmc_deal_fn deal = NULL;
   /* The pool is built only where a search will use it: a play decision with a choice. */
   if (a->e.worlds > 0 && l->decision == TK_DAIFUGO_DECIDE_PLAY && l->n > 2 &&
-      !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng))
+      !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng)) {
     deal = dse_pool_deal;
+    if (v->nhist > 0 && a->e.beta > 0) a->pools++, a->unreplayed += a->pool.replayed == 0;
+  }
   dmc_params p = a->p;
   if (a->sp.scaled && l->decision == TK_DAIFUGO_DECIDE_PLAY) {
     int cands = l->n - (l->lead ? 1 : 0); /* the pass is no candidate on a new table */
