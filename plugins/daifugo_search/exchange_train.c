@@ -35,7 +35,8 @@
  *
  * eval: on the held-out positions, the agreement with the teacher of the weights' choice
  * (dsx_choose), of daifugo_mcl's Monte Carlo exchange with P playouts (a fresh decision, the
- * k-th held-out position drawing from stream k of tk_mix64(S)), and of the referee's fallback
+ * k-th held-out position drawing from stream k of tk_mix64(S); S defaults to 7, apart from the
+ * teacher's tk_mix64(1 + 1) of generate's default seed), and of the referee's fallback
  * (the lowest card). --time adds the mean time of one dsx_choose call (not reproducible).
  *
  * Exit status: 0; 1 for a damaged file or a failure while running; 2 for a usage error or a
@@ -628,44 +629,51 @@ static int eval(const eval_opts *o) {
   uint64_t seed = tk_mix64(o->seed);
   static tk_daifugo_view v;
   static tk_daifugo_legal l;
-  long n = 0, model = 0, mc = 0, fallback = 0, by_role[DSX_ROLES][2] = {{0}};
+  /* agree[chooser][role + 1]: positions whose teacher card the chooser (0 the weights, 1 the
+     Monte Carlo exchange, 2 the fallback) gives; column 0 all roles; count[] likewise */
+  long n = 0, agree[3][DSX_ROLES + 1] = {{0}}, count[DSX_ROLES + 1] = {0};
   for (size_t i = 0; i < s.n; i++) {
     const position *q = &s.p[i];
     if (!held_out(q, o->holdout)) continue;
     position_view(q, &v, &l);
-    int k = dsx_choose(&m, &v, &l);
+    int k = dsx_choose(&m, &v, &l), role = dsx_role(&v);
     if (k < 0) {
       fprintf(stderr, NAME ": %s: position %zu: no exchange decision of the daifugo or the fugo "
               "(fields cls, to_give)\n", o->in, i + 1);
       rc = 1;
       break;
     }
-    int role = dsx_role(&v);
-    model += l.a[k].cards == q->teacher;
-    by_role[role][0]++, by_role[role][1] += l.a[k].cards == q->teacher;
-    fallback += tk_daifugo_fallback(&l).cards == q->teacher;
+    int got[3] = {l.a[k].cards == q->teacher, 0, tk_daifugo_fallback(&l).cards == q->teacher};
     if (o->playouts) {
       tk_rng r;
       tk_rng_seed2(&r, seed, (uint64_t)n);
       int j = dmc_decide(&p, &v, &l, dmcl_policy_move, &pol, &r, NULL);
-      mc += j >= 0 && l.a[j].cards == q->teacher;
+      got[1] = j >= 0 && l.a[j].cards == q->teacher;
     }
+    count[0]++, count[role + 1]++;
+    for (int c = 0; c < 3; c++) agree[c][0] += got[c], agree[c][role + 1] += got[c];
     n++;
   }
   if (!rc) {
-    printf("%ld held-out positions of %zu (game number %% %llu == 0)\n", n, s.n,
-           (unsigned long long)o->holdout);
-    share("the weights (dsx_choose)", model, n);
-    static const char *const roles[DSX_ROLES] = {"  the daifugo's first card", "  the daifugo's "
-                                                 "second card", "  the fugo's card"};
-    for (int r = 0; r < DSX_ROLES; r++) share(roles[r], by_role[r][1], by_role[r][0]);
-    if (o->playouts) {
-      char what[96];
-      snprintf(what, sizeof what, "daifugo_mcl's exchange, %llu playouts (seed %llu)",
-               (unsigned long long)o->playouts, (unsigned long long)o->seed);
-      share(what, mc, n);
+    printf("%ld held-out positions of %zu (game number %% %llu == 0): %ld daifugo's first "
+           "cards, %ld second cards, %ld fugo's cards\n", n, s.n, (unsigned long long)o->holdout,
+           count[1], count[2], count[3]);
+    char mc[96];
+    snprintf(mc, sizeof mc, "daifugo_mcl's exchange, %llu playouts (seed %llu)",
+             (unsigned long long)o->playouts, (unsigned long long)o->seed);
+    const char *who[3] = {"the weights (dsx_choose)", mc,
+                          "the referee's fallback (the lowest card)"};
+    static const char *const roles[DSX_ROLES] = {"daifugo's first card", "daifugo's second "
+                                                 "card", "fugo's card"};
+    for (int c = 0; c < 3; c++) {
+      if (c == 1 && !o->playouts) continue;
+      share(who[c], agree[c][0], count[0]);
+      for (int r = 0; r < DSX_ROLES; r++) {
+        char what[64];
+        snprintf(what, sizeof what, "  the %s", roles[r]);
+        share(what, agree[c][r + 1], count[r + 1]);
+      }
     }
-    share("the referee's fallback (the lowest card)", fallback, n);
   }
   if (!rc && o->time && n) {
     struct timespec a, b;
@@ -716,7 +724,8 @@ static void usage(FILE *f) {
           "  multiple of K held out; T 0: the teacher's card, T > 0: softmax(mean / T)).\n"
           "eval: agreement with the teacher on the held-out positions of the weights, of\n"
           "  daifugo_mcl's exchange with P playouts (default 1500; 0 skips it; seed S, default\n"
-          "  2) and of the referee's fallback; --time: the time of one choice.\n"
+          "  7: not generate's teacher seed S + 1 of its default S) and of the referee's\n"
+          "  fallback; --time: the time of one choice.\n"
           "Exit status: 0; 1 damaged file or failure; 2 usage error or a file not opened.\n");
 }
 
@@ -789,7 +798,7 @@ int main(int argc, char **argv) {
     return train(&o);
   }
   if (!strcmp(cmd, "eval")) {
-    eval_opts o = {.seed = 2, .holdout = 5, .playouts = 1500, .mcl = ""};
+    eval_opts o = {.seed = 7, .holdout = 5, .playouts = 1500, .mcl = ""};
     const tk_opt table[] = {
         {.name = "in", .kind = TK_OPT_STRING, .dest = &o.in, .value = "FILE", .once = 1,
          .help = "the positions file"},
