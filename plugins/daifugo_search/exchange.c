@@ -92,8 +92,7 @@ double dsx_score(const dsx_model *m, int role, uint64_t hand, uint64_t card) {
   return s;
 }
 
-/* The fallback's order, weakest first: lower keys are weaker. */
-static int weakness(uint64_t card) {
+int dsx_weakness(uint64_t card) {
   if (card == TK_DAIFUGO_JOKER) return 4 * 14;
   int bit = __builtin_ctzll(card);
   return 4 * (bit % 16) + (3 - bit / 16);
@@ -108,7 +107,7 @@ int dsx_choose(const dsx_model *m, const tk_daifugo_view *v, const tk_daifugo_le
     uint64_t c = l->a[i].cards;
     if (l->a[i].kind != TK_DAIFUGO_GIVE || popcount64(c) != 1 || !(v->hand & c)) continue;
     double s = dsx_score(m, role, v->hand, c);
-    if (best < 0 || s > bs || (s == bs && weakness(c) < weakness(l->a[best].cards)))
+    if (best < 0 || s > bs || (s == bs && dsx_weakness(c) < dsx_weakness(l->a[best].cards)))
       best = i, bs = s;
   }
   return best;

@@ -59,6 +59,10 @@ int dsx_role(const tk_daifugo_view *v);
 /* The score of giving `card` from `hand` in role `role` (the softmax's logit). */
 double dsx_score(const dsx_model *m, int role, uint64_t hand, uint64_t card);
 
+/* The referee fallback's order of `card` (one card): lower is weaker, 3 … 2, ♣ ♦ ♥ ♠ within a
+ * column, the joker last. */
+int dsx_weakness(uint64_t card);
+
 /* The card to give: the index into l->a of the highest score over l's GIVE actions for v's hand
  * and role; ties go to the weaker card in the referee fallback's order (3 … 2, ♣ ♦ ♥ ♠ within a
  * column, the joker last). Returns -1 unless l is an exchange decision with actions and v's

@@ -24,7 +24,8 @@
  * "dsx-positions 1", then one line per position, fields separated by one space:
  *   game number (1-based, global), game index in block, player, to_give, cls[5], seat_of[5],
  *   count[5], hand, given, received, teacher's card (hex card sets), ncand, then ncand fields
- *   CARD:MEAN (hex card, the teacher's mean score -2..+2, %.6f), every card of the hand.
+ *   CARD:MEAN (hex card, the teacher's mean score -2..+2, %.6f; -2 for a card it did not try,
+ *   which only a one-card hand's shortcut leaves), every card of the hand.
  *
  * train: holds out the positions of games whose number is a multiple of K, and fits a linear
  * softmax over each position's cards by SGD on the log-likelihood of the teacher's card (with
@@ -202,7 +203,6 @@ static int parse_position(cursor *c, position *p) {
   p->ncand = (int)x;
   if (p->ncand != __builtin_popcountll(p->hand))
     return bad(c, "ncand", "not the number of cards in the hand", "");
-  p->teacher = p->teacher;
   uint64_t seen = 0;
   for (int k = 0; k < p->ncand; k++) {
     char *t = token(c), *end;
@@ -323,10 +323,9 @@ static double mean_of(const dmc_stats *st, const tk_daifugo_legal *l, uint64_t c
   return -INFINITY;
 }
 
-static int weakness(uint64_t card) {
-  if (card == TK_DAIFUGO_JOKER) return 4 * 14;
-  int bit = __builtin_ctzll(card);
-  return 4 * (bit % 16) + (3 - bit / 16);
+static int refused(uint64_t blk, const char *what) {
+  fprintf(stderr, NAME ": block %llu: the block refused %s\n", (unsigned long long)blk, what);
+  return 1;
 }
 
 typedef struct gen_opts {
@@ -374,7 +373,7 @@ static int generate(const gen_opts *o) {
           break;
         }
         tk_daifugo_random_play(&b.g, &play, &m);
-        tk_daifugo_apply(&b, who, &m, NULL);
+        if (tk_daifugo_apply(&b, who, &m, NULL)) rc = refused(blk, "a play");
         continue;
       }
       tk_daifugo_view_of(&b, who, &v);
@@ -403,7 +402,7 @@ static int generate(const gen_opts *o) {
       write_position(f, &pos);
       written++;
       m = l.a[k];
-      tk_daifugo_apply(&b, who, &m, NULL);
+      if (tk_daifugo_apply(&b, who, &m, NULL)) rc = refused(blk, "the teacher's first card");
       if (role == DSX_ROLE_DAIFUGO_FIRST && tk_daifugo_to_act(&b) == who) {
         /* the second card: the same evaluation's best mean but the first card */
         tk_daifugo_view_of(&b, who, &v);
@@ -417,7 +416,8 @@ static int generate(const gen_opts *o) {
             if (pos.c[c].card == q.c[d].card) q.c[d].mean = pos.c[c].mean;
         for (int c = 0; c < q.ncand; c++) {
           double mu = q.c[c].mean;
-          if (best < 0 || mu > bm || (mu == bm && weakness(q.c[c].card) < weakness(q.c[best].card)))
+          if (best < 0 || mu > bm ||
+              (mu == bm && dsx_weakness(q.c[c].card) < dsx_weakness(q.c[best].card)))
             best = c, bm = mu;
         }
         q.teacher = q.c[best].card;
@@ -425,7 +425,7 @@ static int generate(const gen_opts *o) {
         written++;
         for (int i = 0; i < l.n; i++)
           if (l.a[i].cards == q.teacher) m = l.a[i];
-        tk_daifugo_apply(&b, who, &m, NULL);
+        if (tk_daifugo_apply(&b, who, &m, NULL)) rc = refused(blk, "the teacher's second card");
       }
       if (written % 100 < 2)
         fprintf(stderr, NAME ": %llu positions, %.1f CPU s\n", (unsigned long long)written,
@@ -470,7 +470,7 @@ static int softmax(const double *w, const position *p, double *prob) {
   for (int k = 0; k < p->ncand; k++) {
     s[k] = cand_score(w, &p->c[k]);
     if (best < 0 || s[k] > mx ||
-        (s[k] == mx && weakness(p->c[k].card) < weakness(p->c[best].card)))
+        (s[k] == mx && dsx_weakness(p->c[k].card) < dsx_weakness(p->c[best].card)))
       best = k;
     if (s[k] > mx) mx = s[k];
   }
