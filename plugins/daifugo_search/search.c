@@ -20,6 +20,11 @@
  *   "endgame"       the exact two-player solver before the search [true];
  *   "endgame_nodes" its budget: positions searched, 1..10^8 [200000]; a position it cannot
  *                   settle within it goes to the search;
+ *   "exchange"      "learned": the daifugo's and the fugo's cards chosen by the learned exchange
+ *                   policy (exchange.h) [learned]; "mc": by daifugo_mcl's Monte Carlo exchange
+ *                   ("exchange_playouts" playouts);
+ *   "exchange_weights" its weights file ("" = daifugo_search_exchange.tkw beside this plugin;
+ *                   the referee records its SHA-256 with the run as the file "exchange");
  *   "scaled_budget" a play decision's playouts grow with its candidates k, as the champion's:
  *                   min("playouts", ceil(700 k^0.8)) (k 2: 1,219; 5: 2,536; 10: 4,411; 12 and
  *                   more: 5,000 with "playouts" 5000); false: "playouts" at every decision
@@ -34,6 +39,7 @@
 
 #include "dmc.h"
 #include "estimate.h"
+#include "exchange.h"
 #include "solve.h"
 #include "daifugo_mcl/policy.h"
 #include "daifugo_mcl/setup.h"
@@ -50,12 +56,15 @@ typedef struct solve_params {
   int endgame;
   long endgame_nodes;
   int scaled; /* "scaled_budget" (not a solver's, but parsed with them) */
+  int learned_exchange;                  /* "exchange": 1 learned, 0 mc */
+  char exchange_path[4096];              /* "exchange_weights", resolved */
 } solve_params;
 
 typedef struct agent {
   dmc_params p;
   solve_params sp;
   dsol_two *two; /* the two-player solver's table (NULL when "endgame" is false) */
+  dsx_model xm;  /* the learned exchange's weights (when sp.learned_exchange) */
   dmcl_policy pol;
   tk_weights w;
   dse_params e;
@@ -70,7 +79,7 @@ typedef struct agent {
 static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
                                     "worlds", "beta", "floor", "pass_evidence", "mate",
                                     "mate_nodes", "endgame", "endgame_nodes", "scaled_budget",
-                                    NULL};
+                                    "exchange", "exchange_weights", NULL};
 
 static const char *shown(const json_t *v, char *buf, size_t cap) {
   char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -120,10 +129,11 @@ static int integer(json_t *o, const char *name, long lo, long hi, long *out, tk_
 static int own_params(const char *params_json, dse_params *e, solve_params *sp, tk_error *err) {
   *e = (dse_params){.worlds = 256, .beta = 1.0, .floor = 0.1, .passes = 1};
   *sp = (solve_params){.mate = 1, .mate_nodes = DSOL_MATE_NODES, .endgame = 1,
-                       .endgame_nodes = 200000};
+                       .endgame_nodes = 200000, .learned_exchange = 1};
   json_error_t jerr;
   json_t *o = json_loads(params_json ? params_json : "{}", 0, &jerr);
   if (!o) return tk_error_set(err, TK_EPARSE, jerr.position, WHO ": params: %s", jerr.text);
+  char got[48];
   long worlds = e->worlds, mate_nodes = sp->mate_nodes;
   int rc = integer(o, "worlds", 0, MAX_WORLDS, &worlds, err);
   if (!rc) rc = unit_number(o, "beta", 0, 1, &e->beta, err);
@@ -134,11 +144,27 @@ static int own_params(const char *params_json, dse_params *e, solve_params *sp, 
   if (!rc) rc = flag(o, "endgame", &sp->endgame, err);
   if (!rc) rc = integer(o, "endgame_nodes", 1, 100000000, &sp->endgame_nodes, err);
   if (!rc) rc = flag(o, "scaled_budget", &sp->scaled, err);
+  json_t *v;
+  if (!rc && (v = json_object_get(o, "exchange"))) {
+    const char *x = json_string_value(v);
+    if (x && !strcmp(x, "learned")) sp->learned_exchange = 1;
+    else if (x && !strcmp(x, "mc")) sp->learned_exchange = 0;
+    else rc = tk_error_set(err, TK_EINVAL, -1, WHO ": params: exchange must be \"learned\" or "
+                           "\"mc\", got %s", shown(v, got, sizeof got));
+  }
+  if (!rc && (v = json_object_get(o, "exchange_weights"))) {
+    if (!json_is_string(v))
+      rc = tk_error_set(err, TK_EINVAL, -1, WHO ": params: exchange_weights must be a path (a "
+                        "string), got %s", shown(v, got, sizeof got));
+    else snprintf(sp->exchange_path, sizeof sp->exchange_path, "%s", json_string_value(v));
+  }
   e->worlds = (int)worlds;
   sp->mate_nodes = (int)mate_nodes;
   json_decref(o);
   return rc;
 }
+
+static void destroy(tk_agent_instance *self);
 
 static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_error *err) {
   dmc_params p;
@@ -164,6 +190,24 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   a->p = p;
   a->e = e;
   a->sp = sp;
+  if (sp.learned_exchange) {
+    int rc = a->sp.exchange_path[0] ? 0 : tk_weights_beside((const void *)create,
+                                                           DSX_DEFAULT_WEIGHTS, a->sp.exchange_path,
+                                                           sizeof a->sp.exchange_path);
+    if (rc) {
+      tk_error_set(err, TK_ENOTFOUND, -1, WHO ": cannot locate %s beside the plugin",
+                   DSX_DEFAULT_WEIGHTS);
+    } else if ((rc = dsx_load(a->sp.exchange_path, &a->xm, err))) {
+      char msg[sizeof err->msg];
+      snprintf(msg, sizeof msg, "%s", err->msg);
+      tk_error_clear(err); /* tk_error_set keeps a first error */
+      tk_error_set(err, rc, -1, WHO ": exchange_weights: %s", msg);
+    }
+    if (rc) {
+      destroy(a);
+      return NULL;
+    }
+  }
   tk_rng_seed(&a->rng, seed);
   return a;
 }
@@ -220,6 +264,8 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
   const tk_daifugo_view *v = view;
   const tk_daifugo_legal *l = legal;
   int k = solved(a, v, l);
+  if (k < 0 && a->sp.learned_exchange && l->decision == TK_DAIFUGO_DECIDE_EXCHANGE)
+    k = dsx_choose(&a->xm, v, l); /* -1 for a decision it does not know: the search takes it */
   if (k >= 0) {
     *(tk_daifugo_move *)action = l->a[k];
     return 0;
@@ -245,6 +291,15 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
 
 static void end_game(tk_agent_instance *self, const void *result) {}
 
+static const char *file(tk_agent_instance *self, int i, const char **role) {
+  agent *a = self;
+  if (i == 0 && a->sp.learned_exchange) {
+    *role = "exchange";
+    return a->sp.exchange_path;
+  }
+  return NULL;
+}
+
 static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
@@ -253,8 +308,8 @@ static const tk_agent_descriptor descriptor = {
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
-                   "opponents' observed plays, a mate test and an exact two-player solver "
-                   "(issue 41; beyond paper 001)",
+                   "opponents' observed plays, a mate test, an exact two-player solver and a "
+                   "learned exchange (issue 41; beyond paper 001)",
     .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
@@ -262,13 +317,14 @@ static const tk_agent_descriptor descriptor = {
                    "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
                    "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
                    "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000, "
-                   "\"scaled_budget\": false}",
+                   "\"scaled_budget\": false, \"exchange\": \"learned\", \"exchange_weights\": \"\"}",
     .weights = DEFAULT_WEIGHTS,
     .create = create,
     .destroy = destroy,
     .begin_game = begin_game,
     .act = act,
     .end_game = end_game,
+    .file = file,
 };
 
 TK_AGENT_ENTRY(daifugo_search) { return &descriptor; }

@@ -12,6 +12,7 @@
 #include "dt.h"
 #include "e2e_util.h"
 #include "estimate.h"
+#include "exchange.h"
 #include "taikai/agent.h"
 
 const tk_agent_descriptor *taikai_agent_entry_daifugo_search(void);
@@ -213,7 +214,8 @@ static const char *decide(const char *params, uint64_t seed, const tk_daifugo_vi
   static char out[64];
   const tk_agent_descriptor *d = taikai_agent_entry_daifugo_search();
   char full[1024];
-  snprintf(full, sizeof full, "{\"weights\": \"%s\"%s%s}", AP_FILE, *params ? ", " : "", params);
+  snprintf(full, sizeof full, "{\"weights\": \"%s\", \"exchange_weights\": \"%s\"%s%s}", AP_FILE,
+           TK_SEARCH_DIR "/daifugo_search_exchange.tkw", *params ? ", " : "", params);
   tk_error err = {0};
   tk_agent_instance *a = d->create(full, seed, &err);
   if (!a) {
@@ -242,6 +244,11 @@ static void plugin_params(void) {
       {"{\"playouts\": 0}", "playouts"},
       {"{\"wrolds\": 5}", "wrolds"},
       {"{\"weights\": \"/nonexistent/w.tkw\"}", "/nonexistent/w.tkw"},
+      {"{\"exchange\": \"greedy\"}", "exchange must be \"learned\" or \"mc\", got \"greedy\""},
+      {"{\"weights\": \"" AP_FILE "\", \"exchange_weights\": \"/nonexistent/x.tkw\"}",
+       "exchange_weights: "},
+      {"{\"weights\": \"" AP_FILE "\", \"exchange_weights\": \"" AP_FILE "\"}",
+       "exchange_weights: "}, /* another model's file */
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     tk_error err = {0};
@@ -322,6 +329,48 @@ static void decisions_replay(void) {
   free(l);
 }
 
+/* The exchange decisions of seeded blocks: with "exchange" learned the plugin gives the card of
+ * dsx_choose on the shipped weights; with "mc" it searches (and gives another card somewhere:
+ * the MC exchange agrees with the policy about 7 times in 10). */
+static void learned_exchange(void) {
+  dsx_model xm;
+  tk_error err = {0};
+  if (dsx_load(TK_SEARCH_DIR "/daifugo_search_exchange.tkw", &xm, &err)) {
+    TK_FAILF("%s", err.msg);
+    return;
+  }
+  tk_daifugo_block *b = malloc(sizeof *b);
+  tk_daifugo_legal *l = malloc(sizeof *l);
+  tk_daifugo_view *v = malloc(sizeof *v);
+  tk_daifugo_rules rules = tk_daifugo_default_rules();
+  rules.block_games = 3;
+  int n = 0, same = 0, mc_differs = 0;
+  for (uint64_t blk = 0; blk < 6; blk++) {
+    tk_daifugo_block_init(b, &rules, 77, blk, NULL);
+    while (!tk_daifugo_is_over(b)) {
+      int who = tk_daifugo_to_act(b);
+      tk_daifugo_legal_of(b, who, l);
+      tk_daifugo_move m = tk_daifugo_fallback(l);
+      if (l->decision == TK_DAIFUGO_DECIDE_EXCHANGE && l->n > 1) {
+        tk_daifugo_view_of(b, who, v);
+        char want[64], got[64], mc[64];
+        tk_daifugo_move_str(&l->a[dsx_choose(&xm, v, l)], want, sizeof want);
+        snprintf(got, sizeof got, "%s", decide("", 3, v, l));
+        snprintf(mc, sizeof mc, "%s",
+                 decide("\"exchange\": \"mc\", \"exchange_playouts\": 300", 3, v, l));
+        n++, same += !strcmp(want, got), mc_differs += strcmp(want, mc) != 0;
+        m = l->a[dsx_choose(&xm, v, l)];
+      }
+      tk_daifugo_apply(b, who, &m, NULL);
+    }
+  }
+  free(b), free(l), free(v);
+  TK_EQ(same, n, "exchange decisions where the plugin gave the policy's card");
+  if (n < 10 || !mc_differs)
+    TK_FAILF("%d exchange decisions, %d where the MC exchange differs from the policy", n,
+             mc_differs);
+}
+
 /* A short duplicate tournament through the binary (small budgets): every unit played, and the
  * games the same bytes with one worker and with two. */
 static void tournament(void) {
@@ -346,6 +395,9 @@ static void tournament(void) {
   slurp(W("run1/games.jsonl"), a, sizeof a);
   slurp(W("run2/games.jsonl"), b, sizeof b);
   if (!a[0] || strcmp(a, b)) TK_FAILF("games.jsonl differs between -j 1 and -j 2");
+  slurp(W("run1/spec.json"), a, sizeof a);
+  if (!strstr(a, "daifugo_search_exchange.tkw") || !strstr(a, "\"exchange\""))
+    TK_FAILF("spec.json does not record the exchange weights file: %.600s", a);
 }
 
 int main(void) {
@@ -364,6 +416,7 @@ int main(void) {
       {"plugin: parameter errors name the field and the value", plugin_params},
       {"plugin: the mate test and the two-player solver decide before the search", solvers_decide},
       {"plugin: a decision replays from its seed", decisions_replay},
+      {"plugin: the learned exchange gives the policy's card", learned_exchange},
       {"a short tournament through taikai, the same bytes with 1 and 2 workers", tournament},
       CU_TEST_INFO_NULL,
   };
