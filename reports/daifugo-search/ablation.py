@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The ablation table of reports/daifugo-search.md from its runs' games.
+
+Usage: python3 reports/daifugo-search/ablation.py RUN_DIR...
+
+Each RUN_DIR is a duplicate run of daifugo_search (label "search") x1 against a field of four
+copies of one other agent (daifugo_mcl, "mcl", or daifugo_mc, "mc") on the same seed and walls
+(arenas/daifugo/search*.json). Per run and wall: d = the candidate's paper points a game minus
+the field's (the referee's "search - mcl" row),
+its mean over walls with a 95 % t interval (walls are the independent unit). Then, for each
+pair of runs, the difference of their d wall by wall (the same deals), with the same interval:
+what the part one leaves out is worth. Standard library only."""
+import gzip
+import json
+import math
+import os
+import sys
+
+# t quantiles (two-sided 95 %) for 1..10 degrees of freedom; more walls use 2.0 (within 1 %
+# of the quantile from 20 degrees of freedom on)
+T95 = [None, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+
+
+def t95(df):
+    return T95[df] if df < len(T95) else 2.0
+
+
+def per_wall(run):
+    path = os.path.join(run, "games.jsonl")
+    opener = open
+    if not os.path.exists(path):
+        path += ".gz"
+        opener = gzip.open
+    walls = {}
+    with opener(path, "rt") as f:
+        for line in f:
+            u = json.loads(line)
+            w = walls.setdefault(u["wall"], {"search": [0, 0], "field": [0, 0]})
+            for s in u["seats"]:
+                side = w["search" if s["label"] == "search" else "field"]
+                side[0] += s["paper_points"]
+                side[1] += s["games"]
+    return {k: v["search"][0] / v["search"][1] - v["field"][0] / v["field"][1]
+            for k, v in sorted(walls.items())}
+
+
+def interval(xs):
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, float("nan"), float("nan")
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = t95(n - 1) * sd / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def main():
+    runs = sys.argv[1:]
+    if not runs:
+        sys.exit(__doc__)
+    d = {r: per_wall(r) for r in runs}
+    print("| run | walls | search - field, paper points a game |")
+    print("|---|---|---|")
+    for r in runs:
+        m, lo, hi = interval(list(d[r].values()))
+        print(f"| {os.path.basename(r.rstrip('/'))} | {len(d[r])} | {m:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
+    print()
+    print("| a - b (wall by wall) | paper points a game |")
+    print("|---|---|")
+    for i, a in enumerate(runs):
+        for b in runs[i + 1:]:
+            common = sorted(set(d[a]) & set(d[b]))
+            m, lo, hi = interval([d[a][w] - d[b][w] for w in common])
+            print(f"| {os.path.basename(a.rstrip('/'))} - {os.path.basename(b.rstrip('/'))} | "
+                  f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
+
+
+if __name__ == "__main__":
+    main()

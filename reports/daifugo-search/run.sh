@@ -1,0 +1,55 @@
+#!/bin/sh
+# Regenerates reports/daifugo-search.md's figures (issue 41): the learned exchange policy's
+# weights (retrained and compared with the shipped file), the speed of a decision, and the
+# duplicate tournaments of daifugo_search against daifugo_mcl (the default and each ablation)
+# and against daifugo_mc, then the ablation table. Run from the repository's root:
+#
+#   sh reports/daifugo-search/run.sh
+#
+# Every step is deterministic and skipped when its output is there (remove an output to redo
+# it). Settings (environment):
+#   BUILD  build folder (build)     JOBS  worker processes (2)
+#   EXCHANGE_POSITIONS  the exchange teacher's positions (7000: about 750 CPU s)
+# The champion's client is not part of this script: reports/daifugo-search/external/play.sh.
+set -eu
+B=${BUILD:-build}
+J=${JOBS:-2}
+N=${EXCHANGE_POSITIONS:-7000}
+R=reports/daifugo-search
+W=runs/daifugo-search
+mkdir -p "$R" "$W"
+
+echo "== the learned exchange policy"
+[ -s "$W/exchange-positions.txt" ] ||
+  "$B/daifugo_search_exchange_train" generate --out "$W/exchange-positions.txt" --positions "$N" --seed 1
+[ -s "$W/exchange.tkw" ] ||
+  "$B/daifugo_search_exchange_train" train --in "$W/exchange-positions.txt" --seed 1 \
+      --out "$W/exchange.tkw" > "$R/exchange-train.txt"
+[ -s "$R/exchange-eval.txt" ] ||
+  "$B/daifugo_search_exchange_train" eval --in "$W/exchange-positions.txt" \
+      --weights "$W/exchange.tkw" > "$R/exchange-eval.txt"
+if cmp -s "$W/exchange.tkw" plugins/daifugo_search/daifugo_search_exchange.tkw; then
+  echo "   the same bytes as plugins/daifugo_search/daifugo_search_exchange.tkw"
+else
+  echo "   DIFFERS from plugins/daifugo_search/daifugo_search_exchange.tkw"
+fi
+
+echo "== speed (CPU ms a decision, one core)"
+[ -s "$R/bench.txt" ] || "$B/taikai" bench daifugo-mc > "$R/bench.txt"
+
+RUNS=
+for s in search-vs-mcl search-no-estimation-vs-mcl search-mc-exchange-vs-mcl \
+         search-mc-exchange-no-solvers-vs-mcl search-scaled-budget-vs-mcl search-vs-mc; do
+  if [ ! -s "$R/$s/summary.json" ]; then
+    echo "== tournament $s"
+    "$B/taikai" run "arenas/daifugo/$s.json" -j "$J" --quiet --no-html --out "$R/$s" > /dev/null
+    gzip -n -f "$R/$s/games.jsonl"
+  fi
+  RUNS="$RUNS $R/$s"
+done
+
+echo "== the ablation table"
+# shellcheck disable=SC2086 # the run folders, one word each
+python3 "$R/ablation.py" $RUNS > "$R/ablation.md"
+cat "$R/ablation.md"
+echo "done: $R/"
