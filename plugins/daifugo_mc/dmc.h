@@ -112,6 +112,10 @@ DMC_HIDDEN int dmc_decide_dealt(const dmc_params *p, const tk_daifugo_view *v,
 DMC_HIDDEN int dmc_deal(const dmc_params *p, const tk_daifugo_view *v, tk_rng *r,
                         tk_daifugo_game *out);
 
+/* What an agent built on this core does at begin_game: re-seeds `r` from the block's seed (once
+ * per block) and takes the rules' sennichite count into `p` (when it is 2..255). */
+DMC_HIDDEN void dmc_begin_game(dmc_params *p, tk_rng *r, const tk_daifugo_info *in);
+
 /* 1 if the cards of `hand` (the joker bit included) make one play on a new table: a single, a
  * group of 2..5 of one rank, or a sequence of 3+ of one suit (the joker filling one cell). */
 DMC_HIDDEN int dmc_one_play(uint64_t hand);

@@ -32,9 +32,7 @@ static void destroy(tk_agent_instance *self) { free(self); }
 
 static int begin_game(tk_agent_instance *self, const void *info) {
   agent *a = self;
-  const tk_daifugo_info *in = info;
-  tk_rng_seed(&a->rng, in->head.seed);
-  if (in->sennichite >= 2 && in->sennichite <= 255) a->p.sennichite = (int)in->sennichite;
+  dmc_begin_game(&a->p, &a->rng, info);
   return 0;
 }
 

@@ -103,3 +103,8 @@ done:
 int dmc_params_parse(const char *params_json, dmc_params *p, tk_error *err) {
   return dmc_params_parse_for("daifugo_mc", params_json, NULL, p, err);
 }
+
+void dmc_begin_game(dmc_params *p, tk_rng *r, const tk_daifugo_info *in) {
+  tk_rng_seed(r, in->head.seed);
+  if (in->sennichite >= 2 && in->sennichite <= 255) p->sennichite = (int)in->sennichite;
+}

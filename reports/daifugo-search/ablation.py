@@ -8,8 +8,8 @@ copies of one other agent (daifugo_mcl, "mcl", or daifugo_mc, "mc") on the same 
 (arenas/daifugo/search*.json). Per run and wall: d = the candidate's paper points a game minus
 the field's (the referee's "search - mcl" row),
 its mean over walls with a 95 % t interval (walls are the independent unit). Then, for each
-pair of runs, the difference of their d wall by wall (the same deals), with the same interval:
-what the part one leaves out is worth. Standard library only."""
+pair of runs against the same field, the difference of their d wall by wall on the walls both
+played (the same deals), with the same interval: what the part one leaves out is worth. Standard library only."""
 import gzip
 import json
 import math
@@ -32,16 +32,19 @@ def per_wall(run):
         path += ".gz"
         opener = gzip.open
     walls = {}
+    field = None
     with opener(path, "rt") as f:
         for line in f:
             u = json.loads(line)
             w = walls.setdefault(u["wall"], {"search": [0, 0], "field": [0, 0]})
             for s in u["seats"]:
+                if s["label"] != "search":
+                    field = s["label"]
                 side = w["search" if s["label"] == "search" else "field"]
                 side[0] += s["paper_points"]
                 side[1] += s["games"]
-    return {k: v["search"][0] / v["search"][1] - v["field"][0] / v["field"][1]
-            for k, v in sorted(walls.items())}
+    return field, {k: v["search"][0] / v["search"][1] - v["field"][0] / v["field"][1]
+                   for k, v in sorted(walls.items())}
 
 
 def interval(xs):
@@ -58,21 +61,26 @@ def main():
     runs = sys.argv[1:]
     if not runs:
         sys.exit(__doc__)
-    d = {r: per_wall(r) for r in runs}
-    print("| run | walls | search - field, paper points a game |")
-    print("|---|---|---|")
+    field, d = {}, {}
+    for r in runs:
+        field[r], d[r] = per_wall(r)
+    print("| run | field | walls | search - field, paper points a game |")
+    print("|---|---|---|---|")
     for r in runs:
         m, lo, hi = interval(list(d[r].values()))
-        print(f"| {os.path.basename(r.rstrip('/'))} | {len(d[r])} | {m:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
+        print(f"| {os.path.basename(r.rstrip('/'))} | {field[r]} | {len(d[r])} | "
+              f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
     print()
-    print("| a - b (wall by wall) | paper points a game |")
-    print("|---|---|")
+    print("| a - b (wall by wall, the walls both played) | walls | paper points a game |")
+    print("|---|---|---|")
     for i, a in enumerate(runs):
         for b in runs[i + 1:]:
+            if field[a] != field[b]:
+                continue  # another field: no paired difference
             common = sorted(set(d[a]) & set(d[b]))
             m, lo, hi = interval([d[a][w] - d[b][w] for w in common])
             print(f"| {os.path.basename(a.rstrip('/'))} - {os.path.basename(b.rstrip('/'))} | "
-                  f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
+                  f"{len(common)} | {m:+.3f} [{lo:+.3f}, {hi:+.3f}] |")
 
 
 if __name__ == "__main__":
