@@ -269,7 +269,9 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
     return 0;
   }
   dmc_deal_fn deal = NULL;
-  /* The pool is built only where a search will use it: a play decision with a choice. */
+  /* The pool is built for play decisions with more than two actions. A follow with just the
+   * pass and one play is searched over the prior's worlds, as daifugo_mcl does (an oversight
+   * of version 0.1.0, kept so that its committed runs replay: NOTES.md). */
   if (a->e.worlds > 0 && l->decision == TK_DAIFUGO_DECIDE_PLAY && l->n > 2 &&
       !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng)) {
     deal = dse_pool_deal;
