@@ -1,4 +1,4 @@
-/* plugins/daifugo_search/search.c — daifugo agent "daifugo_search" (issue 41; docs/daifugo-search.md):
+/* plugins/daifugo_search/search.c — daifugo agent "daifugo_search" (docs/daifugo-search.md):
  * daifugo_mcl's Monte Carlo decision (UCB1 over the candidates, the learned playout policy of
  * paper 001) with what the UECda champions add to it:
  *   - opponent-hand estimation (estimate.h): the playouts' worlds drawn from a pool weighted by
@@ -309,7 +309,7 @@ static const tk_agent_descriptor descriptor = {
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
                    "opponents' observed plays, a mate test, an exact two-player solver and a "
-                   "learned exchange (issue 41; beyond paper 001)",
+                   "learned exchange (past paper 001)",
     .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates reports/daifugo-search.md's figures (issue 41): the learned exchange policy's
+# Regenerates reports/daifugo-search.md's figures: the learned exchange policy's
 # weights (retrained and compared with the shipped file), the speed of a decision, and the
 # duplicate tournaments of daifugo_search against daifugo_mcl (the default and each ablation)
 # and against daifugo_mc, then the ablation table. Run from the repository's root:
