@@ -35,17 +35,7 @@ int dmc_one_play(uint64_t hand) {
 
 /* ------------------------------------------------------------ the deal plan */
 
-/* How the hidden cards of a decision are dealt, the same for every playout. */
-typedef struct plan {
-  int me;
-  uint64_t fixed[5];  /* cards known to be with each player: our hand, our gifts' receiver's */
-  int need[5];        /* hidden cards each other player still receives */
-  int npool;          /* the strongest hidden cards, cards[0..npool-1] */
-  int nslot;          /* of which cards[0..nslot-1] (after the shuffle) go to slot_of[] */
-  uint8_t slot_of[6]; /* the player of each slot */
-  int n;              /* hidden cards, cards[0..n-1] */
-  uint8_t cards[TK_DAIFUGO_CARDS];
-} plan;
+typedef dmc_plan plan;
 
 /* The `k` strongest cards of `set` in revolution: the joker first, then by column from 3 up to
  * 2, ♠ ♥ ♦ ♣ within a column (tk_daifugo_strongest is the normal order's). */
@@ -167,8 +157,8 @@ typedef struct search {
   const dmc_params *p;
   dmc_policy_fn policy;
   void *ctx;
-  dmc_deal_fn deal;             /* NULL: plan_deal */
-  void *deal_ctx;
+  const dmc_dealer *dealer;     /* NULL: plan_deal */
+  int dealt;                    /* 1: this decision's playouts are dealt by dealer->deal */
   int me;
   int exchange;                 /* 1: candidates are cards to give */
   int k;                        /* candidates */
@@ -189,7 +179,7 @@ typedef struct search {
 /* Our score (2 … -2) in one playout starting with candidate `j`. */
 static int playout(search *s, int j, tk_rng *r) {
   uint64_t hand[5];
-  if (s->deal && !s->exchange) s->deal(s->deal_ctx, r, hand);
+  if (s->dealt && !s->exchange) s->dealer->deal(s->dealer->ctx, r, hand);
   else plan_deal(&s->pl, r, hand);
   tk_daifugo_game g;
   if (s->exchange) {
@@ -325,6 +315,12 @@ static int play_plan(const dmc_params *p, const tk_daifugo_view *v, plan *pl) {
   return plan_finish(p, v, hidden, rev, pl);
 }
 
+int dmc_plan_play(const dmc_params *p, const tk_daifugo_view *v, dmc_plan *pl) {
+  return v->player >= 5 ? -1 : play_plan(p, v, pl);
+}
+
+void dmc_plan_deal(const dmc_plan *pl, tk_rng *r, uint64_t hand[5]) { plan_deal(pl, r, hand); }
+
 int dmc_deal(const dmc_params *p, const tk_daifugo_view *v, tk_rng *r, tk_daifugo_game *out) {
   plan pl;
   if (v->player >= 5 || tk_daifugo_determinize(v, r, p->sennichite, out) || play_plan(p, v, &pl))
@@ -356,6 +352,7 @@ static int decide_play(const dmc_params *p, const tk_daifugo_view *v, const tk_d
     if (win >= 0) return shortcut(st, 2, s->index[win]);
   }
   if (play_plan(p, v, &s->pl)) return -1;
+  s->dealt = s->dealer && !s->dealer->prepare(s->dealer->ctx, v, &s->pl, r);
   int best = run(s, p->playouts, r, -1);
   fill_stats(s, p->playouts, st);
   return best < 0 ? -1 : s->index[best];
@@ -442,20 +439,20 @@ static int decide_exchange(const dmc_params *p, const tk_daifugo_view *v,
 
 int dmc_decide(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
                dmc_policy_fn policy, void *ctx, tk_rng *r, dmc_stats *st) {
-  return dmc_decide_dealt(p, v, l, policy, ctx, NULL, NULL, r, st);
+  return dmc_decide_dealt(p, v, l, policy, ctx, NULL, r, st);
 }
 
 int dmc_decide_dealt(const dmc_params *p, const tk_daifugo_view *v, const tk_daifugo_legal *l,
-                     dmc_policy_fn policy, void *ctx, dmc_deal_fn deal, void *deal_ctx,
-                     tk_rng *r, dmc_stats *st) {
+                     dmc_policy_fn policy, void *ctx, const dmc_dealer *dealer, tk_rng *r,
+                     dmc_stats *st) {
   if (st) st->playouts = 0, st->shortcut = 0, st->ncand = 0;
   if (!l || l->n == 0 || v->player >= 5) return -1;
   search s;
   s.p = p;
   s.policy = policy;
   s.ctx = ctx;
-  s.deal = deal;
-  s.deal_ctx = deal_ctx;
+  s.dealer = dealer;
+  s.dealt = 0;
   s.me = v->player;
   s.exchange = 0;
   if (l->decision == TK_DAIFUGO_DECIDE_EXCHANGE) return decide_exchange(p, v, l, &s, r, st);

@@ -94,15 +94,46 @@ DMC_HIDDEN int dmc_decide(const dmc_params *p, const tk_daifugo_view *v, const t
 
 /* A source of the hidden cards of a play decision's playouts: writes the five hands of one
  * playout (our hand as the view has it, every other player's count respected, the union with
- * the played cards the deck). Used instead of the deal plan of dmc_deal. */
+ * the played cards the deck). */
 typedef void (*dmc_deal_fn)(void *ctx, tk_rng *r, uint64_t hand[5]);
 
-/* dmc_decide with the hands of every play decision's playout drawn by `deal` (with `deal_ctx`)
- * instead of the deal plan; `deal` NULL is dmc_decide exactly (the same draws from `r`). The
- * exchange's playouts keep the plan. */
+/* The deal plan of a play decision, fixed for the decision: our hand, the cards we gave in the
+ * exchange (unless played) with their receiver, the strongest other hidden cards by the exchange
+ * bias, the rest at random, each player's count respected. Filled by dmc_plan_play; read only
+ * by dmc_plan_deal. */
+typedef struct dmc_plan {
+  int me;
+  uint64_t fixed[5];  /* cards known to be with each player: our hand, our gifts' receiver's */
+  int need[5];        /* hidden cards each other player still receives */
+  int npool;          /* the strongest hidden cards, cards[0..npool-1] */
+  int nslot;          /* of which cards[0..nslot-1] (after the shuffle) go to slot_of[] */
+  uint8_t slot_of[6]; /* the player of each slot */
+  int n;              /* hidden cards, cards[0..n-1] */
+  uint8_t cards[TK_DAIFUGO_CARDS];
+} dmc_plan;
+
+/* The deal plan of `v`'s play decision under `p`'s bias. Returns 0, or -1 for a view of no play
+ * decision or inconsistent counts. */
+DMC_HIDDEN int dmc_plan_play(const dmc_params *p, const tk_daifugo_view *v, dmc_plan *pl);
+
+/* Deals one playout's hands from the plan (draws from `r`). */
+DMC_HIDDEN void dmc_plan_deal(const dmc_plan *pl, tk_rng *r, uint64_t hand[5]);
+
+/* Another source of a play decision's worlds. `prepare` is called once per play decision that
+ * runs playouts (after the shortcuts, so never for a decision they settle), with the decision's
+ * deal plan as the prior; it returns 0 to deal every playout of the decision by `deal`, or -1 to
+ * keep the plan. Both receive `ctx`. */
+typedef struct dmc_dealer {
+  int (*prepare)(void *ctx, const tk_daifugo_view *v, const dmc_plan *prior, tk_rng *r);
+  dmc_deal_fn deal;
+  void *ctx;
+} dmc_dealer;
+
+/* dmc_decide with the hands of the play decisions' playouts from `dealer`; `dealer` NULL is
+ * dmc_decide exactly (the same draws from `r`). The exchange's playouts keep the plan. */
 DMC_HIDDEN int dmc_decide_dealt(const dmc_params *p, const tk_daifugo_view *v,
                                 const tk_daifugo_legal *l, dmc_policy_fn policy, void *ctx,
-                                dmc_deal_fn deal, void *deal_ctx, tk_rng *r, dmc_stats *st);
+                                const dmc_dealer *dealer, tk_rng *r, dmc_stats *st);
 
 /* Deals the game one playout of a play decision starts from: tk_daifugo_determinize's game for
  * `v` (the table, turns, passes as the view has them) with every hand dealt as dmc_decide deals

@@ -184,8 +184,8 @@ int dse_replay(const dse_params *e, const dmcl_policy *pol, const tk_daifugo_vie
   return 0;
 }
 
-int dse_pool_build(dse_pool *pool, const dse_params *e, const dmc_params *p,
-                   const dmcl_policy *pol, const tk_daifugo_view *v, tk_rng *r) {
+int dse_pool_build(dse_pool *pool, const dse_params *e, int sennichite, const dmcl_policy *pol,
+                   const tk_daifugo_view *v, const dmc_plan *prior, tk_rng *r) {
   pool->n = 0;
   pool->ess = 0;
   pool->observed = 0;
@@ -193,12 +193,10 @@ int dse_pool_build(dse_pool *pool, const dse_params *e, const dmc_params *p,
   int n = e->worlds < pool->cap ? e->worlds : pool->cap;
   double top = -INFINITY;
   for (int i = 0; i < n; i++) {
-    tk_daifugo_game g;
-    if (dmc_deal(p, v, r, &g)) return -1;
-    memcpy(pool->hand[i], g.hand, sizeof pool->hand[i]);
+    dmc_plan_deal(prior, r, pool->hand[i]);
     double ll = 0.0;
     if (e->beta > 0 &&
-        dse_loglik(e, pol, v, g.hand, p->sennichite, &ll, i == 0 ? &pool->observed : NULL))
+        dse_loglik(e, pol, v, pool->hand[i], sennichite, &ll, i == 0 ? &pool->observed : NULL))
       ll = -INFINITY;
     pool->logl[i] = ll;
     pool->replayed += ll > -INFINITY;

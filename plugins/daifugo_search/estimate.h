@@ -1,9 +1,9 @@
 /* plugins/daifugo_search/estimate.h — opponent-hand estimation for daifugo_search: the hidden
  * cards of a play decision as a weighted pool of worlds.
  *
- * A world is one deal of the hidden cards consistent with the view (dmc_deal: our hand, our
- * exchange gifts with their receiver, the strongest unseen cards biased to the previous game's
- * ranks 1..3, the rest at random). Its weight is the likelihood of what the opponents were seen
+ * A world is one deal of the hidden cards consistent with the view, drawn from the decision's
+ * deal plan (dmc_plan_deal: our hand, our exchange gifts with their receiver, the strongest
+ * unseen cards biased to the previous game's ranks 1..3, the rest at random). Its weight is the likelihood of what the opponents were seen
  * doing this game — every play of the view's history and every pass between them — under the
  * learned playout policy (policy.h), tempered: w = L^beta. The game so far is replayed from the
  * world's hands at the start of play (each player's cards now plus those it played), with the
@@ -15,7 +15,7 @@
  *
  * Each action's probability is floored: p' = (1 - floor) p + floor / k over its k candidates, so
  * that one action the model finds unlikely does not remove a world by itself. A world in which
- * an observed play is not legal (it cannot happen with dmc_deal's worlds, whose hands contain
+ * an observed play is not legal (it cannot happen with the plan's worlds, whose hands contain
  * every card a player later played) gets weight 0. */
 #ifndef DAIFUGO_SEARCH_ESTIMATE_H
 #define DAIFUGO_SEARCH_ESTIMATE_H
@@ -63,11 +63,12 @@ int dse_replay(const dse_params *e, const dmcl_policy *pol, const tk_daifugo_vie
                const uint64_t hand[5], int sennichite, double *logl, int *observed,
                tk_daifugo_game *end);
 
-/* Fills the pool with e->worlds (at most pool->cap) worlds of dmc_deal(p, v, r), weighted.
- * Returns 0, or -1 for a view of no play decision (the pool is then empty). If no world can
- * replay the history (never with dmc_deal's worlds) every world gets the same weight. */
-int dse_pool_build(dse_pool *pool, const dse_params *e, const dmc_params *p,
-                   const dmcl_policy *pol, const tk_daifugo_view *v, tk_rng *r);
+/* Fills the pool with e->worlds (at most pool->cap) worlds drawn from `prior` (the deal plan of
+ * `v`'s play decision, dmc_plan_play), weighted; `sennichite` is the rules' pass count. Returns
+ * 0, or -1 when the pool holds no world (e->worlds or pool->cap 0). If no world can replay the
+ * history (never with the plan's worlds) every world gets the same weight. */
+int dse_pool_build(dse_pool *pool, const dse_params *e, int sennichite, const dmcl_policy *pol,
+                   const tk_daifugo_view *v, const dmc_plan *prior, tk_rng *r);
 
 /* Draws one world by weight (one draw from `r`): a dmc_deal_fn, `ctx` the pool. */
 void dse_pool_deal(void *ctx, tk_rng *r, uint64_t hand[5]);

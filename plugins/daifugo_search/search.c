@@ -12,7 +12,8 @@
  * "learner", "weights", "hidden", "playout_pass"), and
  *   "worlds"        worlds in the estimation pool, 0..65536 [256]; 0 deals every playout's world
  *                   afresh from the prior, as daifugo_mcl does;
- *   "beta"          the likelihood's exponent, 0..1 [1];
+ *   "beta"          the likelihood's exponent, 0..1 [1]; 0 weighs every world the same, so
+ *                   the playouts' worlds are dealt afresh from the prior, as with "worlds" 0;
  *   "floor"         the uniform share mixed into each observed action's probability, 0..1 [0.1];
  *   "pass_evidence" the opponents' passes count as evidence, not only their plays [true];
  *   "mate"          the mate test before the search [true];
@@ -257,6 +258,24 @@ static int solved(agent *a, const tk_daifugo_view *v, const tk_daifugo_legal *l)
   return k;
 }
 
+/* The estimation's world source (a dmc_dealer's prepare): the pool, built from the decision's
+ * deal plan once dmc's shortcuts have not settled the decision. With nothing observed yet (no
+ * play this game) or beta 0 every world weighs the same: the playouts keep the plan's fresh
+ * worlds. */
+static int prepare_pool(void *ctx, const tk_daifugo_view *v, const dmc_plan *prior, tk_rng *r) {
+  agent *a = ctx;
+  if (v->nhist == 0 || a->e.beta <= 0 ||
+      dse_pool_build(&a->pool, &a->e, a->p.sennichite, &a->pol, v, prior, r))
+    return -1;
+  a->pools++;
+  a->unreplayed += a->pool.replayed == 0;
+  return 0;
+}
+
+static void deal_pool(void *ctx, tk_rng *r, uint64_t hand[5]) {
+  dse_pool_deal(&((agent *)ctx)->pool, r, hand);
+}
+
 static int act(tk_agent_instance *self, const void *view, const void *legal, void *action) {
   agent *a = self;
   const tk_daifugo_view *v = view;
@@ -268,22 +287,15 @@ static int act(tk_agent_instance *self, const void *view, const void *legal, voi
     *(tk_daifugo_move *)action = l->a[k];
     return 0;
   }
-  dmc_deal_fn deal = NULL;
-  /* The pool is built for play decisions with more than two actions. A follow with just the
-   * pass and one play is searched over the prior's worlds, as daifugo_mcl does (an oversight
-   * of version 0.1.0, kept so that its committed runs replay: NOTES.md). */
-  if (a->e.worlds > 0 && l->decision == TK_DAIFUGO_DECIDE_PLAY && l->n > 2 &&
-      !dse_pool_build(&a->pool, &a->e, &a->p, &a->pol, v, &a->rng)) {
-    deal = dse_pool_deal;
-    if (v->nhist > 0 && a->e.beta > 0) a->pools++, a->unreplayed += a->pool.replayed == 0;
-  }
   dmc_params p = a->p;
   if (a->sp.scaled && l->decision == TK_DAIFUGO_DECIDE_PLAY) {
     int cands = l->n - (l->lead ? 1 : 0); /* the pass is no candidate on a new table */
     double want = ceil(700.0 * pow(cands, 0.8));
     if (want < p.playouts) p.playouts = (int)want;
   }
-  k = dmc_decide_dealt(&p, v, l, dmcl_policy_move, &a->pol, deal, &a->pool, &a->rng, &a->st);
+  dmc_dealer dealer = {prepare_pool, deal_pool, a};
+  k = dmc_decide_dealt(&p, v, l, dmcl_policy_move, &a->pol, a->e.worlds > 0 ? &dealer : NULL,
+                       &a->rng, &a->st);
   if (k < 0) return l->n == 0 ? TK_ESTATE : TK_EINVAL;
   *(tk_daifugo_move *)action = l->a[k];
   return 0;
@@ -304,7 +316,7 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = WHO,
-    .version = "0.1.0",
+    .version = "0.2.0",
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "

@@ -102,6 +102,14 @@ static void truth_replays(void) {
   TK_EQ(dse_loglik(&EST, &POL, &v, POS[0].truth, 20, &ll, NULL), -1, "a history naming player 7");
 }
 
+/* The pool of `v`'s play decision as daifugo_search builds it: from the decision's deal plan. */
+static int pool_build(dse_pool *pool, const dse_params *e, const dmc_params *p,
+                      const dmcl_policy *pol, const tk_daifugo_view *v, tk_rng *r) {
+  dmc_plan pl;
+  if (dmc_plan_play(p, v, &pl)) return -1;
+  return dse_pool_build(pool, e, p->sennichite, pol, v, &pl, r);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -119,7 +127,7 @@ static void truth_is_likelier(void) {
   for (int i = 0; i < npos; i++) {
     double ll, sorted[64];
     dse_loglik(&EST, &POL, &POS[i].v, POS[i].truth, 20, &ll, NULL);
-    CU_ASSERT_FATAL(dse_pool_build(&pool, &EST, &p, &POL, &POS[i].v, &r) == 0);
+    CU_ASSERT_FATAL(pool_build(&pool, &EST, &p, &POL, &POS[i].v, &r) == 0);
     memcpy(sorted, pool.logl, sizeof sorted);
     qsort(sorted, 64, sizeof sorted[0], cmp_double);
     above += ll > (sorted[31] + sorted[32]) / 2;
@@ -157,11 +165,11 @@ static void pool_places_cards_better(void) {
   for (int i = 0; i < npos; i++) {
     tk_rng r;
     tk_rng_seed(&r, 100 + (uint64_t)i); /* the same 64 worlds, weighted or not */
-    dse_pool_build(&pool, &prior, &p, &POL, &POS[i].v, &r);
+    pool_build(&pool, &prior, &p, &POL, &POS[i].v, &r);
     CU_ASSERT(fabs(pool.ess - pool.n) < 1e-9);
     double a = placed_right(&pool, &POS[i]);
     tk_rng_seed(&r, 100 + (uint64_t)i);
-    dse_pool_build(&pool, &EST, &p, &POL, &POS[i].v, &r);
+    pool_build(&pool, &EST, &p, &POL, &POS[i].v, &r);
     CU_ASSERT(pool.ess >= 1 && pool.ess <= pool.n);
     double b = placed_right(&pool, &POS[i]);
     without += a, with += b, better += b > a;
@@ -174,7 +182,7 @@ static void pool_places_cards_better(void) {
   for (int i = 0; i < npos; i++) {
     tk_rng r;
     tk_rng_seed(&r, 100 + (uint64_t)i);
-    dse_pool_build(&pool, &EST, &p, &flat, &POS[i].v, &r);
+    pool_build(&pool, &EST, &p, &flat, &POS[i].v, &r);
     blind += placed_right(&pool, &POS[i]);
   }
   printf("  hidden cards with their holder: %.4f of them weighted by the policy, %.4f by a "

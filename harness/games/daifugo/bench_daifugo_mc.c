@@ -80,6 +80,25 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   return h;
 }
 
+/* daifugo_search's world source (search.c's prepare_pool): the pool, once the shortcuts have
+ * not settled the decision and something was seen. */
+typedef struct bench_pool {
+  dse_pool *pool;
+  const dse_params *e;
+  const dmc_params *p;
+  const dmcl_policy *pol;
+} bench_pool;
+
+static int bench_prepare(void *ctx, const tk_daifugo_view *v, const dmc_plan *prior, tk_rng *r) {
+  bench_pool *bp = ctx;
+  if (v->nhist == 0 || bp->e->beta <= 0) return -1;
+  return dse_pool_build(bp->pool, bp->e, bp->p->sennichite, bp->pol, v, prior, r);
+}
+
+static void bench_deal(void *ctx, tk_rng *r, uint64_t hand[5]) {
+  dse_pool_deal(((bench_pool *)ctx)->pool, r, hand);
+}
+
 /* Times dmc_decide on `n` positions and prints one line; returns 0, or 1 if a decision failed.
  * The line ends with a digest of every decision (the choice, each candidate's visits and mean's
  * bits): a change meant to make the search faster without changing it must leave it as it was. */
@@ -94,12 +113,10 @@ static int time_set(const char *who, const char *what, const position *pos, int 
   double t = 0;
   for (int i = 0; i < n; i++) {
     double t0 = cpu_now();
-    dmc_deal_fn deal = NULL;
     /* daifugo_search's decision (search.c): the weighted pool, then the search over it */
-    if (pool && pos[i].l.decision == TK_DAIFUGO_DECIDE_PLAY &&
-        !dse_pool_build(pool, e, p, ctx, &pos[i].v, &r))
-      deal = dse_pool_deal;
-    int k = dmc_decide_dealt(p, &pos[i].v, &pos[i].l, policy, ctx, deal, pool, &r, st);
+    bench_pool bp = {pool, e, p, ctx};
+    dmc_dealer dealer = {bench_prepare, bench_deal, &bp};
+    int k = dmc_decide_dealt(p, &pos[i].v, &pos[i].l, policy, ctx, pool ? &dealer : NULL, &r, st);
     t += cpu_now() - t0;
     if (k < 0) bad++;
     playouts += st->playouts;
