@@ -26,36 +26,57 @@ void dse_pool_free(dse_pool *pool) {
   memset(pool, 0, sizeof *pool);
 }
 
-/* P(the playout policy `pol` draws action `i` of g->turn's legal list `l`), floored: the same
- * candidates as dmcl_policy_move (the pass left out on a new table, or whenever something else
- * is legal under no_pass), ranked by h, the i-th with dmcl_rank_prob; tied moves share their
- * ranks' probabilities equally, as the draw's random tie-break does. */
-static double action_prob(const dse_params *e, const dmcl_policy *pol, const tk_daifugo_game *g,
-                          const tk_daifugo_legal *l, int i) {
+int dse_action_rank(const dmcl_policy *pol, const tk_daifugo_game *g, const tk_daifugo_legal *l,
+                    int i, dse_rank *out) {
   int first = (g->top.kind == TK_DAIFUGO_PASS || pol->no_pass) && l->n > 1 ? 1 : 0;
-  int n = l->n - first;
-  if (n <= 1 && i >= first) return 1.0;
-  double p;
-  if (i < first) {
+  out->n = l->n - first;
+  out->above = 0;
+  out->tied = 1;
+  if (i < first) return out->candidate = 0;
+  out->candidate = 1;
+  if (out->n <= 1) return 1;
+  dmcl_pos pos;
+  if (pol->md.learner == DMCL_AP) dmcl_pos_of_game_core(g, &pos);
+  else dmcl_pos_of_game(g, &pos);
+  dmcl_scorer s;
+  dmcl_scorer_init(&s, &pol->md, &pos);
+  double key[TK_DAIFUGO_MAX_LEGAL];
+  dmcl_scorer_keys(&s, l->a + first, out->n, key);
+  double mine = key[i - first];
+  int above = 0, tied = 0;
+  for (int j = 0; j < out->n; j++) above += key[j] > mine, tied += key[j] == mine;
+  out->above = above;
+  out->tied = tied;
+  return 1;
+}
+
+double dse_rank_prob(const dse_rank *rk, double alpha, double floor) {
+  int n = rk->n;
+  if (n <= 1 && rk->candidate) return 1.0;
+  double p = 0.0;
+  if (!rk->candidate) {
     p = 0.0;
-  } else if (pol->alpha >= 1) {
+  } else if (alpha >= 1) {
     p = 1.0 / n;
   } else {
-    dmcl_pos pos;
-    if (pol->md.learner == DMCL_AP) dmcl_pos_of_game_core(g, &pos);
-    else dmcl_pos_of_game(g, &pos);
-    dmcl_scorer s;
-    dmcl_scorer_init(&s, &pol->md, &pos);
-    double key[TK_DAIFUGO_MAX_LEGAL];
-    dmcl_scorer_keys(&s, l->a + first, n, key);
-    double mine = key[i - first];
-    int above = 0, tied = 0;
-    for (int j = 0; j < n; j++) above += key[j] > mine, tied += key[j] == mine;
-    p = 0.0;
-    for (int k = above; k < above + tied; k++) p += dmcl_rank_prob(pol->alpha, n, k + 1);
-    p /= tied;
+    for (int k = rk->above; k < rk->above + rk->tied; k++) p += dmcl_rank_prob(alpha, n, k + 1);
+    p /= rk->tied;
   }
-  return (1.0 - e->floor) * p + e->floor / n;
+  return (1.0 - floor) * p + floor / n;
+}
+
+/* P(the playout policy `pol` draws action `i` of g->turn's legal list `l`), floored (estimate.h:
+ * dse_action_rank, dse_rank_prob); with alpha 1 the ranks are not computed. */
+static double action_prob(const dse_params *e, const dmcl_policy *pol, const tk_daifugo_game *g,
+                          const tk_daifugo_legal *l, int i) {
+  dse_rank rk;
+  if (pol->alpha >= 1) {
+    int first = (g->top.kind == TK_DAIFUGO_PASS || pol->no_pass) && l->n > 1 ? 1 : 0;
+    rk.n = l->n - first, rk.above = 0, rk.tied = 1, rk.candidate = i >= first;
+  } else {
+    dse_action_rank(pol, g, l, i, &rk);
+  }
+  return dse_rank_prob(&rk, pol->alpha, e->floor);
 }
 
 /* One replay of a view's history in one world. */

@@ -43,6 +43,26 @@ typedef struct dse_pool {
   int observed;         /* opponents' actions scored in each world (the same in every world) */
 } dse_pool;
 
+/* Where action `i` of g->turn's legal list `l` stands among the playout policy's candidates
+ * (the same as dmcl_policy_move's: the pass left out on a new table, or whenever something else
+ * is legal under no_pass): not a candidate, or ranked by h with `above` candidates scoring
+ * higher and `tied` (itself included) the same. */
+typedef struct dse_rank {
+  int n;          /* candidates */
+  int candidate;  /* 0: the action is not among them (its probability is the floor's alone) */
+  int above, tied;
+} dse_rank;
+
+/* Fills *out (the scorer's h computed whatever pol->alpha); returns out->candidate. */
+int dse_action_rank(const dmcl_policy *pol, const tk_daifugo_game *g, const tk_daifugo_legal *l,
+                    int i, dse_rank *out);
+
+/* The probability that the policy with exponent `alpha` draws the action of rank `rk`, tied
+ * candidates sharing their ranks' probabilities (the draw breaks ties at random), mixed with
+ * the uniform choice: (1 - floor) p + floor / n. What each observed action contributes to a
+ * world's likelihood, with alpha the playout policy's. */
+double dse_rank_prob(const dse_rank *rk, double alpha, double floor);
+
 /* Allocates room for `cap` worlds (cap >= 1). Returns 0, or -1 when out of memory (`pool` is
  * then empty: dse_pool_free is safe on it). */
 int dse_pool_init(dse_pool *pool, int cap);

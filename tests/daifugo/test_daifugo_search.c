@@ -392,7 +392,9 @@ static void tournament(void) {
              "\"rules\": {\"block_games\": 4}, \"output\": \"%s\"}\n",
              W(j == 1 ? "run1" : "run2"));
     write_file(W("search.json"), spec);
-    const char *args[] = {"run", W("search.json"), "-j", j == 1 ? "1" : "2", "--quiet", NULL};
+    /* the first run keeps the decisions too, for the model fit below */
+    const char *args[] = {"run", W("search.json"), "-j", j == 1 ? "1" : "2", "--quiet",
+                          j == 1 ? "--records" : NULL, NULL};
     int rc = taikai(args);
     if (rc) TK_FAILF("taikai run -j %d: exit %d: %s", j, rc, err_buf);
   }
@@ -408,6 +410,93 @@ static void tournament(void) {
     TK_FAILF("spec.json does not record the exchange weights file: %.600s", a);
 }
 
+/* Runs daifugo_search_model_fit with `args`; its stdout in out_buf, stderr in err_buf. */
+static int model_fit(const char *args) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", TK_FIT_BIN, args, W("fit.out"),
+           W("fit.err"));
+  int status = system(cmd);
+  slurp(W("fit.out"), out_buf, sizeof out_buf);
+  slurp(W("fit.err"), err_buf, sizeof err_buf);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The value after `label` in `text` as a double, or NAN. */
+static double value_after(const char *text, const char *label) {
+  const char *p = strstr(text, label);
+  return p ? strtod(p + strlen(label), NULL) : NAN;
+}
+
+/* daifugo_search_model_fit on the records of the tournament above: the search's recorded plays
+ * (60 playouts of the learned policy) are better predicted by the policy's ranks than by the
+ * uniform choice, and the best alpha is below 1; bad input exits 2 naming it. */
+static void fit_tool(void) {
+  char args[2048];
+  snprintf(args, sizeof args, "--agent search '%s'", W("run1/records.tkr"));
+  int rc = model_fit(args);
+  if (rc) {
+    TK_FAILF("exit %d: %s", rc, err_buf);
+    return;
+  }
+  double uniform = value_after(out_buf, "(uniform choice: ");
+  const char *b = strstr(out_buf, "best: alpha ");
+  double best_alpha = NAN, best_floor = NAN, best_ll = NAN;
+  if (!b || sscanf(b, "best: alpha %lf, floor %lf: %lf", &best_alpha, &best_floor, &best_ll) != 3)
+    TK_FAILF("no line 'best: alpha A, floor F: LL': %s", out_buf);
+  long n = strtol(out_buf, NULL, 10);
+  printf("\n  %ld decisions; uniform %.4f, best %.4f (alpha %.1f) per decision\n", n, uniform,
+         best_ll, best_alpha);
+  if (n < 50 || !(best_ll > uniform + 0.05) || !(best_alpha < 1.0))
+    TK_FAILF("the policy's ranks predict no better than the uniform choice: %s", out_buf);
+  static const struct {
+    const char *args, *want;
+  } bad[] = {
+      {"--agent nobody REC", "no agent labelled 'nobody'"},
+      {"/nonexistent.tkr", "/nonexistent.tkr"},
+      {"--weights /nonexistent.tkw REC", "/nonexistent.tkw"},
+      {"", "no records file given"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char a[2048];
+    const char *r = strstr(bad[i].args, "REC");
+    if (r) snprintf(a, sizeof a, "%.*s'%s'", (int)(r - bad[i].args), bad[i].args, W("run1/records.tkr"));
+    else snprintf(a, sizeof a, "%s", bad[i].args);
+    rc = model_fit(a);
+    if (rc != 2 || !strstr(err_buf, bad[i].want))
+      TK_FAILF("%s: exit %d, stderr '%s' (expected 2 and '%s')", bad[i].args, rc, err_buf,
+               bad[i].want);
+  }
+}
+
+/* For every sampled decision and several alpha and floor, the probabilities the model gives the
+ * legal actions sum to 1 (ties share their ranks; the pass on a new table gets the floor's share
+ * only, the n candidates the rest). */
+static void model_sums_to_one(void) {
+  static const double AF[][2] = {{0.6, 0.1}, {0.3, 0.0}, {0.9, 0.3}, {1.0, 0.2}, {0.0, 0.05}};
+  tk_daifugo_legal *l = malloc(sizeof *l);
+  int bad = 0;
+  for (int i = 0; i < npos; i++) {
+    tk_daifugo_game g = POS[i].game;
+    tk_daifugo_game_legal(&g, l);
+    for (size_t c = 0; c < sizeof AF / sizeof *AF; c++) {
+      double sum = 0;
+      int lead = g.top.kind == TK_DAIFUGO_PASS && l->n > 1;
+      for (int k = 0; k < l->n; k++) {
+        dse_rank rk;
+        dse_action_rank(&POL, &g, l, k, &rk);
+        sum += dse_rank_prob(&rk, AF[c][0], AF[c][1]);
+      }
+      /* the pass of a new table is no candidate: its floor share is what is missing from 1 */
+      double want = lead ? 1.0 + AF[c][1] / (l->n - 1) : 1.0;
+      if (fabs(sum - want) > 1e-9 && bad++ < 3)
+        TK_FAILF("position %d, alpha %.1f floor %.2f: the %d actions sum to %.12f, not %.12f", i,
+                 AF[c][0], AF[c][1], l->n, sum, want);
+    }
+  }
+  free(l);
+  TK_EQ(bad, 0, "decisions whose probabilities do not sum to 1");
+}
+
 int main(void) {
   tk_error err = {0};
   if (e2e_begin(TK_WORK_DIR "-search")) return 1;
@@ -421,11 +510,13 @@ int main(void) {
       {"the true hands replay the history", truth_replays},
       {"the truth is likelier than the prior's worlds", truth_is_likelier},
       {"the weighted pool places the hidden cards better than the prior", pool_places_cards_better},
+      {"the model's probabilities of a decision's actions sum to 1", model_sums_to_one},
       {"plugin: parameter errors name the field and the value", plugin_params},
       {"plugin: the mate test and the two-player solver decide before the search", solvers_decide},
       {"plugin: a decision replays from its seed", decisions_replay},
       {"plugin: the learned exchange gives the policy's card", learned_exchange},
       {"a short tournament through taikai, the same bytes with 1 and 2 workers", tournament},
+      {"daifugo_search_model_fit on that tournament's records", fit_tool},
       CU_TEST_INFO_NULL,
   };
   int rc = tk_unit_run("daifugo_search", tests);
