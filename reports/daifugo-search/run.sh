@@ -2,7 +2,8 @@
 # Regenerates reports/daifugo-search.md's figures: the learned exchange policy's
 # weights (retrained and compared with the shipped file), the speed of a decision, and the
 # duplicate tournaments of daifugo_search against daifugo_mcl (the default and each ablation)
-# and against daifugo_mc, then the ablation table. Run from the repository's root:
+# and against daifugo_mc, the opponent model's fit to the field's recorded plays, then the
+# ablation table. Run from the repository's root:
 #
 #   sh reports/daifugo-search/run.sh
 #
@@ -47,6 +48,15 @@ for s in search-vs-mcl search-no-estimation-vs-mcl search-mc-exchange-vs-mcl \
   fi
   RUNS="$RUNS $R/$s"
 done
+
+echo "== the opponent model against the field's recorded plays"
+if [ ! -s "$R/model-fit.txt" ]; then
+  [ -s "$W/model-fit-records/records.tkr" ] ||
+    "$B/taikai" run arenas/daifugo/search-model-fit-records.json -j "$J" --records --quiet \
+        --no-html --out "$W/model-fit-records" > /dev/null
+  "$B/daifugo_search_model_fit" --agent mcl "$W/model-fit-records/records.tkr" > "$R/model-fit.txt"
+fi
+cat "$R/model-fit.txt"
 
 echo "== the ablation table"
 # shellcheck disable=SC2086 # the run folders, one word each
