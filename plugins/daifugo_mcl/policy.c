@@ -417,6 +417,14 @@ void dmcl_policy_move(void *ctx, const tk_daifugo_game *g, tk_rng *r, tk_daifugo
   }
   tk_daifugo_legal l;
   tk_daifugo_game_legal(g, &l);
+  if (pol->finish) { /* going out now: the first such play of the list */
+    uint64_t hand = g->hand[g->turn];
+    for (int i = 0; i < l.n; i++)
+      if (l.a[i].kind != TK_DAIFUGO_PASS && l.a[i].cards == hand) {
+        *out = l.a[i];
+        return;
+      }
+  }
   /* a[0] is the pass: left out on a new table (where something else is always legal), and with
    * no_pass whenever something else is legal */
   int first = (g->top.kind == TK_DAIFUGO_PASS || pol->no_pass) && l.n > 1 ? 1 : 0, n = l.n - first;

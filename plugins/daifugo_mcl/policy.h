@@ -92,6 +92,9 @@ typedef struct dmcl_policy {
   dmcl_model md;
   double alpha;
   int no_pass;
+  int finish; /* 1: a play that empties the mover's hand is made whenever it is legal, before the
+                 ranking (daifugo_search's "playout_finish"); 0: it is ranked like any other
+                 (daifugo_mcl, the paper's) */
 } dmcl_policy;
 
 /* Writes g->turn's playout move: the legal moves (the pass included unless the table is new or

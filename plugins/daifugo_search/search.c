@@ -29,7 +29,10 @@
  *   "scaled_budget" a play decision's playouts grow with its candidates k, as the champion's:
  *                   min("playouts", ceil(700 k^0.8)) (k 2: 1,219; 5: 2,536; 10: 4,411; 12 and
  *                   more: 5,000 with "playouts" 5000); false: "playouts" at every decision
- *                   [false].
+ *                   [false];
+ *   "playout_finish" in the playouts (play and exchange), a play that empties the mover's hand
+ *                   is made whenever it is legal instead of being drawn by rank (daifugo_mcl's
+ *                   policy was not trained on such positions) [false].
  * Randomness: re-seeded from tk_daifugo_info.head.seed by begin_game (once per block). */
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +60,7 @@ typedef struct solve_params {
   int endgame;
   long endgame_nodes;
   int scaled; /* "scaled_budget" (not a solver's, but parsed with them) */
+  int finish; /* "playout_finish" (the playout policy's, parsed here too) */
   int learned_exchange;                  /* "exchange": 1 learned, 0 mc */
   char exchange_path[4096];              /* "exchange_weights", resolved */
 } solve_params;
@@ -80,7 +84,7 @@ typedef struct agent {
 static const char *const extra[] = {"alpha", "learner", "weights", "hidden", "playout_pass",
                                     "worlds", "beta", "floor", "pass_evidence", "mate",
                                     "mate_nodes", "endgame", "endgame_nodes", "scaled_budget",
-                                    "exchange", "exchange_weights", NULL};
+                                    "exchange", "exchange_weights", "playout_finish", NULL};
 
 static const char *shown(const json_t *v, char *buf, size_t cap) {
   char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -145,6 +149,7 @@ static int own_params(const char *params_json, dse_params *e, solve_params *sp, 
   if (!rc) rc = flag(o, "endgame", &sp->endgame, err);
   if (!rc) rc = integer(o, "endgame_nodes", 1, 100000000, &sp->endgame_nodes, err);
   if (!rc) rc = flag(o, "scaled_budget", &sp->scaled, err);
+  if (!rc) rc = flag(o, "playout_finish", &sp->finish, err);
   json_t *v;
   if (!rc && (v = json_object_get(o, "exchange"))) {
     const char *x = json_string_value(v);
@@ -191,6 +196,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   a->p = p;
   a->e = e;
   a->sp = sp;
+  a->pol.finish = sp.finish;
   if (sp.learned_exchange) {
     int rc = a->sp.exchange_path[0] ? 0 : tk_weights_beside((const void *)create,
                                                            DSX_DEFAULT_WEIGHTS, a->sp.exchange_path,
@@ -329,7 +335,8 @@ static const tk_agent_descriptor descriptor = {
                    "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
                    "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
                    "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000, "
-                   "\"scaled_budget\": false, \"exchange\": \"learned\", \"exchange_weights\": \"\"}",
+                   "\"scaled_budget\": false, \"exchange\": \"learned\", \"exchange_weights\": \"\", "
+                   "\"playout_finish\": false}",
     .weights = DEFAULT_WEIGHTS,
     .create = create,
     .destroy = destroy,

@@ -40,7 +40,8 @@ echo "== speed (CPU ms a decision, one core)"
 
 RUNS=
 for s in search-vs-mcl search-no-estimation-vs-mcl search-mc-exchange-vs-mcl \
-         search-mc-exchange-no-solvers-vs-mcl search-scaled-budget-vs-mcl search-vs-mc; do
+         search-mc-exchange-no-solvers-vs-mcl search-scaled-budget-vs-mcl search-vs-mc \
+         search-playout-finish-vs-mcl; do
   if [ ! -s "$R/$s/summary.json" ]; then
     echo "== tournament $s"
     "$B/taikai" run "arenas/daifugo/$s.json" -j "$J" --quiet --no-html --out "$R/$s" > /dev/null

@@ -497,6 +497,41 @@ static void model_sums_to_one(void) {
   TK_EQ(bad, 0, "decisions whose probabilities do not sum to 1");
 }
 
+/* The playout policy with `finish` set goes out whenever a play empties the hand; without it, the
+ * learned ranking (never trained on such positions) often declines. Positions: each sampled
+ * game with the mover's hand cut down to one of its legal plays (which then empties it). */
+static void policy_finishes(void) {
+  tk_daifugo_legal *l = malloc(sizeof *l);
+  dmcl_policy fin = POL;
+  fin.finish = 1;
+  int n = 0, declined = 0, bad = 0;
+  for (int i = 0; i < npos; i++) {
+    tk_daifugo_game g = POS[i].game;
+    tk_daifugo_game_legal(&g, l);
+    int k = l->n - 1; /* the list's last play */
+    if (k < 1 || l->a[k].kind == TK_DAIFUGO_PASS) continue;
+    tk_daifugo_move out = l->a[k];
+    g.hand[g.turn] = out.cards; /* the cards left elsewhere do not matter to the draw */
+    for (uint64_t s = 0; s < 20; s++) {
+      tk_rng r;
+      tk_rng_seed(&r, s);
+      tk_daifugo_move m;
+      dmcl_policy_move(&fin, &g, &r, &m);
+      if (m.kind == TK_DAIFUGO_PASS || m.cards != out.cards) bad++;
+      tk_rng_seed(&r, s);
+      dmcl_policy_move(&POL, &g, &r, &m);
+      declined += m.kind == TK_DAIFUGO_PASS || m.cards != out.cards;
+      n++;
+    }
+  }
+  free(l);
+  printf("\n  %d draws where a play empties the hand: the policy without finish declines %d, "
+         "with it %d\n", n, declined, bad);
+  TK_EQ(bad, 0, "draws where the finishing policy did not go out");
+  if (n < 100 || declined == 0)
+    TK_FAILF("%d draws, %d declined without finish: the test shows nothing", n, declined);
+}
+
 int main(void) {
   tk_error err = {0};
   if (e2e_begin(TK_WORK_DIR "-search")) return 1;
@@ -511,6 +546,7 @@ int main(void) {
       {"the truth is likelier than the prior's worlds", truth_is_likelier},
       {"the weighted pool places the hidden cards better than the prior", pool_places_cards_better},
       {"the model's probabilities of a decision's actions sum to 1", model_sums_to_one},
+      {"playout_finish: the playout policy goes out whenever it can", policy_finishes},
       {"plugin: parameter errors name the field and the value", plugin_params},
       {"plugin: the mate test and the two-player solver decide before the search", solvers_decide},
       {"plugin: a decision replays from its seed", decisions_replay},
