@@ -3,15 +3,16 @@
  *
  * A world is one deal of the hidden cards consistent with the view, drawn from the decision's
  * deal plan (dmc_plan_deal: our hand, our exchange gifts with their receiver, the strongest
- * unseen cards biased to the previous game's ranks 1..3, the rest at random). Its weight is the likelihood of what the opponents were seen
- * doing this game — every play of the view's history and every pass between them — under the
- * learned playout policy (policy.h), tempered: w = L^beta. The game so far is replayed from the
- * world's hands at the start of play (each player's cards now plus those it played), with the
- * passes put back between the recorded plays (between two accepted plays there are only passes,
- * so the replay is the real game, but for one case the record cannot tell apart: a player whose
- * play every other player passed may play over it or pass and lead; the replay takes the
- * second). The proposal is the prior, so drawing from the pool by
- * weight is importance resampling of the posterior under that model of the opponents.
+ * unseen cards biased to the previous game's ranks 1..3, the rest at random). Its weight is
+ * the likelihood of what the opponents were seen doing this game — every play of the view's
+ * history and every pass between them — under the learned playout policy (policy.h),
+ * tempered: w = L^beta. The game so far is replayed from the world's hands at the start of
+ * play (each player's cards now plus those it played), with the passes put back between the
+ * recorded plays (between two accepted plays there are only passes, so the replay is the real
+ * game, but for one case the record cannot tell apart: a player whose play every other player
+ * passed may play over it or pass and lead; the replay takes the second). The proposal is the
+ * prior, so drawing from the pool by weight is importance resampling of the posterior under
+ * that model of the opponents.
  *
  * Each action's probability is floored: p' = (1 - floor) p + floor / k over its k candidates, so
  * that one action the model finds unlikely does not remove a world by itself. A world in which

@@ -159,7 +159,8 @@ int main(int argc, char **argv) {
          100.0 * (double)f.pass / (double)f.n);
   printf("the chosen action's rank by h:");
   for (int r = 0; r < NRANK; r++)
-    printf(" %s%d %.1f %%", r == NRANK - 1 ? ">=" : "", r + 1, 100.0 * (double)f.rank[r] / (double)f.n);
+    printf(" %s%d %.1f %%", r == NRANK - 1 ? ">=" : "", r + 1,
+           100.0 * (double)f.rank[r] / (double)f.n);
   printf("; not a candidate %.1f %%\n", 100.0 * (double)f.not_candidate / (double)f.n);
   printf("\nmean log-likelihood per decision (uniform choice: %.4f)\n\n| alpha |",
          f.ll[NALPHA - 1][0] / (double)f.n);

@@ -335,8 +335,8 @@ static const tk_agent_descriptor descriptor = {
                    "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
                    "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
                    "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000, "
-                   "\"scaled_budget\": false, \"exchange\": \"learned\", \"exchange_weights\": \"\", "
-                   "\"playout_finish\": false}",
+                   "\"scaled_budget\": false, \"exchange\": \"learned\", "
+                   "\"exchange_weights\": \"\", \"playout_finish\": false}",
     .weights = DEFAULT_WEIGHTS,
     .create = create,
     .destroy = destroy,

@@ -459,7 +459,9 @@ static void fit_tool(void) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char a[2048];
     const char *r = strstr(bad[i].args, "REC");
-    if (r) snprintf(a, sizeof a, "%.*s'%s'", (int)(r - bad[i].args), bad[i].args, W("run1/records.tkr"));
+    if (r)
+      snprintf(a, sizeof a, "%.*s'%s'", (int)(r - bad[i].args), bad[i].args,
+               W("run1/records.tkr"));
     else snprintf(a, sizeof a, "%s", bad[i].args);
     rc = model_fit(a);
     if (rc != 2 || !strstr(err_buf, bad[i].want))
