@@ -56,7 +56,7 @@ static const tk_agent_descriptor descriptor = {
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: the paper's plain Monte Carlo (UCB1 over the candidates, 1500 random "
                    "playouts per decision, exchange-biased dealing)",
-    .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
+    .params_json = "{\"playouts\": 1500, \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\"}",

@@ -85,7 +85,7 @@ static const tk_agent_descriptor descriptor = {
     .description = "daifugo: Monte Carlo with learned playouts (paper 001: moves ranked by an "
                    "averaged perceptron or a network, drawn with probability alpha^rank; default "
                    "weights: the greedy teacher's AP)",
-    .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
+    .params_json = "{\"playouts\": 1500, \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "

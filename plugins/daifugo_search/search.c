@@ -328,12 +328,12 @@ static const tk_agent_descriptor descriptor = {
     .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
                    "opponents' observed plays, a mate test, an exact two-player solver and a "
                    "learned exchange (past paper 001)",
-    .params_json = "{\"playouts\": 1500, \"c\": 4, \"exchange_playouts\": 1500, "
+    .params_json = "{\"playouts\": 1500, \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
                    "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
-                   "\"beta\": 1, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
+                   "\"beta\": 1.0, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
                    "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000, "
                    "\"scaled_budget\": false, \"exchange\": \"learned\", "
                    "\"exchange_weights\": \"\", \"playout_finish\": false}",
