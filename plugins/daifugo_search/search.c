@@ -1,8 +1,9 @@
 /* plugins/daifugo_search/search.c — daifugo agent "daifugo_search" (docs/daifugo-search.md):
  * daifugo_mcl's Monte Carlo decision (UCB1 over the candidates, the learned playout policy of
  * paper 001) with what the UECda champions add to it:
- *   - opponent-hand estimation (estimate.h): the playouts' worlds drawn from a pool weighted by
- *     the likelihood of the opponents' observed plays and passes under the playout policy;
+ *   - opponent-hand estimation (estimate.h; off by default, "worlds"): the playouts' worlds
+ *     drawn from a pool weighted by the likelihood of the opponents' observed plays and passes
+ *     under the playout policy;
  *   - a mate test before the search: a sequence of our plays no holding of the unseen cards can
  *     interrupt is played at once (solve.h);
  *   - an exact solver of two-player endings, where the unseen cards are the one opponent's hand
@@ -10,8 +11,10 @@
  *
  * Parameters: those of daifugo_mcl (plugins/daifugo_mcl/mcl.c: "playouts", "c", …, "alpha",
  * "learner", "weights", "hidden", "playout_pass"), and
- *   "worlds"        worlds in the estimation pool, 0..65536 [256]; 0 deals every playout's world
- *                   afresh from the prior, as daifugo_mcl does;
+ *   "worlds"        worlds in the estimation pool, 0..65536 [0]; 0 deals every playout's world
+ *                   afresh from the prior, as daifugo_mcl does (the default: against
+ *                   daifugo_mcl and daifugo_mc no pool size was measured stronger than none,
+ *                   reports/daifugo-search.md); 256 is the estimation as built;
  *   "beta"          the likelihood's exponent, 0..1 [1]; 0 weighs every world the same, so
  *                   the playouts' worlds are dealt afresh from the prior, as with "worlds" 0;
  *   "floor"         the uniform share mixed into each observed action's probability, 0..1 [0.1];
@@ -132,7 +135,7 @@ static int integer(json_t *o, const char *name, long lo, long hi, long *out, tk_
 }
 
 static int own_params(const char *params_json, dse_params *e, solve_params *sp, tk_error *err) {
-  *e = (dse_params){.worlds = 256, .beta = 1.0, .floor = 0.1, .passes = 1};
+  *e = (dse_params){.worlds = 0, .beta = 1.0, .floor = 0.1, .passes = 1};
   *sp = (solve_params){.mate = 1, .mate_nodes = DSOL_MATE_NODES, .endgame = 1,
                        .endgame_nodes = 200000, .learned_exchange = 1};
   json_error_t jerr;
@@ -322,7 +325,7 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = WHO,
-    .version = "0.2.0",
+    .version = "0.3.0",
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
@@ -332,7 +335,7 @@ static const tk_agent_descriptor descriptor = {
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
-                   "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 256, "
+                   "\"weights\": \"\", \"hidden\": 16, \"playout_pass\": true, \"worlds\": 0, "
                    "\"beta\": 1.0, \"floor\": 0.1, \"pass_evidence\": true, \"mate\": true, "
                    "\"mate_nodes\": 256, \"endgame\": true, \"endgame_nodes\": 200000, "
                    "\"scaled_budget\": false, \"exchange\": \"learned\", "

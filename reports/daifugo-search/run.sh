@@ -39,9 +39,9 @@ echo "== speed (CPU ms a decision, one core)"
 [ -s "$R/bench.txt" ] || "$B/taikai" bench daifugo-mc > "$R/bench.txt"
 
 RUNS=
-for s in search-vs-mcl search-no-estimation-vs-mcl search-mc-exchange-vs-mcl \
-         search-mc-exchange-no-solvers-vs-mcl search-scaled-budget-vs-mcl search-vs-mc \
-         search-playout-finish-vs-mcl; do
+# (the runs of version 0.1.0 in v0.1.0/ are not replayed: the report says which commit does)
+for s in search-vs-mcl search-estimation-vs-mcl search-estimation-playout-finish-vs-mcl \
+         search-vs-mc search-estimation-vs-mc search-estimation-beta-0.3-vs-mc; do
   if [ ! -s "$R/$s/summary.json" ]; then
     echo "== tournament $s"
     "$B/taikai" run "arenas/daifugo/$s.json" -j "$J" --quiet --no-html --out "$R/$s" > /dev/null
