@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -96,6 +97,31 @@ int dmcl_setup(const char *who, const char *params_json, const char *default_wei
   pol->alpha = alpha;
   pol->no_pass = no_pass;
   return 0;
+}
+
+int dmcl_setup_program(const char *who, const char *path, const char *default_weights,
+                       const char *option, dmcl_policy *pol, tk_weights *w, tk_error *err) {
+  char def[4096], json[8400];
+  memset(pol, 0, sizeof *pol);
+  memset(w, 0, sizeof *w);
+  if (!path || !path[0]) {
+    ssize_t n = readlink("/proc/self/exe", def, sizeof def - 1);
+    if (n <= 0)
+      return tk_error_set(err, TK_ENOTFOUND, -1, "%s: cannot locate this program to find "
+                          "plugins/%s; give %s", who, default_weights, option);
+    def[n] = 0;
+    char *slash = strrchr(def, '/');
+    snprintf(slash ? slash + 1 : def, sizeof def - (size_t)(slash ? slash + 1 - def : 0),
+             "plugins/%s", default_weights);
+    path = def;
+  }
+  size_t k = (size_t)snprintf(json, sizeof json, "{\"weights\": \"");
+  for (const char *q = path; *q && k < sizeof json - 8; q++) {
+    if (*q == '"' || *q == '\\') json[k++] = '\\';
+    json[k++] = *q;
+  }
+  snprintf(json + k, sizeof json - k, "\"}");
+  return dmcl_setup(who, json, default_weights, (const void *)dmcl_setup_program, pol, w, err);
 }
 
 void dmcl_setup_free(dmcl_policy *pol, tk_weights *w) {

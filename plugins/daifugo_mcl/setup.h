@@ -21,4 +21,11 @@ int dmcl_setup(const char *who, const char *params_json, const char *default_wei
                const void *anchor, dmcl_policy *pol, tk_weights *w, tk_error *err);
 void dmcl_setup_free(dmcl_policy *pol, tk_weights *w);
 
+/* dmcl_setup for a program of the build (a trainer, a tool): the weights file `path` (NULL or
+ * "": `default_weights` in plugins/ beside the running program, where the build copies them),
+ * every other parameter at its default. A program that cannot locate itself is told to give
+ * `option`. Returns 0, or an error code with `err` set. */
+int dmcl_setup_program(const char *who, const char *path, const char *default_weights,
+                       const char *option, dmcl_policy *pol, tk_weights *w, tk_error *err);
+
 #endif

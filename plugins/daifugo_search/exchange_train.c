@@ -48,7 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "dmc.h"
 #include "exchange.h"
@@ -274,28 +273,8 @@ static int read_positions(const char *path, store *s) {
 
 /* The learned playouts of `path` ("": MCL_WEIGHTS in build/plugins beside this program). */
 static int teacher_setup(const char *path, dmcl_policy *pol, tk_weights *w) {
-  char def[4096], json[8400];
-  if (!path || !path[0]) {
-    ssize_t n = readlink("/proc/self/exe", def, sizeof def - 1);
-    if (n <= 0) {
-      fprintf(stderr, NAME ": cannot locate this program to find plugins/" MCL_WEIGHTS
-                      "; give --mcl-weights\n");
-      return 2;
-    }
-    def[n] = 0;
-    char *slash = strrchr(def, '/');
-    snprintf(slash ? slash + 1 : def, sizeof def - (size_t)(slash ? slash + 1 - def : 0),
-             "plugins/" MCL_WEIGHTS);
-    path = def;
-  }
-  size_t k = (size_t)snprintf(json, sizeof json, "{\"weights\": \"");
-  for (const char *q = path; *q && k < sizeof json - 8; q++) {
-    if (*q == '"' || *q == '\\') json[k++] = '\\';
-    json[k++] = *q;
-  }
-  snprintf(json + k, sizeof json - k, "\"}");
   tk_error err = {0};
-  if (dmcl_setup(NAME, json, MCL_WEIGHTS, (const void *)teacher_setup, pol, w, &err)) {
+  if (dmcl_setup_program(NAME, path, MCL_WEIGHTS, "--mcl-weights", pol, w, &err)) {
     fprintf(stderr, "%s\n", err.msg);
     return 2;
   }

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "estimate.h"
 #include "daifugo_mcl/features.h"
@@ -120,25 +119,7 @@ int main(int argc, char **argv) {
   static fit f;
   tk_weights w;
   tk_error err = {0};
-  char def[4096], params[8400];
-  if (!weights) { /* build/plugins/daifugo_mcl_ap.tkw, beside this program */
-    ssize_t n = readlink("/proc/self/exe", def, sizeof def - 32);
-    if (n <= 0) {
-      fprintf(stderr, NAME ": cannot locate this program to find its plugins; give --weights\n");
-      return 2;
-    }
-    def[n] = 0;
-    char *slash = strrchr(def, '/');
-    strcpy(slash ? slash + 1 : def, "plugins/daifugo_mcl_ap.tkw");
-    weights = def;
-  }
-  size_t len = (size_t)snprintf(params, sizeof params, "{\"weights\": \"");
-  for (const char *q = weights; *q && len < sizeof params - 8; q++) {
-    if (*q == '"' || *q == '\\') params[len++] = '\\';
-    params[len++] = *q;
-  }
-  snprintf(params + len, sizeof params - len, "\"}");
-  if (dmcl_setup(NAME, params, "daifugo_mcl_ap.tkw", (const void *)main, &f.pol, &w, &err)) {
+  if (dmcl_setup_program(NAME, weights, "daifugo_mcl_ap.tkw", "--weights", &f.pol, &w, &err)) {
     fprintf(stderr, "%s\n", err.msg);
     return 2;
   }
