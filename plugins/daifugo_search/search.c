@@ -328,9 +328,9 @@ static const tk_agent_descriptor descriptor = {
     .version = "0.3.0",
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
-    .description = "daifugo: Monte Carlo with learned playouts over worlds weighted by the "
-                   "opponents' observed plays, a mate test, an exact two-player solver and a "
-                   "learned exchange (past paper 001)",
+    .description = "daifugo: Monte Carlo with learned playouts, a mate test, an exact "
+                   "two-player solver and a learned exchange; opponent-hand estimation as an "
+                   "option (past paper 001)",
     .params_json = "{\"playouts\": 1500, \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
