@@ -46,7 +46,6 @@ typedef struct fit {
 
 static int one(void *ctx, const char *path, uint64_t unit, const tk_daifugo_view *v,
                const tk_daifugo_legal *l, int why, int first, int teacher) {
-  (void)path, (void)unit;
   fit *f = ctx;
   if (why != DMCL_KEEP) return 0;
   /* The view's game: the mover's hand, the table, the counts (what the scorer reads; the other
