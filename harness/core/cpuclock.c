@@ -40,22 +40,23 @@ static int64_t proc_cpu(pid_t pid) {
   return ts_ns(&t);
 }
 
-/* This process's own schedstat stays open (one pread a reading, not three system calls); it is
- * reopened in a forked child, whose /proc/self is another file. */
-static ssize_t self_schedstat(char *buf, size_t cap) {
-  static int fd = -1;
-  static pid_t owner;
+/* This process's own schedstat and stat stay open (one pread a reading, not three system
+ * calls); they are reopened in a forked child, whose /proc/self is another file. */
+static ssize_t self_read(int which, char *buf, size_t cap) {
+  static int fd[2] = {-1, -1};
+  static pid_t owner[2];
   pid_t me = getpid();
-  if (fd >= 0 && owner != me) fd = -1; /* the parent's: never closed here (a forked worker
-                                          * closes what it inherited; the number may be
-                                          * another file by now) */
-  if (fd < 0) {
+  if (fd[which] >= 0 && owner[which] != me) fd[which] = -1; /* the parent's: never closed
+                                                             * here (a forked worker closes
+                                                             * what it inherited; the number
+                                                             * may be another file by now) */
+  if (fd[which] < 0) {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)me);
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return -1;
-    owner = me;
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)me, which ? "stat" : "schedstat");
+    if ((fd[which] = open(path, O_RDONLY | O_CLOEXEC)) < 0) return -1;
+    owner[which] = me;
   }
-  ssize_t n = pread(fd, buf, cap - 1, 0);
+  ssize_t n = pread(fd[which], buf, cap - 1, 0);
   buf[n > 0 ? n : 0] = '\0';
   return n;
 }
@@ -63,10 +64,45 @@ static ssize_t self_schedstat(char *buf, size_t cap) {
 static int64_t proc_wait(pid_t pid) {
   char path[64], buf[128];
   snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
-  if ((pid ? slurp(path, buf, sizeof buf) : self_schedstat(buf, sizeof buf)) <= 0) return 0;
+  if ((pid ? slurp(path, buf, sizeof buf) : self_read(0, buf, sizeof buf)) <= 0) return 0;
   long long run = 0, wait = 0;
   if (sscanf(buf, "%lld %lld", &run, &wait) != 2) return 0;
   return (int64_t)wait;
+}
+
+/* What process `pid` (0: this one) has reaped: its children's CPU time in ns (*cpu) and their
+ * page faults (*faults: every process that ran made some), from /proc/PID/stat. Returns 0, or
+ * -1 when the file cannot be read (the process is gone). */
+static int proc_reaped(pid_t pid, int64_t *cpu, uint64_t *faults) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  if ((pid ? slurp(path, buf, sizeof buf) : self_read(1, buf, sizeof buf)) <= 0) return -1;
+  const char *p = strrchr(buf, ')'); /* after the command, which may hold ')' */
+  if (!p) return -1;
+  /* after ")": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime
+   * stime cutime cstime */
+  unsigned long long v[15];
+  char state;
+  if (sscanf(p + 1, " %c %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+             &state, &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
+             &v[11], &v[12], &v[13], &v[14]) != 15)
+    return -1;
+  static int64_t tick_ns;
+  if (!tick_ns) {
+    long hz = sysconf(_SC_CLK_TCK);
+    tick_ns = 1000000000 / (hz > 0 ? hz : 100);
+  }
+  *cpu = (int64_t)(v[13] + v[14]) * tick_ns;
+  *faults = v[8] + v[10];
+  return 0;
+}
+
+/* Mixes a 64-bit value (splitmix64's finalizer): a pid's share of a tree's shape. */
+static uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
 }
 
 /* Appends the children of every thread of `pid` to list[*n]. */
@@ -140,18 +176,33 @@ int tk_cpu_tree_runnable(pid_t pid) {
   return 0;
 }
 
-int64_t tk_cpu_tree_ns(pid_t pid, int64_t *wait) {
-  int64_t cpu = proc_cpu(pid);
+int tk_cpu_tree_read(pid_t pid, tk_tree_clock *c) {
+  int64_t cpu = proc_cpu(pid), reaped = 0;
   if (cpu < 0) return -1;
-  if (wait) *wait = proc_wait(pid);
-  if (pid == 0 && !has_children()) return cpu; /* the common case: one syscall more */
-  pid_t list[MAX_PROCS];
-  int n = descendants(pid ? pid : getpid(), list);
-  for (int i = 0; i < n; i++) {
-    int64_t c = proc_cpu(list[i]);
-    if (c < 0) continue; /* ended since it was listed */
-    cpu += c;
-    if (wait) *wait += proc_wait(list[i]);
+  uint64_t faults = 0, set = 0;
+  c->wait_ns = proc_wait(pid);
+  proc_reaped(pid, &reaped, &faults);
+  cpu += reaped;
+  if (pid != 0 || has_children()) { /* else the common case: no descendants to look for */
+    pid_t list[MAX_PROCS];
+    int n = descendants(pid ? pid : getpid(), list);
+    for (int i = 0; i < n; i++) {
+      set += mix((uint64_t)list[i]); /* a sum: the order of the children files does not count */
+      int64_t t = proc_cpu(list[i]), r = 0;
+      uint64_t f = 0;
+      if (t < 0 || proc_reaped(list[i], &r, &f)) continue; /* ended since it was listed */
+      cpu += t + r;
+      faults += f;
+      c->wait_ns += proc_wait(list[i]);
+    }
   }
-  return cpu;
+  c->cpu_ns = cpu;
+  c->shape = set ^ mix(faults);
+  return 0;
+}
+
+int64_t tk_tree_idle(const tk_tree_clock *a, int64_t wa, const tk_tree_clock *b, int64_t wb) {
+  int64_t cpu = b->cpu_ns - a->cpu_ns, wait = b->wait_ns - a->wait_ns;
+  int64_t idle = (wb - wa) - (cpu > 0 ? cpu : 0) - (wait > 0 ? wait : 0);
+  return a->shape != b->shape && idle > 0 ? 0 : idle;
 }

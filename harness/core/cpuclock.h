@@ -9,13 +9,33 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The CPU time, in ns, of process `pid` (0: this process) and its descendants (at most 64
- * processes, 4 generations deep, found through /proc/PID/task/TID/children); with `wait` not
- * NULL, also the time their main threads spent runnable but waiting for a CPU
- * (/proc/PID/schedstat, second field). A process that ends between two readings takes its
- * time with it: compare readings of one call, and clamp differences at 0. Returns -1 when
- * `pid` is gone. */
-int64_t tk_cpu_tree_ns(pid_t pid, int64_t *wait);
+/* A reading of the clocks of process `pid` (0: this process) and its descendants (at most 64
+ * processes, 4 generations deep, found through /proc/PID/task/TID/children). */
+typedef struct tk_tree_clock {
+  /* CPU time, ns (user + system, every thread) of the processes, plus what the children they
+   * reaped had used (cutime + cstime of /proc/PID/stat, in clock ticks): a helper that a
+   * process of the tree started and reaped during a call is charged to the call */
+  int64_t cpu_ns;
+  /* the time the processes' main threads spent runnable but waiting for a CPU
+   * (/proc/PID/schedstat, second field); a process that ends takes its wait with it */
+  int64_t wait_ns;
+  /* a digest of which processes the tree holds and of how many children they have reaped
+   * (cminflt + cmajflt): it changes when a process joins or leaves the tree, so a reader can
+   * tell the interval in which a process's run-queue wait was lost */
+  uint64_t shape;
+} tk_tree_clock;
+
+/* Reads the clocks of `pid`'s tree into *c; returns 0, or -1 when `pid` is gone. Compare
+ * readings of one call; tk_tree_idle judges the interval between two. */
+int tk_cpu_tree_read(pid_t pid, tk_tree_clock *c);
+
+/* The idle time of a tree between readings a (at wall time wa) and b (at wb), in ns: wall
+ * time less CPU time less run-queue wait (each difference clamped at 0); at most 0 where the
+ * tree's shape changed, since a process that left took its run-queue wait (and, until reaped,
+ * its CPU time) out of the sums, which would otherwise count that time as idle. May be
+ * negative (a multi-threaded tree runs faster than the wall clock): callers sum intervals and
+ * judge the sum. */
+int64_t tk_tree_idle(const tk_tree_clock *a, int64_t wa, const tk_tree_clock *b, int64_t wb);
 
 /* 1 when a thread of process `pid` (0: this process, the calling thread left out) or of a
  * process it started is runnable now: running, or waiting for a CPU (state R in

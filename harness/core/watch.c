@@ -13,9 +13,11 @@ int64_t tk_now_ns(void) {
 
 /* An exact reading of the clocks into the watch's reference. */
 static void sample(tk_watch *w, int64_t now) {
-  int64_t wait = 0;
-  w->cpu_ref_ns = tk_cpu_tree_ns(0, &wait);
-  w->wait_ref_ns = wait;
+  tk_tree_clock c = {0, 0, 0};
+  tk_cpu_tree_read(0, &c);
+  w->cpu_ref_ns = c.cpu_ns;
+  w->wait_ref_ns = c.wait_ns;
+  w->shape_ref = c.shape;
   w->wall_ref_ns = now;
 }
 
@@ -34,6 +36,7 @@ void tk_watch_call(tk_watch *w, int seat, int agent, int entry) {
     w->cpu_since_ns = w->cpu_ref_ns;
     w->wait_since_ns = w->wait_ref_ns;
     w->wall_since_ns = w->wall_ref_ns;
+    w->shape_since = w->shape_ref;
   }
   w->since_ns = now;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -52,9 +55,11 @@ void tk_watch_leave(tk_watch *w) {
     w->last_ns = wall; /* a short call: its wall-clock time bounds its CPU and idle time */
   } else {
     sample(w, now);
-    int64_t cpu = w->cpu_ref_ns - w->cpu_since_ns, wait = w->wait_ref_ns - w->wait_since_ns;
+    tk_tree_clock a = {w->cpu_since_ns, w->wait_since_ns, w->shape_since};
+    tk_tree_clock b = {w->cpu_ref_ns, w->wait_ref_ns, w->shape_ref};
+    int64_t cpu = b.cpu_ns - a.cpu_ns;
     w->last_ns = cpu > 0 ? cpu : 0;
-    int64_t idle = (now - w->wall_since_ns) - w->last_ns - (wait > 0 ? wait : 0);
+    int64_t idle = tk_tree_idle(&a, w->wall_since_ns, &b, now);
     if (idle > w->idle_limit_ns && w->idle_limit_ns && tk_cpu_tree_runnable(0))
       idle = 0; /* a process it started waits for a CPU: that wait is not in the sum yet */
     w->last_idle_ns = idle > 0 ? idle : 0;
@@ -93,6 +98,7 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   int64_t since = w->since_ns, cpu_since = w->cpu_since_ns, wait_since = w->wait_since_ns;
   int64_t wall_since = w->wall_since_ns;
+  uint64_t shape_since = w->shape_since;
   int seat = w->last_seat, entry = w->entry;
   int64_t used = seat >= 0 && seat < TK_WATCH_SEATS ? w->used_ns[seat] : 0;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -103,10 +109,20 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
   } else {
     if (now - since < LOOK_AFTER_NS || now < m->next_ns) return 0;
     m->next_ns = now + LOOK_EVERY_NS;
-    int64_t wait = 0, cpu = tk_cpu_tree_ns(pid, &wait);
-    if (cpu < 0) return 0; /* gone: its death is judged elsewhere */
-    spent = cpu > cpu_since ? cpu - cpu_since : 0;
-    idle = (now - wall_since) - spent - (wait > wait_since ? wait - wait_since : 0);
+    tk_tree_clock c;
+    if (tk_cpu_tree_read(pid, &c)) return 0; /* gone: its death is judged elsewhere */
+    if (m->seq != seq || m->since_ns != wall_since || !m->wall_ns) { /* a new call */
+      m->seq = seq;
+      m->since_ns = wall_since;
+      m->wall_ns = wall_since;
+      m->last = (tk_tree_clock){cpu_since, wait_since, shape_since};
+      m->idle_ns = 0;
+    }
+    m->idle_ns += tk_tree_idle(&m->last, m->wall_ns, &c, now);
+    m->last = c;
+    m->wall_ns = now;
+    spent = c.cpu_ns > cpu_since ? c.cpu_ns - cpu_since : 0;
+    idle = m->idle_ns;
   }
   memset(f, 0, sizeof *f);
   if (w->call_limit_ns && spent > w->call_limit_ns) {
@@ -146,23 +162,26 @@ int tk_watch_over(const tk_watch *w, int seat, int entry, tk_fault *f) {
 }
 
 void tk_span_start(tk_span *s, pid_t pid, int wall_clock) {
+  memset(s, 0, sizeof *s);
   s->pid = pid;
   s->wall_clock = wall_clock;
-  s->wall0 = tk_now_ns();
-  s->wait0 = 0;
-  s->cpu0 = wall_clock ? 0 : tk_cpu_tree_ns(pid, &s->wait0);
-  if (s->cpu0 < 0) s->cpu0 = 0;
+  s->wall0 = s->wall_last = tk_now_ns();
+  if (!wall_clock) tk_cpu_tree_read(pid, &s->start);
+  s->last = s->start;
 }
 
-int tk_span_over(const tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns) {
-  int64_t wall = tk_now_ns() - s->wall0;
-  if (s->wall_clock) return call_limit_ns && wall > call_limit_ns ? TK_LIMIT_CALL + 1 : 0;
-  int64_t wait = 0, cpu = tk_cpu_tree_ns(s->pid, &wait);
-  if (cpu < 0) return 0; /* ended: judged by its exit */
-  int64_t spent = cpu > s->cpu0 ? cpu - s->cpu0 : 0;
-  int64_t idle = wall - spent - (wait > s->wait0 ? wait - s->wait0 : 0);
+int tk_span_over(tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns) {
+  int64_t now = tk_now_ns();
+  if (s->wall_clock)
+    return call_limit_ns && now - s->wall0 > call_limit_ns ? TK_LIMIT_CALL + 1 : 0;
+  tk_tree_clock c;
+  if (tk_cpu_tree_read(s->pid, &c)) return 0; /* ended: judged by its exit */
+  s->idle_ns += tk_tree_idle(&s->last, s->wall_last, &c, now);
+  s->last = c;
+  s->wall_last = now;
+  int64_t spent = c.cpu_ns > s->start.cpu_ns ? c.cpu_ns - s->start.cpu_ns : 0;
   if (call_limit_ns && spent > call_limit_ns) return TK_LIMIT_CALL + 1;
-  if (idle_limit_ns && idle > idle_limit_ns && !tk_cpu_tree_runnable(s->pid))
+  if (idle_limit_ns && s->idle_ns > idle_limit_ns && !tk_cpu_tree_runnable(s->pid))
     return TK_LIMIT_IDLE + 1;
   return 0;
 }

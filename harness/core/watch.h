@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cpuclock.h"
 #include "fault.h"
 
 enum { TK_WATCH_SEATS = 8, TK_WATCH_SNAP = 4096 };
@@ -35,6 +36,7 @@ typedef struct tk_watch {
    * charged from (the last one before it began); the parent reads the same clocks */
   volatile int64_t cpu_ref_ns, wait_ref_ns, wall_ref_ns;
   volatile int64_t cpu_since_ns, wait_since_ns, wall_since_ns;
+  volatile uint64_t shape_ref, shape_since; /* the tree's shape with each (tk_tree_clock) */
   volatile int64_t last_idle_ns; /* the last finished call's idle time (CPU clock) */
   volatile int32_t snap_len;  /* bytes of the last decision asked (the game's view struct) */
   volatile int32_t crash_signal; /* set by the worker's crash handler (memory limit set) */
@@ -63,15 +65,23 @@ void tk_watch_decision(tk_watch *w, const void *snap, size_t len);
 int tk_watch_over(const tk_watch *w, int seat, int entry, tk_fault *fault);
 int64_t tk_now_ns(void);
 
-/* The parent's look at the calls of one watched process (a worker, a seat host). */
+/* The parent's look at the calls of one watched process (a worker, a seat host); all zero
+ * before the first. */
 typedef struct tk_watch_meter {
   int64_t next_ns;            /* no new reading of the CPU clock before this */
+  uint32_t seq;               /* the call followed below: its watch seq ... */
+  int64_t since_ns;           /* ... and its start (wall_since_ns) */
+  int64_t wall_ns;            /* the last reading of that call: wall time, ... */
+  tk_tree_clock last;         /* ... the tree's clocks */
+  int64_t idle_ns;            /* the call's idle time up to it (a sum of tk_tree_idle) */
 } tk_watch_meter;
 
 /* Judges the call in progress in `w`, run by process `pid` (with its descendants), at `now`:
  * 1 with *f a TK_FAULT_TIMEOUT (limit, limit_ms, seat, entry) when it passed its per-call,
- * per-game or idle limit, else 0. With the CPU clock the process tree's CPU time is read at
- * most every 10 ms per process, and only once the call has lasted 10 ms of wall time. */
+ * per-game or idle limit, else 0. With the CPU clock the process tree's clocks are read at
+ * most every 10 ms per process, and only once the call has lasted 10 ms of wall time; the
+ * call's idle time is the sum of tk_tree_idle over the intervals between those readings (an
+ * interval in which a process left the tree counts as no idle time). */
 int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now, tk_fault *f);
 
 /* A call of process `pid` timed from outside, without a watch record (the trial create before
@@ -79,11 +89,17 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
 typedef struct tk_span {
   pid_t pid;
   int wall_clock;                 /* as tk_watch.wall_clock */
-  int64_t wall0, cpu0, wait0;     /* at the start */
+  int64_t wall0;                  /* at the start: wall time ... */
+  tk_tree_clock start;            /* ... and the tree's clocks */
+  int64_t wall_last;              /* the last reading (tk_span_over) */
+  tk_tree_clock last;
+  int64_t idle_ns;                /* idle time up to it: a sum of tk_tree_idle */
 } tk_span;
 void tk_span_start(tk_span *s, pid_t pid, int wall_clock);
-/* TK_LIMIT_CALL + 1 when the call passed `call_limit_ns` (0: none) of its clock, TK_LIMIT_IDLE
- * + 1 when it passed `idle_limit_ns` (0: none; CPU clock only) of idle time, else 0. */
-int tk_span_over(const tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns);
+/* Reads the clocks: TK_LIMIT_CALL + 1 when the call passed `call_limit_ns` (0: none) of its
+ * clock, TK_LIMIT_IDLE + 1 when it passed `idle_limit_ns` (0: none; CPU clock only) of idle
+ * time (summed over the intervals between calls of this function, as tk_watch_judge does),
+ * else 0. */
+int tk_span_over(tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns);
 
 #endif

@@ -1,8 +1,11 @@
 /* tests/referee/test_ref_cpuclock.c — the CPU clock of a process tree and the idle backstop
  * (harness/core/cpuclock.h, watch.h's tk_span): a process that waits for a CPU is never idle,
- * whatever the run-queue sum of its schedstat says while it waits, and one that sleeps is. */
+ * whatever the run-queue sum of its schedstat says while it waits, and one that sleeps is; a
+ * helper that a process of the tree starts and reaps is charged its CPU time, and the
+ * run-queue wait it takes with it when it ends is not counted as idle. */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -116,8 +119,10 @@ static void test_waiting_is_not_idle(void) {
     sleep_ms(5);
     samples++;
     if (tk_span_over(&a, 0, limit) == TK_LIMIT_IDLE + 1) idle_verdicts++;
-    int64_t wait = 0, used = tk_cpu_tree_ns(starved, &wait);
-    int64_t naive = (now_ns() - a.wall0) - (used - a.cpu0) - (wait - a.wait0);
+    tk_tree_clock c;
+    tk_cpu_tree_read(starved, &c);
+    int64_t naive = (now_ns() - a.wall0) - (c.cpu_ns - a.start.cpu_ns) -
+                    (c.wait_ns - a.start.wait_ns);
     if (naive > limit) naive_over++;
   }
   TK_EQ(idle_verdicts, 0, "a child waiting for a CPU judged idle");
@@ -129,10 +134,120 @@ static void test_waiting_is_not_idle(void) {
   end(sleeper);
 }
 
+/* Spins until this process has used `ms` of CPU time. */
+static void burn_cpu_ms(int ms) {
+  struct timespec t;
+  do {
+    for (volatile int i = 0; i < 100000; i++) {
+    }
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  } while ((int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000 < ms);
+}
+
+/* A "bot": a child (on CPU `cpu` when >= 0) that waits for a byte on `go`, then starts a helper
+ * that computes for `ms` of CPU time and exits, reaps it (asleep in waitpid meanwhile), writes
+ * the time (CLOCK_MONOTONIC, ns) on `done` and sleeps. */
+static pid_t bot_with_helper(int ms, int cpu, int go, int done) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(60);
+    if (cpu >= 0) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu, &set);
+      sched_setaffinity(0, sizeof set, &set); /* the helper inherits it */
+    }
+    char b;
+    if (read(go, &b, 1) != 1) _exit(1);
+    pid_t h = fork();
+    if (h == 0) {
+      burn_cpu_ms(ms);
+      _exit(0);
+    }
+    waitpid(h, NULL, 0);
+    int64_t t = now_ns();
+    if (write(done, &t, sizeof t) != sizeof t) _exit(1);
+    for (;;) pause();
+  }
+  return pid;
+}
+
+/* A helper started and reaped by a process of the tree during a call is charged to the call:
+ * its CPU time moves into its reaper's cutime + cstime when it ends. Without that, a bot could
+ * compute in helpers and never reach its limit. */
+static void test_reaped_helper_is_charged(void) {
+  int go[2], done[2];
+  if (pipe(go) || pipe(done)) TK_FAILF("pipe");
+  pid_t bot = bot_with_helper(300, -1, go[0], done[1]);
+  tk_span s;
+  tk_span_start(&s, bot, 0);
+  tk_tree_clock before, after;
+  TK_EQ(tk_cpu_tree_read(bot, &before), 0, "reading a live tree");
+  if (write(go[1], "g", 1) != 1) TK_FAILF("write");
+  int64_t t;
+  TK_EQ((int)read(done[0], &t, sizeof t), (int)sizeof t, "the bot's report");
+  TK_EQ(tk_cpu_tree_read(bot, &after), 0, "reading a live tree");
+  int64_t used_ms = (after.cpu_ns - before.cpu_ns) / 1000000;
+  if (used_ms < 290) /* cutime counts in clock ticks: up to 10 ms lost */
+    TK_FAILF("the tree's CPU time grew by %lld ms over a helper's 300 ms", (long long)used_ms);
+  TK_EQ(tk_span_over(&s, 200000000, 0), TK_LIMIT_CALL + 1,
+        "a call whose reaped helper computed 300 ms, under a 200 ms limit");
+  if (before.shape == after.shape) TK_FAILF("the tree's shape did not change with a reap");
+  end(bot);
+  close(go[0]), close(go[1]), close(done[0]), close(done[1]);
+}
+
+/* A helper pinned beside a spinning process waits in the run queue about as long as it
+ * computes; the wait leaves the sums when it ends, so by the sums the call looks idle for that
+ * long although no process of it ever slept while it had work. With `look` the span reads the
+ * clocks every 5 ms, as the referee does every tick (the intervals' sum does not lose what a
+ * process took with it); without, it reads them once at the end, as a worker does when a call
+ * returns (one interval, in which the helper left: it counts no idle time). Either way the
+ * idle time up to the reap must be far below the 200 ms the helper waited. The bot sleeps
+ * after the reap until this test reads its clocks, which on a busy machine can be long: that
+ * sleep is idle time, known from the bot's timestamp, and left out of the comparison. */
+static void departed_wait(int look) {
+  int cpu = first_cpu();
+  pid_t hog = child(1, 0, cpu);
+  int go[2], done[2];
+  if (pipe(go) || pipe(done)) TK_FAILF("pipe");
+  pid_t bot = bot_with_helper(200, cpu, go[0], done[1]);
+  wait_sleeping(bot);
+  tk_span s;
+  tk_span_start(&s, bot, 0);
+  if (write(go[1], "g", 1) != 1) TK_FAILF("write");
+  struct pollfd p = {done[0], POLLIN, 0};
+  while (poll(&p, 1, look ? 5 : -1) == 0) tk_span_over(&s, 0, 0);
+  int64_t t_done;
+  TK_EQ((int)read(done[0], &t_done, sizeof t_done), (int)sizeof t_done, "the bot's report");
+  tk_span_over(&s, 0, 0);
+  int64_t slept = s.wall_last - t_done;
+  int64_t idle_ms = (s.idle_ns - slept) / 1000000;
+  int64_t wait_ms = (s.last.wait_ns - s.start.wait_ns) / 1000000;
+  int64_t naive_ms = ((t_done - s.wall0) - (s.last.cpu_ns - s.start.cpu_ns)) / 1000000 - wait_ms;
+  printf("\n  helper beside a spinner, %s: idle up to the reap %lld ms by intervals, %lld ms "
+         "by the sums\n",
+         look ? "clocks read every 5 ms" : "clocks read at the end", (long long)idle_ms,
+         (long long)naive_ms);
+  if (idle_ms >= 100)
+    TK_FAILF("a call whose helper waited for a CPU and ended: %lld ms idle", (long long)idle_ms);
+  if (naive_ms < 100) /* the situation the intervals guard was not met: say so */
+    TK_FAILF("the helper's lost wait was only %lld ms by the sums: no test", (long long)naive_ms);
+  end(bot);
+  end(hog);
+  close(go[0]), close(go[1]), close(done[0]), close(done[1]);
+}
+
+static void test_departed_wait_looked_at(void) { departed_wait(1); }
+static void test_departed_wait_read_once(void) { departed_wait(0); }
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"runnable: sleeping, spinning, this process", test_runnable},
       {"waiting for a CPU is not idle; sleeping is", test_waiting_is_not_idle},
+      {"a reaped helper's CPU time is charged", test_reaped_helper_is_charged},
+      {"a departed helper's wait is not idle (read every 5 ms)", test_departed_wait_looked_at},
+      {"a departed helper's wait is not idle (read at the end)", test_departed_wait_read_once},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("cpuclock", tests);

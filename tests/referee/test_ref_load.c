@@ -5,9 +5,11 @@
  *   - one-player mahjong: komatsu with 2,000 playouts a decision (about 25 ms of CPU) under a
  *     60 ms limit (600 ms in the sanitizers' build), which it meets in CPU time but not,
  *     beside the hog, in wall-clock time;
- *   - four-player riichi: the Python mjai bot (tests/riichi/mjai_bot.py, through riichi_mjai,
- *     run by the interpreter's own path) against riichi_greedy, under a 2 s limit (skipped
- *     without python3);
+ *   - four-player riichi: the Python mjai bot (tests/riichi/mjai_bot.py, through riichi_mjai)
+ *     against riichi_greedy, under a 2 s limit (skipped without python3), started through
+ *     tests/referee/launcher.sh: like pyenv's shim, it first runs short helper processes,
+ *     which beside the hog wait long for a CPU and take that wait with them when they exit;
+ *     it must not count as idle time;
  *   - daifugo: the Monte Carlo player (200 playouts) against greedy, under the same limit.
  * Informative only (printed, not asserted, since it depends on the load it measures): the
  * one-player run with "clock": "wall" beside the hog, and its time-outs. The test runs alone
@@ -77,9 +79,9 @@ static char specs[3][2048];
 static game_case cases[3];
 static int have_python;
 
-/* The Python interpreter itself, not a launcher: a wrapper such as pyenv's shim runs helper
- * processes that exit during the bot's first call, taking their CPU and run-queue time out of
- * the idle sum (docs/referee.md, "Time limits"), so beside the hog the bot would look idle. */
+/* The Python interpreter itself: the bot is started through tests/referee/launcher.sh, whose
+ * helper processes exit during the bot's first call (as pyenv's shim does), and a second
+ * launcher (a shim) would add more of the same but nothing the test does not already have. */
 static char python[1024] = "python3";
 
 static void find_python(void) {
@@ -103,8 +105,9 @@ static void make_specs(void) {
            "{\"game\": \"riichi\", \"seed\": 4, \"walls\": 1, \"format\": \"duplicate\", "
            "\"time_limit_ms\": 2000, \"rules\": {\"length\": \"east\"}, \"agents\": "
            "[{\"plugin\": \"riichi_greedy\", \"label\": \"greedy\"}, {\"plugin\": "
-           "\"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\": \"%s %s\"}}]}\n",
-           python, TK_SOURCE_DIR "/tests/riichi/mjai_bot.py");
+           "\"riichi_mjai\", \"label\": \"bot\", \"params\": {\"command\": \"sh %s %s %s\"}}]}\n",
+           TK_SOURCE_DIR "/tests/referee/launcher.sh", python,
+           TK_SOURCE_DIR "/tests/riichi/mjai_bot.py");
   snprintf(specs[2], sizeof specs[2],
            "{\"game\": \"daifugo\", \"seed\": 5, \"walls\": 1, \"format\": \"duplicate\", "
            "\"time_limit_ms\": " LIMIT_MS ", \"rules\": {\"block_games\": 4}, \"agents\": "
