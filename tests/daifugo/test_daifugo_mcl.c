@@ -245,19 +245,7 @@ static void tournament(void) {
     TK_FAILF("spec.json does not record the default weights file: %.400s", text);
 }
 
-/* Runs program `bin` with `args` (a shell word list), its stdout and stderr in out_buf/err_buf;
- * returns its exit status. */
-static int program(const char *bin, const char *args) {
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", bin, args, W("train.out"),
-           W("train.err"));
-  int status = system(cmd);
-  slurp(W("train.out"), out_buf, sizeof out_buf);
-  slurp(W("train.err"), err_buf, sizeof err_buf);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int train(const char *args) { return program(TK_TRAIN_BIN, args); }
+static int train(const char *args) { return run_program(TK_TRAIN_BIN, args); }
 
 /* The trainer end to end: greedy records from the taikai binary, AP and NN weights that load
  * with the plugin's expectations, the same bytes from the same command, agreement lines, and
@@ -341,7 +329,7 @@ static void teacher_noise(void) {
   CU_ASSERT(kept > 500);
   snprintf(args, sizeof args, "'%s' --one-unit-per-wall --skip 0 --positions 40 --repeats 2 "
            "--playouts 60 --oracle 200", rec);
-  int rc = program(TK_NOISE_BIN, args);
+  int rc = run_program(TK_NOISE_BIN, args);
   if (rc) {
     TK_FAILF("exit %d: %s", rc, err_buf);
     return;
@@ -355,10 +343,10 @@ static void teacher_noise(void) {
   for (const char *p = strstr(first, "margin"); p && (p = strstr(p, " (")); p += 2)
     sum += strtol(p + 2, NULL, 10);
   TK_EQ(sum, decided, "the margin bins' counts over the decided positions");
-  rc = program(TK_NOISE_BIN, args);
+  rc = run_program(TK_NOISE_BIN, args);
   if (rc || strcmp(first, out_buf)) TK_FAILF("the same command printed other text: %s", out_buf);
   snprintf(args, sizeof args, "'%s' --one-unit-per-wall --skip 0 --positions 200 --repeats 0", rec);
-  rc = program(TK_NOISE_BIN, args);
+  rc = run_program(TK_NOISE_BIN, args);
   double share = 0;
   const char *p = strstr(out_buf, "mean of 1 / (candidates with those features)");
   if (rc || !p) TK_FAILF("--repeats 0: exit %d: %s%s", rc, out_buf, err_buf);
@@ -378,7 +366,7 @@ static void teacher_noise(void) {
     const char *r = strstr(bad[i].args, "REC");
     if (r) snprintf(a, sizeof a, "'%s'%s", rec, r + 3);
     else snprintf(a, sizeof a, "%s", bad[i].args);
-    rc = program(TK_NOISE_BIN, a);
+    rc = run_program(TK_NOISE_BIN, a);
     if (rc != 2 || !strstr(err_buf, bad[i].want))
       TK_FAILF("%s: exit %d, stderr '%s' (expected 2 and '%s')", bad[i].args, rc, err_buf,
                bad[i].want);

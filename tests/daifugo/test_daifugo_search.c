@@ -411,15 +411,7 @@ static void tournament(void) {
 }
 
 /* Runs daifugo_search_model_fit with `args`; its stdout in out_buf, stderr in err_buf. */
-static int model_fit(const char *args) {
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", TK_FIT_BIN, args, W("fit.out"),
-           W("fit.err"));
-  int status = system(cmd);
-  slurp(W("fit.out"), out_buf, sizeof out_buf);
-  slurp(W("fit.err"), err_buf, sizeof err_buf);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+static int model_fit(const char *args) { return run_program(TK_FIT_BIN, args); }
 
 /* The value after `label` in `text` as a double, or NAN. */
 static double value_after(const char *text, const char *label) {

@@ -89,7 +89,6 @@ static inline int taikai_wait(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
-/* Runs taikai with `args` to the end. */
 /* 1 when the process started by taikai_start has ended (it is left to taikai_wait to reap). */
 static inline int taikai_exited(pid_t pid) {
   siginfo_t si;
@@ -97,7 +96,22 @@ static inline int taikai_exited(pid_t pid) {
   return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
+/* Runs taikai with `args` to the end. */
 static int taikai(const char *const *args) { return taikai_wait(taikai_start(args)); }
+
+/* Runs program `bin` (a tool the build made: a trainer, a fitter) with `args`, a shell word
+ * list, through the shell; its stdout and stderr in out_buf and err_buf (by way of
+ * W("program.out") and W("program.err")). Returns its exit status, or -1 when it did not
+ * exit. */
+static inline int run_program(const char *bin, const char *args) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2> '%s'", bin, args, W("program.out"),
+           W("program.err"));
+  int status = system(cmd);
+  slurp(W("program.out"), out_buf, sizeof out_buf);
+  slurp(W("program.err"), err_buf, sizeof err_buf);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 static inline void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
