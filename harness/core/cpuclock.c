@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,23 +41,22 @@ static int64_t proc_cpu(pid_t pid) {
   return ts_ns(&t);
 }
 
-/* This process's own schedstat and stat stay open (one pread a reading, not three system
- * calls); they are reopened in a forked child, whose /proc/self is another file. */
-static ssize_t self_read(int which, char *buf, size_t cap) {
-  static int fd[2] = {-1, -1};
-  static pid_t owner[2];
+/* This process's own schedstat stays open (one pread a reading, not three system calls); it is
+ * reopened in a forked child, whose /proc/self is another file. */
+static ssize_t self_schedstat(char *buf, size_t cap) {
+  static int fd = -1;
+  static pid_t owner;
   pid_t me = getpid();
-  if (fd[which] >= 0 && owner[which] != me) fd[which] = -1; /* the parent's: never closed
-                                                             * here (a forked worker closes
-                                                             * what it inherited; the number
-                                                             * may be another file by now) */
-  if (fd[which] < 0) {
+  if (fd >= 0 && owner != me) fd = -1; /* the parent's: never closed here (a forked worker
+                                          * closes what it inherited; the number may be
+                                          * another file by now) */
+  if (fd < 0) {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/%s", (int)me, which ? "stat" : "schedstat");
-    if ((fd[which] = open(path, O_RDONLY | O_CLOEXEC)) < 0) return -1;
-    owner[which] = me;
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)me);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return -1;
+    owner = me;
   }
-  ssize_t n = pread(fd[which], buf, cap - 1, 0);
+  ssize_t n = pread(fd, buf, cap - 1, 0);
   buf[n > 0 ? n : 0] = '\0';
   return n;
 }
@@ -64,19 +64,41 @@ static ssize_t self_read(int which, char *buf, size_t cap) {
 static int64_t proc_wait(pid_t pid) {
   char path[64], buf[128];
   snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
-  if ((pid ? slurp(path, buf, sizeof buf) : self_read(0, buf, sizeof buf)) <= 0) return 0;
+  if ((pid ? slurp(path, buf, sizeof buf) : self_schedstat(buf, sizeof buf)) <= 0) return 0;
   long long run = 0, wait = 0;
   if (sscanf(buf, "%lld %lld", &run, &wait) != 2) return 0;
   return (int64_t)wait;
 }
 
-/* What process `pid` (0: this one) has reaped: its children's CPU time in ns (*cpu) and their
- * page faults (*faults: every process that ran made some), from /proc/PID/stat. Returns 0, or
- * -1 when the file cannot be read (the process is gone). */
+static int64_t tick_ns(void) {
+  static int64_t ns;
+  if (!ns) {
+    long hz = sysconf(_SC_CLK_TCK);
+    ns = 1000000000 / (hz > 0 ? hz : 100);
+  }
+  return ns;
+}
+
+/* What process `pid` (0: this one) has reaped: its children's CPU time in ns (*cpu, in whole
+ * clock ticks as /proc/PID/stat's cutime and cstime give it) and their page faults (*faults:
+ * every process that ran made some). This process's own from getrusage (no file to format and
+ * parse: the worker reads it around calls), truncated to the same ticks, so that the parent's
+ * reading of the worker's stat gives the same numbers. Returns 0, or -1 when they cannot be
+ * read (the process is gone). */
 static int proc_reaped(pid_t pid, int64_t *cpu, uint64_t *faults) {
+  int64_t tick = tick_ns();
+  if (pid == 0) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru)) return -1;
+    int64_t u = (int64_t)ru.ru_utime.tv_sec * 1000000000 + (int64_t)ru.ru_utime.tv_usec * 1000;
+    int64_t s = (int64_t)ru.ru_stime.tv_sec * 1000000000 + (int64_t)ru.ru_stime.tv_usec * 1000;
+    *cpu = (u / tick + s / tick) * tick;
+    *faults = (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
+    return 0;
+  }
   char path[64], buf[1024];
   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  if ((pid ? slurp(path, buf, sizeof buf) : self_read(1, buf, sizeof buf)) <= 0) return -1;
+  if (slurp(path, buf, sizeof buf) <= 0) return -1;
   const char *p = strrchr(buf, ')'); /* after the command, which may hold ')' */
   if (!p) return -1;
   /* after ")": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime
@@ -87,12 +109,7 @@ static int proc_reaped(pid_t pid, int64_t *cpu, uint64_t *faults) {
              &state, &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10],
              &v[11], &v[12], &v[13], &v[14]) != 15)
     return -1;
-  static int64_t tick_ns;
-  if (!tick_ns) {
-    long hz = sysconf(_SC_CLK_TCK);
-    tick_ns = 1000000000 / (hz > 0 ? hz : 100);
-  }
-  *cpu = (int64_t)(v[13] + v[14]) * tick_ns;
+  *cpu = (int64_t)(v[13] + v[14]) * tick;
   *faults = v[8] + v[10];
   return 0;
 }

@@ -197,6 +197,25 @@ static void test_reaped_helper_is_charged(void) {
   close(go[0]), close(go[1]), close(done[0]), close(done[1]);
 }
 
+/* This process's reading of itself (pid 0: getrusage for what it reaped) and a reading of it by
+ * its pid (/proc/PID/stat, as the referee's parent reads a worker) agree: the same shape, and
+ * the same CPU time up to what it spent between the two readings. */
+static void test_self_two_ways(void) {
+  pid_t c = fork();
+  if (c == 0) {
+    burn_cpu_ms(50);
+    _exit(0);
+  }
+  waitpid(c, NULL, 0);
+  tk_tree_clock self, by_pid;
+  TK_EQ(tk_cpu_tree_read(0, &self), 0, "reading this process");
+  TK_EQ(tk_cpu_tree_read(getpid(), &by_pid), 0, "reading this process by its pid");
+  if (self.shape != by_pid.shape) TK_FAILF("the two readings' shapes differ");
+  int64_t d = by_pid.cpu_ns - self.cpu_ns;
+  if (d < 0 || d > 5000000)
+    TK_FAILF("by pid %lld ns, by itself %lld ns", (long long)by_pid.cpu_ns, (long long)self.cpu_ns);
+}
+
 /* A helper pinned beside a spinning process waits in the run queue about as long as it
  * computes; the wait leaves the sums when it ends, so by the sums the call looks idle for that
  * long although no process of it ever slept while it had work. With `look` the span reads the
@@ -246,6 +265,7 @@ int main(void) {
       {"runnable: sleeping, spinning, this process", test_runnable},
       {"waiting for a CPU is not idle; sleeping is", test_waiting_is_not_idle},
       {"a reaped helper's CPU time is charged", test_reaped_helper_is_charged},
+      {"this process read by itself and by its pid", test_self_two_ways},
       {"a departed helper's wait is not idle (read every 5 ms)", test_departed_wait_looked_at},
       {"a departed helper's wait is not idle (read at the end)", test_departed_wait_read_once},
       CU_TEST_INFO_NULL,
