@@ -1,13 +1,13 @@
 #!/bin/sh
-# Plays our daifugo agents against the UECda 2014-2017 champion's own client (FujiGokoro,
-# built outside this repository: reports/daifugo-search/external/README.md) through
-# `taikai serve` on 127.0.0.1 (issue 41). Run from the repository's root:
+# Plays our daifugo agents against the UECda 2014-2017 champion's own client (FujiGokoro or its
+# 2017 version Blauweregen, built outside this repository: reports/daifugo-search/external/
+# README.md) through `taikai serve` on 127.0.0.1 (issue 41). Run from the repository's root:
 #
 #   sh reports/daifugo-search/external/play.sh [options] [CHAMPION]
 #
 # CHAMPION (or the environment's CHAMPION): the built client, e.g.
 # /work/ext/fujigokoro/out/client. It is started from the folder above its out/ (its checkout),
-# where it reads lilovyy_config.txt and param/*.bin.
+# where it reads its configuration and its parameters (param/).
 #
 # Options:
 #   --spec FILE     the served tournament (reports/daifugo-search/external/serve-champion.json:
@@ -16,7 +16,8 @@
 #                   default: the spec's walls x 100
 #   --out DIR       the run folder (runs/daifugo-search/SPEC-NAME); the clients' output and
 #                   taikai serve's stderr go to DIR.clients/
-#   --threads T     the champion's search threads (-th; default 1: one core per seat)
+#   --threads T     the champion's search threads (-th; default 1: one core per seat; 0: no
+#                   -th at all, for a client without that option)
 #   --cpu           measure each client's CPU with /usr/bin/time (DIR.clients/cpuK.txt) and
 #                   print the CPU seconds per decision of the champion's seats
 #   --logs          taikai serve --logs (every game as JSON lines in DIR/logs/)
@@ -35,7 +36,7 @@ LOGS=
 TAIKAI=${TAIKAI:-build/taikai}
 CHAMPION=${CHAMPION:-}
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --spec) SPEC=$2; shift 2 ;;
@@ -59,22 +60,28 @@ if [ "$CPU" = 1 ] && [ ! -x /usr/bin/time ]; then
 fi
 case $THREADS in ''|*[!0-9]*) echo "play.sh: --threads takes a number" >&2; exit 2 ;; esac
 
-# The champion's checkout: the folder above out/client. Its learned parameters are Git LFS
-# objects; a pointer file left in param/ would be read as weights (garbage), so refuse it.
+# The champion's checkout: the folder above out/client. A parameter file stored with Git LFS
+# and left as its pointer would be read as weights (garbage), so refuse any pointer in param/.
+# FujiGokoro's development version (lilovyy_config.txt) reads param/*.bin and runs with its
+# parameters all 0 where one is missing: say so. (Blauweregen, its 2017 version, reads
+# param/*_param.dat, plain text.)
 CHDIR=$(cd "$(dirname "$CHAMPION")/.." && pwd)
 CHBIN=$(cd "$(dirname "$CHAMPION")" && pwd)/$(basename "$CHAMPION")
-for f in play_policy.bin change_policy.bin est_score.bin; do
-    if [ -f "$CHDIR/param/$f" ]; then
-        if head -c 40 "$CHDIR/param/$f" | grep -q 'git-lfs'; then
-            echo "play.sh: $CHDIR/param/$f is a Git LFS pointer, not the parameters:" \
-                 "fetch them (git lfs pull) or move the pointers out of param/" >&2
-            exit 2
-        fi
-    else
-        echo "play.sh: warning: $CHDIR/param/$f is missing: the champion plays without it" \
-             "(its parameters all 0: uniform playout and exchange policies)" >&2
+for f in "$CHDIR"/param/*; do
+    [ -f "$f" ] || continue
+    if head -c 40 "$f" | grep -q 'git-lfs'; then
+        echo "play.sh: $f is a Git LFS pointer, not the parameters:" \
+             "fetch them (git lfs pull) or move the pointers out of param/" >&2
+        exit 2
     fi
 done
+if [ -f "$CHDIR/lilovyy_config.txt" ]; then
+    for f in play_policy.bin change_policy.bin est_score.bin; do
+        [ -f "$CHDIR/param/$f" ] ||
+            echo "play.sh: warning: $CHDIR/param/$f is missing: the champion plays without it" \
+                 "(its parameters all 0: uniform playout and exchange policies)" >&2
+    done
+fi
 
 NAME=$(basename "$SPEC" .json)
 OUT=${OUT:-runs/daifugo-search/$NAME}
@@ -118,18 +125,20 @@ while [ $i -lt 600 ]; do
     i=$((i + 1))
 done
 [ -n "$PORT" ] || { echo "play.sh: taikai serve did not listen within 60 s" >&2; exit 1; }
-echo "play.sh: taikai serve on 127.0.0.1:$PORT, $NEXT champion client(s) ($CHBIN -th $THREADS)" >&2
+TH=
+[ "$THREADS" = 0 ] || TH="-th $THREADS"
+echo "play.sh: taikai serve on 127.0.0.1:$PORT, $NEXT champion client(s) ($CHBIN $TH)" >&2
 
 k=1
 while [ "$k" -le "$NEXT" ]; do
     if [ "$CPU" = 1 ]; then
         # shellcheck disable=SC2086
         (cd "$CHDIR" && exec /usr/bin/time -f '%U %S' -o "$CLABS/cpu$k.txt" \
-            "$CHBIN" -h 127.0.0.1 -p "$PORT" -th "$THREADS" ${CHAMPION_ARGS:-}) \
+            "$CHBIN" -h 127.0.0.1 -p "$PORT" $TH ${CHAMPION_ARGS:-}) \
             > "$CL/client$k.out" 2>&1 &
     else
         # shellcheck disable=SC2086
-        (cd "$CHDIR" && exec "$CHBIN" -h 127.0.0.1 -p "$PORT" -th "$THREADS" ${CHAMPION_ARGS:-}) \
+        (cd "$CHDIR" && exec "$CHBIN" -h 127.0.0.1 -p "$PORT" $TH ${CHAMPION_ARGS:-}) \
             > "$CL/client$k.out" 2>&1 &
     fi
     PIDS="$PIDS $!"

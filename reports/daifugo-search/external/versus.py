@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The served run's verdict for one seat against the others (issue 41's measure).
+
+    python3 reports/daifugo-search/external/versus.py RUN [--label LABEL] [--batch K]
+
+RUN is a run folder of `taikai serve ... --logs` (reports/daifugo-search/external/play.sh
+--logs). For the agent LABEL (default: the spec's player 0), every game's UECda points (5 for
+the daifugo ... 1 for the daihinmin) are read from RUN/logs/unit-*.jsonl (or .jsonl.gz); its difference with
+the mean of the four other seats in that game is d = p - (15 - p) / 4 (the five seats' points
+always sum to 15). Printed: games, the agent's points a game, the others' mean, and the mean of
+d with a 95 % t interval over batches of K consecutive games (default 10) of the same block:
+a game's classes and exchange carry over to the next, so single games are not independent; a
+batch is. The interval over single games (t over games) is printed beside it for comparison.
+Exit 2 with a message when the folder, its logs or the label are missing.
+"""
+import glob
+import gzip
+import json
+import math
+import statistics
+import sys
+
+
+def t975(df):
+    """The 97.5 % point of Student's t with df degrees of freedom (Cornish-Fisher, df >= 3)."""
+    z = 1.959963984540054
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+def interval(xs):
+    m = statistics.fmean(xs)
+    if len(xs) < 4:
+        return m, float("nan"), float("nan")
+    h = t975(len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, m - h, m + h
+
+
+def main(argv):
+    args, label, batch = [], None, 10
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--label" and i + 1 < len(argv):
+            label, i = argv[i + 1], i + 2
+        elif argv[i] == "--batch" and i + 1 < len(argv):
+            try:
+                batch = int(argv[i + 1])
+            except ValueError:
+                batch = 0
+            if batch < 1:
+                print(f"versus.py: --batch takes a positive number, got {argv[i + 1]}", file=sys.stderr)
+                return 2
+            i += 2
+        elif argv[i].startswith("-"):
+            print(__doc__, file=sys.stderr)
+            return 2
+        else:
+            args.append(argv[i])
+            i += 1
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    run = args[0]
+    try:
+        spec = json.load(open(f"{run}/spec.json"))
+    except (OSError, ValueError) as e:
+        print(f"versus.py: {run}/spec.json: {e}", file=sys.stderr)
+        return 2
+    labels = [a.get("label", a.get("plugin", "?")) for a in spec["agents"]]
+    if label is None:
+        label = labels[0]
+    if label not in labels:
+        print(f"versus.py: {run}: no agent labelled '{label}' (labels: {', '.join(labels)})",
+              file=sys.stderr)
+        return 2
+    me = labels.index(label)
+    files = sorted(glob.glob(f"{run}/logs/unit-*.jsonl") + glob.glob(f"{run}/logs/unit-*.jsonl.gz"))
+    if not files:
+        print(f"versus.py: {run}/logs: no unit-*.jsonl[.gz] (play with --logs, and let the run end)",
+              file=sys.stderr)
+        return 2
+    games, batches = [], []
+    for f in files:
+        block = []
+        for n, line in enumerate(gzip.open(f, "rt") if f.endswith(".gz") else open(f), 1):
+            e = json.loads(line)
+            if e.get("type") != "end_game":
+                continue
+            pts = e["points"]
+            if len(pts) != 5 or sum(pts) != 15:
+                print(f"versus.py: {f}:{n}: points {pts} are not five places' 5..1", file=sys.stderr)
+                return 2
+            block.append(pts[me] - (15 - pts[me]) / 4)
+        games += block
+        batches += [statistics.fmean(block[k:k + batch]) for k in range(0, len(block) - batch + 1, batch)]
+    mine = [4 * d / 5 + 3 for d in games]  # p from d = (5p - 15) / 4
+    others = [(15 - p) / 4 for p in mine]
+    m, lo, hi = interval(batches)
+    g, glo, ghi = interval(games)
+    print(f"{label}: {len(games)} games, {statistics.fmean(mine):.3f} UECda points a game; the "
+          f"other four {statistics.fmean(others):.3f} a seat")
+    print(f"{label} - the others' mean: {m:+.3f} [{lo:+.3f}, {hi:+.3f}] a game (95 %, t over "
+          f"{len(batches)} batches of {batch} games); over single games {g:+.3f} [{glo:+.3f}, {ghi:+.3f}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
