@@ -274,7 +274,7 @@ static int decide(tk_loop *l, try_state *t, int s, tk_seat_agent *a, tk_error *e
     tk_error ae;
     tk_error_clear(&ae);
     if (!g->apply(l->state, s, l->action, &ae)) {
-      if (l->records && !a->remote) {
+      if (l->records) {
         if (g->canonical) g->canonical(l->legal, l->action);
         if (tk_records_builder_add(&l->rb, (uint32_t)s, (uint32_t)a->index, l->view, l->legal,
                                    l->action))

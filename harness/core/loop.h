@@ -39,7 +39,8 @@ enum {
 /* A remote seat: a peer that plays over a connection (`taikai serve`'s UECda clients). It has
  * no create, begin_game or end_game (what the peers must be told, the loop's observer tells
  * them); its act times the peer itself, in wall-clock time, since a peer's CPU time cannot be
- * measured; its decisions are not recorded. A peer that fails is charged by the act itself
+ * measured; its decisions are recorded as a plugin's are (the referee's view and legal list,
+ * the action the peer chose) when it chose a legal one. A peer that fails is charged by the act itself
  * through tk_loop_fault, after which the loop plays the fallback in its seat. A remote seat
  * needs a no-replay loop: its peer has seen the games. */
 typedef struct tk_remote_seat {

@@ -911,9 +911,21 @@ static void test_refusals(void) {
 
 /* ------------------------------------------------------------------ taikai client */
 
+/* The decisions of run folder `dir` (`taikai records --dump`, saved as W(name)) into `l`, a
+ * JSON object each; the count, or -1. */
+static int dump_records(const char *dir, const char *name, json_t **l, int max) {
+  const char *a[] = {"records", dir, "--dump", NULL};
+  if (taikai(a) != 0 || rename(W("stdout.txt"), W(name))) {
+    TK_FAILF("taikai records %s --dump: %s", dir, err_buf);
+    return -1;
+  }
+  return load_lines(W(name), l, max);
+}
+
 /* Our greedy through `taikai client` plays exactly as the same greedy inside `taikai run`:
  * the views and legal lists it rebuilds from the tables lead it to the same moves, so the two
- * runs' games.jsonl are the same bytes. */
+ * runs' games.jsonl are the same bytes, and the server records the client's decisions as the
+ * worker recorded the plugin's. */
 static void test_bridge_same_games(void) {
   static const char *fmt =
       "{\"game\": \"daifugo\", \"seed\": 5, \"walls\": 2, \"format\": \"seated\",\n"
@@ -929,7 +941,9 @@ static void test_bridge_same_games(void) {
   snprintf(spec, sizeof spec, fmt, "{\"plugin\": \"daifugo_greedy\", \"label\": \"seat0\"}");
   write_file(W("bridge-run.json"), spec);
   int port;
-  pid_t server = serve_start(W("bridge.json"), W("bridge-serve"), NULL, &port);
+  const char *args[] = {"serve", W("bridge.json"), "--port", "0", "--out", W("bridge-serve"),
+                        "--quiet", "--records", NULL};
+  pid_t server = serve_start_args(args, &port);
   if (!port) return;
   pid_t c = bridge(port, "daifugo_greedy", W("bridge-client.txt"));
   int st = wait_status(c);
@@ -939,10 +953,39 @@ static void test_bridge_same_games(void) {
     TK_FAILF("taikai client exited %d: %s", st, text);
   if (strstr(text, "refused")) TK_FAILF("the server refused a play: %s", text);
   TK_EQ(taikai_wait(server), 0, err_buf);
-  const char *run[] = {"run", W("bridge-run.json"), "--out", W("bridge-run"), "--quiet", NULL};
+  const char *run[] = {"run",     W("bridge-run.json"), "--out", W("bridge-run"),
+                       "--quiet", "--records",           NULL};
   TK_EQ(taikai(run), 0, err_buf);
   if (!same_bytes(W("bridge-serve/games.jsonl"), W("bridge-run/games.jsonl")))
     TK_FAILF("greedy through taikai client played other games than in taikai run");
+  /* the client's decisions are recorded as the server saw them: taikai run's records, but
+   * for the order of the daifugo's two exchanged cards (one table holds both; the server
+   * applies the lower bit first, greedy gives its weaker card first) */
+  static json_t *sv[4096], *rn[4096];
+  int ns = dump_records(W("bridge-serve"), "bridge-serve.dump", sv, 4096);
+  int nr = dump_records(W("bridge-run"), "bridge-run.dump", rn, 4096);
+  TK_EQ(ns, nr, "decisions recorded, served and run");
+  int client = 0, swapped = 0;
+  for (int i = 0; i < ns && i < nr; i++) {
+    const char *ag = json_string_value(json_object_get(sv[i], "agent"));
+    client += ag && !strcmp(ag, "seat0");
+    if (json_equal(sv[i], rn[i])) continue;
+    const char *view = json_string_value(json_object_get(sv[i], "view"));
+    if (i + 1 < ns && view && strstr(view, "gives 2") &&
+        json_equal(json_object_get(sv[i], "view"), json_object_get(rn[i], "view")) &&
+        json_equal(json_object_get(sv[i], "action"), json_object_get(rn[i + 1], "action")) &&
+        json_equal(json_object_get(sv[i + 1], "action"), json_object_get(rn[i], "action"))) {
+      swapped++;
+      client++;
+      i++;
+      continue;
+    }
+    TK_FAILF("served records differ from taikai run's at decision %d: %s", i, view ? view : "?");
+    break;
+  }
+  if (client < 100) TK_FAILF("only %d decisions of the client's seat recorded", client);
+  free_lines(sv, ns);
+  free_lines(rn, nr);
 }
 
 /* Five of our agents through `taikai client` fill the contest's five seats. */
