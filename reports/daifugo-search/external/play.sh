@@ -21,6 +21,8 @@
 #   --cpu           measure each client's CPU with /usr/bin/time (DIR.clients/cpuK.txt) and
 #                   print the CPU seconds per decision of the champion's seats
 #   --logs          taikai serve --logs (every game as JSON lines in DIR/logs/)
+#   --records       taikai serve --records (every seat's decisions, the clients' included, in
+#                   DIR/records.tkr: what daifugo_mcl_train learns from)
 # Environment: TAIKAI (build/taikai), CHAMPION, CHAMPION_ARGS (more arguments for each client).
 #
 # Everything listens on or connects to 127.0.0.1 only (taikai serve --host 127.0.0.1, a port
@@ -33,10 +35,11 @@ OUT=
 THREADS=1
 CPU=0
 LOGS=
+RECORDS=
 TAIKAI=${TAIKAI:-build/taikai}
 CHAMPION=${CHAMPION:-}
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --spec) SPEC=$2; shift 2 ;;
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
         --threads) THREADS=$2; shift 2 ;;
         --cpu) CPU=1; shift ;;
         --logs) LOGS=--logs; shift ;;
+        --records) RECORDS=--records; shift ;;
         -h|--help) usage ;;
         -*) echo "play.sh: unknown option $1" >&2; usage ;;
         *) CHAMPION=$1; shift ;;
@@ -111,6 +115,7 @@ trap 'cleanup; exit 129' HUP
 set -- serve "$SPEC" --host 127.0.0.1 --port 0 --out "$OUT" --no-html
 [ -n "$GAMES" ] && set -- "$@" --games "$GAMES"
 [ -n "$LOGS" ] && set -- "$@" "$LOGS"
+[ -n "$RECORDS" ] && set -- "$@" "$RECORDS"
 "$TAIKAI" "$@" > "$CL/serve.out" 2> "$CL/serve.err" &
 SERVE=$!
 PIDS="$SERVE"
