@@ -130,6 +130,10 @@ while [ $i -lt 600 ]; do
     i=$((i + 1))
 done
 [ -n "$PORT" ] || { echo "play.sh: taikai serve did not listen within 60 s" >&2; exit 1; }
+# The blocks a continued run kept (the server has cut its files back before listening): the
+# clients' CPU is divided by the decisions of the blocks played from here on only.
+KEPT=0
+[ -f "$OUT/games.jsonl" ] && KEPT=$(wc -l < "$OUT/games.jsonl" | tr -d ' ')
 TH=
 [ "$THREADS" = 0 ] || TH="-th $THREADS"
 echo "play.sh: taikai serve on 127.0.0.1:$PORT, $NEXT champion client(s) ($CHBIN $TH)" >&2
@@ -162,13 +166,13 @@ PIDS=
 sed '/^paired differences/q' "$CL/serve.out" | sed '$d'
 
 if [ "$CPU" = 1 ] && command -v python3 > /dev/null; then
-    python3 - "$OUT" "$CL" "$NEXT" <<'EOF'
+    python3 - "$OUT" "$CL" "$NEXT" "$KEPT" <<'EOF'
 import json, sys
-out, cl, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+out, cl, n, kept = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 spec = json.load(open(out + "/spec.json"))
 ext = {i for i, a in enumerate(spec["agents"]) if a.get("external")}
 decisions = 0
-for line in open(out + "/games.jsonl"):
+for line in open(out + "/games.jsonl").readlines()[kept:]:
     for s in json.loads(line)["seats"]:
         if s["agent"] in ext:
             decisions += s["plays"] + s["passes"]
@@ -176,7 +180,8 @@ cpu = 0.0
 for k in range(1, n + 1):
     u, s = open(f"{cl}/cpu{k}.txt").read().split()[-2:]
     cpu += float(u) + float(s)
-print(f"play.sh: champion clients: {cpu:.2f} CPU s over {decisions} plays and passes: "
+print(f"play.sh: champion clients: {cpu:.2f} CPU s over {decisions} plays and passes"
+      f"{f' (the blocks played now; {kept} kept from before)' if kept else ''}: "
       f"{1000 * cpu / max(decisions, 1):.1f} ms a decision (exchanges and start-up included in the CPU)")
 EOF
 fi
