@@ -193,7 +193,14 @@ int tk_cpu_tree_runnable(pid_t pid) {
   return 0;
 }
 
+static int64_t mono_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return ts_ns(&t);
+}
+
 int tk_cpu_tree_read(pid_t pid, tk_tree_clock *c) {
+  c->wall_lo = mono_ns();
   int64_t cpu = proc_cpu(pid), reaped = 0;
   if (cpu < 0) return -1;
   uint64_t faults = 0, set = 0;
@@ -215,11 +222,24 @@ int tk_cpu_tree_read(pid_t pid, tk_tree_clock *c) {
   }
   c->cpu_ns = cpu;
   c->shape = set ^ mix(faults);
+  c->wall_hi = mono_ns();
   return 0;
 }
 
-int64_t tk_tree_idle(const tk_tree_clock *a, int64_t wa, const tk_tree_clock *b, int64_t wb) {
+int tk_cpu_tree_settled(pid_t pid, tk_tree_clock *c) {
+  for (int try = 0; try < 3; try++) {
+    int64_t lo = mono_ns();
+    int runnable = tk_cpu_tree_runnable(pid);
+    if (tk_cpu_tree_read(pid, c)) return -1;
+    c->wall_lo = lo; /* the look belongs to the reading */
+    if (runnable) return 0;
+    if (c->wall_hi - lo < TK_SETTLE_NS) return 1;
+  }
+  return 0;
+}
+
+int64_t tk_tree_idle(const tk_tree_clock *a, const tk_tree_clock *b) {
   int64_t cpu = b->cpu_ns - a->cpu_ns, wait = b->wait_ns - a->wait_ns;
-  int64_t idle = (wb - wa) - (cpu > 0 ? cpu : 0) - (wait > 0 ? wait : 0);
+  int64_t idle = (b->wall_lo - a->wall_hi) - (cpu > 0 ? cpu : 0) - (wait > 0 ? wait : 0);
   return a->shape != b->shape && idle > 0 ? 0 : idle;
 }

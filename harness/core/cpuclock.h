@@ -23,19 +23,25 @@ typedef struct tk_tree_clock {
    * (cminflt + cmajflt): it changes when a process joins or leaves the tree, so a reader can
    * tell the interval in which a process's run-queue wait was lost */
   uint64_t shape;
+  /* CLOCK_MONOTONIC just before and just after the reading (tk_now_ns), which was taken at some
+   * instant between the two. An interval's idle time runs from the first reading's wall_hi to
+   * the second's wall_lo: a reader preempted between the wall clock and the clocks (on a
+   * loaded machine, for hundreds of ms) would otherwise count its own wait, or the tree's run
+   * in that time, as the tree's idle time. Within this pair the error can only shrink it. */
+  int64_t wall_lo, wall_hi;
 } tk_tree_clock;
 
 /* Reads the clocks of `pid`'s tree into *c; returns 0, or -1 when `pid` is gone. Compare
  * readings of one call; tk_tree_idle judges the interval between two. */
 int tk_cpu_tree_read(pid_t pid, tk_tree_clock *c);
 
-/* The idle time of a tree between readings a (at wall time wa) and b (at wb), in ns: wall
- * time less CPU time less run-queue wait (each difference clamped at 0); at most 0 where the
+/* The idle time of a tree between readings a and b, in ns: the wall time from a->wall_hi to
+ * b->wall_lo less CPU time less run-queue wait (each difference clamped at 0); at most 0 where the
  * tree's shape changed, since a process that left took its run-queue wait (and, until reaped,
  * its CPU time) out of the sums, which would otherwise count that time as idle. May be
  * negative (a multi-threaded tree runs faster than the wall clock): callers sum intervals and
  * judge the sum. */
-int64_t tk_tree_idle(const tk_tree_clock *a, int64_t wa, const tk_tree_clock *b, int64_t wb);
+int64_t tk_tree_idle(const tk_tree_clock *a, const tk_tree_clock *b);
 
 /* 1 when a thread of process `pid` (0: this process, the calling thread left out) or of a
  * process it started is runnable now: running, or waiting for a CPU (state R in
@@ -44,5 +50,15 @@ int64_t tk_tree_idle(const tk_tree_clock *a, int64_t wa, const tk_tree_clock *b,
  * tk_cpu_tree_ns's `wait` while a task waits counts that wait as idle: a tree with a runnable
  * thread is not idle, whatever that sum says. */
 int tk_cpu_tree_runnable(pid_t pid);
+
+/* A reading that may end a call for idleness: the clocks of `pid`'s tree (0: this process, the
+ * calling thread left out of the look), read just after finding none of its threads runnable,
+ * the whole within TK_SETTLE_NS of wall time (up to three tries). Returns 1 when it found none
+ * runnable in such a reading: every run-queue wait that ended before c->wall_lo is then in c's
+ * sums and one begun since is shorter than TK_SETTLE_NS, so the idle time up to c is exact to
+ * that; 0 when a thread was runnable or no try was quick enough (c is then a plain reading);
+ * -1 when `pid` is gone. */
+#define TK_SETTLE_NS 2000000
+int tk_cpu_tree_settled(pid_t pid, tk_tree_clock *c);
 
 #endif

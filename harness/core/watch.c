@@ -11,14 +11,21 @@ int64_t tk_now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* An exact reading of the clocks into the watch's reference. */
-static void sample(tk_watch *w, int64_t now) {
-  tk_tree_clock c = {0, 0, 0};
-  tk_cpu_tree_read(0, &c);
-  w->cpu_ref_ns = c.cpu_ns;
-  w->wait_ref_ns = c.wait_ns;
-  w->shape_ref = c.shape;
-  w->wall_ref_ns = now;
+/* An exact reading of the clocks into *c and the watch's reference. The reference is only ever
+ * the start of an interval, so its wall time is the reading's wall_hi (cpuclock.h). */
+static void sample(tk_watch *w, tk_tree_clock *c) {
+  memset(c, 0, sizeof *c);
+  tk_cpu_tree_read(0, c);
+  w->cpu_ref_ns = c->cpu_ns;
+  w->wait_ref_ns = c->wait_ns;
+  w->shape_ref = c->shape;
+  w->wall_ref_ns = c->wall_hi;
+}
+
+/* The reading a call is charged from, as the worker recorded it in the watch. */
+static tk_tree_clock since_clock(int64_t cpu, int64_t wait, uint64_t shape, int64_t wall) {
+  return (tk_tree_clock){.cpu_ns = cpu, .wait_ns = wait, .shape = shape, .wall_lo = wall,
+                         .wall_hi = wall};
 }
 
 void tk_watch_call(tk_watch *w, int seat, int agent, int entry) {
@@ -31,7 +38,8 @@ void tk_watch_call(tk_watch *w, int seat, int agent, int entry) {
   w->entry = entry;
   int64_t now = tk_now_ns();
   if (!w->wall_clock) {
-    if (!w->wall_ref_ns || now - w->wall_ref_ns >= TK_WATCH_SAMPLE_NS) sample(w, now);
+    tk_tree_clock c;
+    if (!w->wall_ref_ns || now - w->wall_ref_ns >= TK_WATCH_SAMPLE_NS) sample(w, &c);
     /* charged from the last reading: the referee's work since then (< 1 ms) counts too */
     w->cpu_since_ns = w->cpu_ref_ns;
     w->wait_since_ns = w->wait_ref_ns;
@@ -54,14 +62,19 @@ void tk_watch_leave(tk_watch *w) {
   } else if (wall < TK_WATCH_SAMPLE_NS && now - w->wall_ref_ns < TK_WATCH_SAMPLE_NS) {
     w->last_ns = wall; /* a short call: its wall-clock time bounds its CPU and idle time */
   } else {
-    sample(w, now);
-    tk_tree_clock a = {w->cpu_since_ns, w->wait_since_ns, w->shape_since};
-    tk_tree_clock b = {w->cpu_ref_ns, w->wait_ref_ns, w->shape_ref};
+    tk_tree_clock b;
+    sample(w, &b);
+    tk_tree_clock a = since_clock(w->cpu_since_ns, w->wait_since_ns, w->shape_since,
+                                  w->wall_since_ns);
     int64_t cpu = b.cpu_ns - a.cpu_ns;
     w->last_ns = cpu > 0 ? cpu : 0;
-    int64_t idle = tk_tree_idle(&a, w->wall_since_ns, &b, now);
-    if (idle > w->idle_limit_ns && w->idle_limit_ns && tk_cpu_tree_runnable(0))
-      idle = 0; /* a process it started waits for a CPU: that wait is not in the sum yet */
+    int64_t idle = tk_tree_idle(&a, &b);
+    if (w->idle_limit_ns && idle > w->idle_limit_ns) {
+      /* a process it started may wait for a CPU, its wait not in the sum yet: judged only on
+       * a settled reading, and not at all when none can be had */
+      tk_tree_clock c;
+      idle = tk_cpu_tree_settled(0, &c) == 1 ? tk_tree_idle(&a, &c) : 0;
+    }
     w->last_idle_ns = idle > 0 ? idle : 0;
   }
   /* a game's clock counts its calls, not the one-off create of a worker's instance */
@@ -111,18 +124,26 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
     m->next_ns = now + LOOK_EVERY_NS;
     tk_tree_clock c;
     if (tk_cpu_tree_read(pid, &c)) return 0; /* gone: its death is judged elsewhere */
-    if (m->seq != seq || m->since_ns != wall_since || !m->wall_ns) { /* a new call */
+    if (m->seq != seq || m->since_ns != wall_since || !m->started) { /* a new call */
       m->seq = seq;
       m->since_ns = wall_since;
-      m->wall_ns = wall_since;
-      m->last = (tk_tree_clock){cpu_since, wait_since, shape_since};
+      m->started = 1;
+      m->last = since_clock(cpu_since, wait_since, shape_since, wall_since);
       m->idle_ns = 0;
     }
-    m->idle_ns += tk_tree_idle(&m->last, m->wall_ns, &c, now);
+    m->idle_ns += tk_tree_idle(&m->last, &c);
     m->last = c;
-    m->wall_ns = now;
     spent = c.cpu_ns > cpu_since ? c.cpu_ns - cpu_since : 0;
     idle = m->idle_ns;
+    if (w->idle_limit_ns && idle > w->idle_limit_ns) {
+      /* a process of the tree may wait for a CPU, its wait not in the sum yet: the idle time
+       * is judged on a settled reading only (cpuclock.h), and only while the call lasts */
+      int settled = tk_cpu_tree_settled(pid, &c);
+      if (settled < 0) return 0;
+      m->idle_ns += tk_tree_idle(&m->last, &c);
+      m->last = c;
+      idle = settled && seq == w->seq ? m->idle_ns : 0;
+    }
   }
   memset(f, 0, sizeof *f);
   if (w->call_limit_ns && spent > w->call_limit_ns) {
@@ -132,7 +153,7 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
              used + spent > w->game_limit_ns) {
     f->game_limit = TK_LIMIT_GAME;
     f->limit_ms = (int)(w->game_limit_ns / 1000000);
-  } else if (w->idle_limit_ns && idle > w->idle_limit_ns && !tk_cpu_tree_runnable(pid)) {
+  } else if (w->idle_limit_ns && idle > w->idle_limit_ns) {
     f->game_limit = TK_LIMIT_IDLE;
     f->limit_ms = (int)(w->idle_limit_ns / 1000000);
   } else {
@@ -165,7 +186,7 @@ void tk_span_start(tk_span *s, pid_t pid, int wall_clock) {
   memset(s, 0, sizeof *s);
   s->pid = pid;
   s->wall_clock = wall_clock;
-  s->wall0 = s->wall_last = tk_now_ns();
+  s->wall0 = tk_now_ns();
   if (!wall_clock) tk_cpu_tree_read(pid, &s->start);
   s->last = s->start;
 }
@@ -176,12 +197,16 @@ int tk_span_over(tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns) {
     return call_limit_ns && now - s->wall0 > call_limit_ns ? TK_LIMIT_CALL + 1 : 0;
   tk_tree_clock c;
   if (tk_cpu_tree_read(s->pid, &c)) return 0; /* ended: judged by its exit */
-  s->idle_ns += tk_tree_idle(&s->last, s->wall_last, &c, now);
+  s->idle_ns += tk_tree_idle(&s->last, &c);
   s->last = c;
-  s->wall_last = now;
   int64_t spent = c.cpu_ns > s->start.cpu_ns ? c.cpu_ns - s->start.cpu_ns : 0;
   if (call_limit_ns && spent > call_limit_ns) return TK_LIMIT_CALL + 1;
-  if (idle_limit_ns && s->idle_ns > idle_limit_ns && !tk_cpu_tree_runnable(s->pid))
-    return TK_LIMIT_IDLE + 1;
+  if (idle_limit_ns && s->idle_ns > idle_limit_ns) { /* judged settled, as tk_watch_judge */
+    int settled = tk_cpu_tree_settled(s->pid, &c);
+    if (settled < 0) return 0;
+    s->idle_ns += tk_tree_idle(&s->last, &c);
+    s->last = c;
+    if (settled && s->idle_ns > idle_limit_ns) return TK_LIMIT_IDLE + 1;
+  }
   return 0;
 }

@@ -71,8 +71,8 @@ typedef struct tk_watch_meter {
   int64_t next_ns;            /* no new reading of the CPU clock before this */
   uint32_t seq;               /* the call followed below: its watch seq ... */
   int64_t since_ns;           /* ... and its start (wall_since_ns) */
-  int64_t wall_ns;            /* the last reading of that call: wall time, ... */
-  tk_tree_clock last;         /* ... the tree's clocks */
+  int started;                /* 1 once a call is followed */
+  tk_tree_clock last;         /* the last reading of that call */
   int64_t idle_ns;            /* the call's idle time up to it (a sum of tk_tree_idle) */
 } tk_watch_meter;
 
@@ -91,8 +91,7 @@ typedef struct tk_span {
   int wall_clock;                 /* as tk_watch.wall_clock */
   int64_t wall0;                  /* at the start: wall time ... */
   tk_tree_clock start;            /* ... and the tree's clocks */
-  int64_t wall_last;              /* the last reading (tk_span_over) */
-  tk_tree_clock last;
+  tk_tree_clock last;             /* the last reading (tk_span_over) */
   int64_t idle_ns;                /* idle time up to it: a sum of tk_tree_idle */
 } tk_span;
 void tk_span_start(tk_span *s, pid_t pid, int wall_clock);

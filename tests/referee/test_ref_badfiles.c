@@ -3,7 +3,7 @@
  * spec.json, games.jsonl or summary.json, a reference table, notes, a log to replay or a record
  * to import that is a FIFO or a device (/dev/zero, /dev/urandom) is refused at once with the
  * path named and exit 2; nothing is read forever and no open blocks. A hang would end in the
- * child's 120 s alarm and fail the test. */
+ * child's alarm (e2e_util.h, e2e_hang_s) and fail the test. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -240,7 +240,7 @@ static void departed_wait(int look) {
   int64_t t_done;
   TK_EQ((int)read(done[0], &t_done, sizeof t_done), (int)sizeof t_done, "the bot's report");
   tk_span_over(&s, 0, 0);
-  int64_t slept = s.wall_last - t_done;
+  int64_t slept = s.last.wall_lo - t_done;
   int64_t idle_ms = (s.idle_ns - slept) / 1000000;
   int64_t wait_ms = (s.last.wait_ns - s.start.wait_ns) / 1000000;
   int64_t naive_ms = ((t_done - s.wall0) - (s.last.cpu_ns - s.start.cpu_ns)) / 1000000 - wait_ms;
@@ -260,6 +260,54 @@ static void departed_wait(int look) {
 static void test_departed_wait_looked_at(void) { departed_wait(1); }
 static void test_departed_wait_read_once(void) { departed_wait(0); }
 
+/* A worker starved of CPU (pinned beside a spinning process, at nice 19: it waits about 100 ms
+ * each time it is preempted) makes calls that do nothing, with an idle limit of 20 ms. Where a
+ * preemption falls between a reading of the wall clock and of the CPU clocks, the wall time
+ * and the clocks disagree by the whole wait: read that way, the call is idle for it (session
+ * 26's load defect). No call may be judged idle; and the child must have been preempted
+ * inside calls often enough for the check to mean something. The child reports on a pipe. */
+static void test_starved_worker_not_idle(void) {
+  int cpu = first_cpu();
+  pid_t hog = child(1, 0, cpu);
+  int fd[2];
+  if (pipe(fd)) TK_FAILF("pipe");
+  pid_t w = fork();
+  if (w == 0) {
+    alarm(120);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof set, &set);
+    setpriority(PRIO_PROCESS, 0, 19);
+    static tk_watch watch;
+    watch.idle_limit_ns = 20000000;
+    watch.last_seat = watch.seat = -1;
+    int counts[3] = {0, 0, 0}; /* calls, preempted calls (over 50 ms), idle verdicts */
+    int64_t t0 = now_ns();
+    while (counts[1] < 20 && now_ns() - t0 < 60000000000LL) {
+      int64_t a = now_ns();
+      tk_watch_call(&watch, 0, 0, TK_ENTRY_ACT);
+      tk_watch_leave(&watch);
+      tk_fault f;
+      if (tk_watch_over(&watch, 0, TK_ENTRY_ACT, &f) && f.game_limit == TK_LIMIT_IDLE)
+        counts[2]++;
+      counts[0]++;
+      if (now_ns() - a > 50000000) counts[1]++;
+    }
+    _exit(write(fd[1], counts, sizeof counts) == sizeof counts ? 0 : 1);
+  }
+  int counts[3] = {0, 0, 0};
+  TK_EQ((int)read(fd[0], counts, sizeof counts), (int)sizeof counts, "the worker's report");
+  waitpid(w, NULL, 0);
+  end(hog);
+  close(fd[0]), close(fd[1]);
+  printf("\n  starved worker: %d calls, %d preempted inside a call, %d judged idle\n", counts[0],
+         counts[1], counts[2]);
+  TK_EQ(counts[2], 0, "calls that did nothing judged idle");
+  if (counts[1] < 20) /* the situation the check guards was not met: say so */
+    TK_FAILF("only %d calls were preempted: no test", counts[1]);
+}
+
 int main(void) {
   CU_TestInfo tests[] = {
       {"runnable: sleeping, spinning, this process", test_runnable},
@@ -268,6 +316,7 @@ int main(void) {
       {"this process read by itself and by its pid", test_self_two_ways},
       {"a departed helper's wait is not idle (read every 5 ms)", test_departed_wait_looked_at},
       {"a departed helper's wait is not idle (read at the end)", test_departed_wait_read_once},
+      {"a worker starved inside its calls is not idle", test_starved_worker_not_idle},
       CU_TEST_INFO_NULL,
   };
   return tk_unit_run("cpuclock", tests);

@@ -12,7 +12,8 @@
  *     it must not count as idle time;
  *   - daifugo: the Monte Carlo player (200 playouts) against greedy, under the same limit.
  * Informative only (printed, not asserted, since it depends on the load it measures): the
- * one-player run with "clock": "wall" beside the hog, and its time-outs. The test runs alone
+ * one-player run with "clock": "wall" beside the hog, and its time-outs (or the trial's
+ * refusal of the agent, a wall clock's verdict too). The test runs alone
  * (RUN_SERIAL): the hog would slow the other tests down. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,9 @@ static void make_specs(void) {
   cases[2] = (game_case){"daifugo", specs[2], 0};
 }
 
-static int play(const game_case *c, const char *tag, const char *extra_arg) {
+/* Plays case `c` into WORK/NAME-TAG; with `informative`, a failure is printed, not asserted
+ * (a wall clock's verdict depends on the load: the trial before the run may refuse the agent). */
+static int play_as(const game_case *c, const char *tag, const char *extra_arg, int informative) {
   char spec[1200], out[1200];
   snprintf(spec, sizeof spec, "%s/%s.json", work_dir, c->name);
   snprintf(out, sizeof out, "%s/%s-%s", work_dir, c->name, tag);
@@ -127,8 +130,15 @@ static int play(const game_case *c, const char *tag, const char *extra_arg) {
   const char *args[] = {"run", spec, "--out", out, "--records", "-j", "2", "--quiet",
                         extra_arg, NULL};
   int rc = taikai(args);
-  if (rc) TK_FAILF("%s (%s): exit %d: %.600s", c->name, tag, rc, err_buf);
+  if (rc && informative)
+    printf("  %s (%s): exit %d: %.300s\n", c->name, tag, rc, err_buf);
+  else if (rc)
+    TK_FAILF("%s (%s): exit %d: %.600s", c->name, tag, rc, err_buf);
   return rc;
+}
+
+static int play(const game_case *c, const char *tag, const char *extra_arg) {
+  return play_as(c, tag, extra_arg, 0);
 }
 
 static void same_outputs(void) {
@@ -145,16 +155,17 @@ static void same_outputs(void) {
   snprintf(wall_spec, sizeof wall_spec, "%.*s, \"clock\": \"wall\"}\n",
            (int)(strrchr(specs[0], '}') - specs[0]), specs[0]);
   game_case wall = {"solo-wall", wall_spec, 0};
-  play(&wall, "hog", NULL);
+  int wall_rc = play_as(&wall, "hog", NULL, 1);
   printf("  beside the hog: %.1f s, load average %.1f\n", (double)(now_ms() - t0) / 1000,
          loadavg());
   hog_stop();
   char path[1400];
   snprintf(path, sizeof path, "%s/solo-wall-hog/summary.json", work_dir);
-  json_t *sum = json_load_file(path, 0, NULL);
+  json_t *sum = wall_rc ? NULL : json_load_file(path, 0, NULL);
   json_t *a0 = json_array_get(json_object_get(sum, "agents"), 0);
-  printf("  the same one-player run with \"clock\": \"wall\" beside the hog: %lld time-outs "
-         "(none in CPU time)\n", (long long)json_integer_value(json_object_get(a0, "timeouts")));
+  if (sum)
+    printf("  the same one-player run with \"clock\": \"wall\" beside the hog: %lld time-outs "
+           "(none in CPU time)\n", (long long)json_integer_value(json_object_get(a0, "timeouts")));
   json_decref(sum);
   static const char *const files[] = {"games.jsonl", "games.chain", "summary.json",
                                       "records.tkr"};
