@@ -20,9 +20,12 @@
 #                   -th at all, for a client without that option)
 #   --cpu           measure each client's CPU with /usr/bin/time (DIR.clients/cpuK.txt) and
 #                   print the CPU seconds per decision of the champion's seats
-#   --logs          taikai serve --logs (every game as JSON lines in DIR/logs/)
+#   --logs[=FORM]   taikai serve --logs[=FORM] (every game as JSON lines in DIR/logs/;
+#                   --logs=run,gz: one gzipped file, DIR/logs/run.jsonl.gz)
 #   --records       taikai serve --records (every seat's decisions, the clients' included, in
-#                   DIR/records.tkr: what daifugo_mcl_train learns from)
+#                   DIR/records.tkr: what daifugo_mcl_train learns from); with --logs=run,gz
+#                   the log is small enough to keep, and daifugo_script makes the same records
+#                   from it again (plugins/daifugo_script/README.md)
 # Environment: TAIKAI (build/taikai), CHAMPION, CHAMPION_ARGS (more arguments for each client).
 #
 # Everything listens on or connects to 127.0.0.1 only (taikai serve --host 127.0.0.1, a port
@@ -39,7 +42,7 @@ RECORDS=
 TAIKAI=${TAIKAI:-build/taikai}
 CHAMPION=${CHAMPION:-}
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --spec) SPEC=$2; shift 2 ;;
@@ -47,7 +50,7 @@ while [ $# -gt 0 ]; do
         --out) OUT=$2; shift 2 ;;
         --threads) THREADS=$2; shift 2 ;;
         --cpu) CPU=1; shift ;;
-        --logs) LOGS=--logs; shift ;;
+        --logs|--logs=*) LOGS=$1; shift ;;
         --records) RECORDS=--records; shift ;;
         -h|--help) usage ;;
         -*) echo "play.sh: unknown option $1" >&2; usage ;;
