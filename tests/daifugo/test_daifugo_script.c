@@ -73,13 +73,6 @@ static long long total_faults(const char *run) {
   return n;
 }
 
-static void same_file(const char *a, const char *b, const char *name) {
-  char pa[1600], pb[1600];
-  snprintf(pa, sizeof pa, "%s/%s", a, name);
-  snprintf(pb, sizeof pb, "%s/%s", b, name);
-  if (!same_bytes(pa, pb)) TK_FAILF("%s and %s differ", pa, pb);
-}
-
 /* Per-block gzipped logs joined with cat: the same games and records. */
 static void test_replay_from_block_logs(void) {
   original_spec(W("orig.json"), 61);
@@ -101,8 +94,8 @@ static void test_replay_from_block_logs(void) {
                      "-j", "2", NULL};
   TK_EQ(taikai(b), 0, "the replay");
   TK_EQ(total_faults(W("replay")), 0, "faults in the replay");
-  same_file(W("orig"), W("replay"), "games.jsonl");
-  same_file(W("orig"), W("replay"), "records.tkr");
+  same_in(W("orig"), W("replay"), "games.jsonl");
+  same_in(W("orig"), W("replay"), "records.tkr");
 }
 
 /* The one-file log of --logs=run,gz, and the replay of another seed: faults that say why. */
@@ -116,8 +109,8 @@ static void test_replay_from_run_log(void) {
                      NULL};
   TK_EQ(taikai(b), 0, "the replay");
   TK_EQ(total_faults(W("replay2")), 0, "faults in the replay");
-  same_file(W("orig2"), W("replay2"), "games.jsonl");
-  same_file(W("orig2"), W("replay2"), "records.tkr");
+  same_in(W("orig2"), W("replay2"), "games.jsonl");
+  same_in(W("orig2"), W("replay2"), "records.tkr");
 
   replay_spec(W("wrong.json"), 63, W("orig2/logs/run.jsonl.gz"));
   const char *c[] = {"run", W("wrong.json"), "--out", W("wrong"), "--quiet", NULL};

@@ -53,13 +53,6 @@ static int same_logs(const char *a, const char *b) {
   return n;
 }
 
-static void same_file(const char *a, const char *b, const char *name) {
-  char pa[1600], pb[1600];
-  snprintf(pa, sizeof pa, "%s/%s", a, name);
-  snprintf(pb, sizeof pb, "%s/%s", b, name);
-  if (!same_bytes(pa, pb)) TK_FAILF("%s and %s differ", pa, pb);
-}
-
 /* summary.json's totals over the run: each agent's "points_total" / "paper_points_total" is the
  * sum of its "points" / "paper_points" over the lines of games.jsonl (seated: agent i is seat i),
  * and its interval the per-game interval times its games. */
@@ -111,9 +104,9 @@ static void test_same_as_run(void) {
   const char *run[] = {"run", W("plain.json"), "--out", W("plain-run"), "--quiet", "--logs",
                        "--records", NULL};
   TK_EQ(taikai(run), 0, err_buf);
-  same_file(W("plain-serve"), W("plain-run"), "games.jsonl");
-  same_file(W("plain-serve"), W("plain-run"), "summary.json");
-  same_file(W("plain-serve"), W("plain-run"), "records.tkr");
+  same_in(W("plain-serve"), W("plain-run"), "games.jsonl");
+  same_in(W("plain-serve"), W("plain-run"), "summary.json");
+  same_in(W("plain-serve"), W("plain-run"), "records.tkr");
   TK_EQ(same_logs(W("plain-serve"), W("plain-run")), 3, "one log per block");
   /* report.md says what a wall and a unit are: a block of 10 games here */
   static char md[1 << 16];
@@ -127,7 +120,7 @@ static void test_same_as_run(void) {
   const char *run2[] = {"run", W("plain.json"), "--out", W("plain-j2"), "--quiet", "--records",
                         "-j", "2", NULL};
   TK_EQ(taikai(run2), 0, err_buf);
-  same_file(W("plain-j2"), W("plain-run"), "records.tkr");
+  same_in(W("plain-j2"), W("plain-run"), "records.tkr");
   const char *replay[] = {"replay", W("plain-serve/logs"), NULL};
   TK_EQ(taikai(replay), 0, err_buf);
   const char *records[] = {"records", W("plain-serve"), NULL};
@@ -137,7 +130,7 @@ static void test_same_as_run(void) {
   const char *gz[] = {"serve", W("plain.json"), "--port", "0", "--out", W("plain-gz"), "--quiet",
                       "--logs=gz", NULL};
   TK_EQ(taikai(gz), 0, err_buf);
-  same_file(W("plain-gz"), W("plain-run"), "games.jsonl");
+  same_in(W("plain-gz"), W("plain-run"), "games.jsonl");
   if (!exists(W("plain-gz/logs/unit-00000002.jsonl.gz"))) TK_FAILF("no compressed log");
   const char *replay_gz[] = {"replay", W("plain-gz/logs"), NULL};
   TK_EQ(taikai(replay_gz), 0, err_buf);
@@ -331,9 +324,9 @@ static void test_resume(void) {
   }
   if (played <= 0 || played >= 60 || played % 10)
     TK_FAILF("the last client played %d games: %s", played, text);
-  same_file(W("ext-part"), W("ext-whole"), "games.jsonl");
-  same_file(W("ext-part"), W("ext-whole"), "summary.json");
-  same_file(W("ext-part"), W("ext-whole"), "records.tkr");
+  same_in(W("ext-part"), W("ext-whole"), "games.jsonl");
+  same_in(W("ext-part"), W("ext-whole"), "summary.json");
+  same_in(W("ext-part"), W("ext-whole"), "records.tkr");
   TK_EQ(same_logs(W("ext-part"), W("ext-whole")), 6, "one log per block");
 }
 

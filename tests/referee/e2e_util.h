@@ -146,6 +146,14 @@ static inline int same_bytes(const char *a, const char *b) {
   return same;
 }
 
+/* Fails the test unless file `name` is the same bytes in folders a and b. */
+static inline void same_in(const char *a, const char *b, const char *name) {
+  char pa[1600], pb[1600];
+  snprintf(pa, sizeof pa, "%s/%s", a, name);
+  snprintf(pb, sizeof pb, "%s/%s", b, name);
+  if (!same_bytes(pa, pb)) TK_FAILF("%s and %s differ", pa, pb);
+}
+
 static inline int exists(const char *p) {
   struct stat st;
   return stat(p, &st) == 0;
