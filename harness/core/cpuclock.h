@@ -54,10 +54,10 @@ int tk_cpu_tree_runnable(pid_t pid);
 /* A reading that may end a call for idleness: the clocks of `pid`'s tree (0: this process, the
  * calling thread left out of the look), read just after finding none of its threads runnable,
  * the whole within TK_SETTLE_NS of wall time (up to three tries). Returns 1 when it found none
- * runnable in such a reading: every run-queue wait that ended before c->wall_lo is then in c's
- * sums and one begun since is shorter than TK_SETTLE_NS, so the idle time up to c is exact to
- * that; 0 when a thread was runnable or no try was quick enough (c is then a plain reading);
- * -1 when `pid` is gone. */
+ * runnable in such a reading: no thread waited for a CPU at the look, so every run-queue wait
+ * begun before c->wall_lo had ended and is in c's sums, and one begun since is shorter than
+ * TK_SETTLE_NS, so the idle time up to c is exact to that; 0 when a thread was runnable or no
+ * try was quick enough (c is then a plain reading); -1 when `pid` is gone. */
 #define TK_SETTLE_NS 2000000
 int tk_cpu_tree_settled(pid_t pid, tk_tree_clock *c);
 
