@@ -99,6 +99,8 @@ static int load(script *s, tk_error *err) {
   }
   int rc = 0, player = -1, in_block = 0, found = 0;
   uint64_t block = 0;
+  uint64_t *seen = NULL; /* the blocks begun so far: a block twice is two logs joined */
+  size_t nseen = 0;
   long lineno = 0;
   char where[64];
   while (!rc && gzgets(f, line, LINE_MAX_BYTES)) {
@@ -129,6 +131,20 @@ static int load(script *s, tk_error *err) {
                   "its block or five names", s->path, where);
       } else {
         block = (uint64_t)json_integer_value(json_object_get(o, "block"));
+        for (size_t i = 0; i < nseen && !rc; i++)
+          if (seen[i] == block) {
+            snprintf(where, sizeof where, "%ld", lineno);
+            rc = fail(err, "daifugo_script: %s: line %s begins block %llu a second time (two "
+                      "runs' logs joined?)", s->path, where, (unsigned long long)block);
+          }
+        uint64_t *grown = rc ? NULL : realloc(seen, (nseen + 1) * sizeof *seen);
+        if (!rc && !grown) rc = fail(err, "daifugo_script: out of memory");
+        if (rc) {
+          json_decref(o);
+          break;
+        }
+        seen = grown;
+        seen[nseen++] = block;
         player = -1;
         for (int p = 0; p < 5; p++) {
           const char *nm = json_string_value(json_array_get(names, (size_t)p));
@@ -165,7 +181,10 @@ static int load(script *s, tk_error *err) {
     rc = fail(err, "daifugo_script: reading the log '%s': %s", s->path, msg ? msg : "error");
   }
   free(line);
+  free(seen);
   gzclose(f);
+  if (!rc && !nseen)
+    rc = fail(err, "daifugo_script: '%s' holds no daifugo log (no start_block line)", s->path);
   if (!rc && !found)
     rc = fail(err, "daifugo_script: the log '%s' has no player named '%s' in any start_block",
               s->path, s->name);
@@ -189,7 +208,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   script *s = NULL;
   if (!p || !log || !log[0] || !name || !name[0]) {
     fail(err, "daifugo_script: the parameters \"log\" (a game log file) and \"name\" (the "
-         "player to follow) are both needed%s%s", "", "");
+         "player to follow) are both needed");
   } else if (strlen(log) >= sizeof s->path || strlen(name) >= sizeof s->name) {
     fail(err, "daifugo_script: parameter \"log\" or \"name\" is too long");
   } else if (!(s = calloc(1, sizeof *s))) {

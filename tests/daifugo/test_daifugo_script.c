@@ -3,8 +3,9 @@
  * same bytes, no fault) and writes the same records.tkr, byte for byte, from per-block gzipped
  * logs joined with `cat`, and from the one-file log of --logs=run,gz; a replay under another
  * seed is charged faults whose message names the block, game and action; bad parameters, a
- * missing log and a name the log does not hold are refused before the run with the path or
- * the name. */
+ * missing, empty or foreign log, a log holding a block twice (two runs' logs joined) and a
+ * name the log does not hold are refused before the run with the path, the line or the
+ * name. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,19 +130,25 @@ static void test_bad_parameters(void) {
   const char *a[] = {"run", W("orig3.json"), "--out", W("orig3"), "--logs=run,gz", "--quiet",
                      NULL};
   TK_EQ(taikai(a), 0, "the original run");
+  /* an empty file, and the run's log twice over (two runs' logs joined by mistake) */
+  write_file(W("empty.jsonl"), "");
+  append_file(W("twice.jsonl.gz"), W("orig3/logs/run.jsonl.gz"));
+  append_file(W("twice.jsonl.gz"), W("orig3/logs/run.jsonl.gz"));
   struct {
-    const char *params, *expect;
+    const char *params, *file, *expect; /* file: NULL for the run's log */
   } cases[] = {
-      {"{\"log\": \"%s\"}", "\"name\""},
-      {"{\"name\": \"greedy\"}", "\"log\""},
-      {"{\"log\": \"%s\", \"name\": \"nobody\"}", "has no player named 'nobody'"},
-      {"{\"log\": \"%s.missing\", \"name\": \"greedy\"}", "cannot open the log"},
-      {"{\"log\": \"%s\", \"name\": \"greedy\"}", "not a daifugo log line"},
+      {"{\"log\": \"%s\"}", NULL, "\"name\""},
+      {"{\"name\": \"greedy\"}", NULL, "\"log\""},
+      {"{\"log\": \"%s\", \"name\": \"nobody\"}", NULL, "has no player named 'nobody'"},
+      {"{\"log\": \"%s.missing\", \"name\": \"greedy\"}", NULL, "cannot open the log"},
+      {"{\"log\": \"%s\", \"name\": \"greedy\"}", "orig3.json", "not a daifugo log line"},
+      {"{\"log\": \"%s\", \"name\": \"greedy\"}", "empty.jsonl", "holds no daifugo log"},
+      {"{\"log\": \"%s\", \"name\": \"greedy\"}", "twice.jsonl.gz",
+       "begins block 0 a second time"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char log[1600], params[2048], text[4096];
-    /* the last case reads a file that is no log: the spec itself */
-    snprintf(log, sizeof log, "%s", i == 4 ? W("orig3.json") : W("orig3/logs/run.jsonl.gz"));
+    snprintf(log, sizeof log, "%s", cases[i].file ? W(cases[i].file) : W("orig3/logs/run.jsonl.gz"));
     snprintf(params, sizeof params, cases[i].params, log);
     snprintf(text, sizeof text,
              "{\"game\": \"daifugo\", \"seed\": 64, \"walls\": 1, \"format\": \"seated\",\n"
