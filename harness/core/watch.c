@@ -28,6 +28,20 @@ static tk_tree_clock since_clock(int64_t cpu, int64_t wait, uint64_t shape, int6
                          .wall_hi = wall};
 }
 
+/* A call whose idle sum passed its limit is judged on a settled reading only (cpuclock.h): a
+ * process of the tree may wait for a CPU, its wait not in the sum yet. Takes that reading of
+ * pid's tree, adds the interval since *last to *idle_ns and makes it *last. Returns
+ * tk_cpu_tree_settled's answer: 1 settled, 0 not (judge nothing), -1 the tree is gone (judged
+ * by its exit). */
+static int settle_idle(pid_t pid, tk_tree_clock *last, int64_t *idle_ns) {
+  tk_tree_clock c;
+  int settled = tk_cpu_tree_settled(pid, &c);
+  if (settled < 0) return settled;
+  *idle_ns += tk_tree_idle(last, &c);
+  *last = c;
+  return settled;
+}
+
 void tk_watch_call(tk_watch *w, int seat, int agent, int entry) {
   if (!w) return;
   w->seq++; /* odd: inside a call */
@@ -135,13 +149,9 @@ int tk_watch_judge(const tk_watch *w, pid_t pid, tk_watch_meter *m, int64_t now,
     m->last = c;
     spent = c.cpu_ns > cpu_since ? c.cpu_ns - cpu_since : 0;
     idle = m->idle_ns;
-    if (w->idle_limit_ns && idle > w->idle_limit_ns) {
-      /* a process of the tree may wait for a CPU, its wait not in the sum yet: the idle time
-       * is judged on a settled reading only (cpuclock.h), and only while the call lasts */
-      int settled = tk_cpu_tree_settled(pid, &c);
+    if (w->idle_limit_ns && idle > w->idle_limit_ns) { /* settled, and while the call lasts */
+      int settled = settle_idle(pid, &m->last, &m->idle_ns);
       if (settled < 0) return 0;
-      m->idle_ns += tk_tree_idle(&m->last, &c);
-      m->last = c;
       idle = settled && seq == w->seq ? m->idle_ns : 0;
     }
   }
@@ -201,12 +211,8 @@ int tk_span_over(tk_span *s, int64_t call_limit_ns, int64_t idle_limit_ns) {
   s->last = c;
   int64_t spent = c.cpu_ns > s->start.cpu_ns ? c.cpu_ns - s->start.cpu_ns : 0;
   if (call_limit_ns && spent > call_limit_ns) return TK_LIMIT_CALL + 1;
-  if (idle_limit_ns && s->idle_ns > idle_limit_ns) { /* judged settled, as tk_watch_judge */
-    int settled = tk_cpu_tree_settled(s->pid, &c);
-    if (settled < 0) return 0;
-    s->idle_ns += tk_tree_idle(&s->last, &c);
-    s->last = c;
-    if (settled && s->idle_ns > idle_limit_ns) return TK_LIMIT_IDLE + 1;
-  }
+  if (idle_limit_ns && s->idle_ns > idle_limit_ns &&
+      settle_idle(s->pid, &s->last, &s->idle_ns) == 1 && s->idle_ns > idle_limit_ns)
+    return TK_LIMIT_IDLE + 1;
   return 0;
 }
