@@ -89,6 +89,18 @@ static int by_place(const void *pa, const void *pb) {
 }
 
 /* Reads the log: every action of the followed player, in log order within each game. */
+/* Adds `block` to the `*n` blocks begun so far. Returns 0, or 1 when it was begun before (a
+ * block twice is two runs' logs joined), or -1 when out of memory. */
+static int note_block(uint64_t **seen, size_t *n, uint64_t block) {
+  for (size_t i = 0; i < *n; i++)
+    if ((*seen)[i] == block) return 1;
+  uint64_t *grown = realloc(*seen, (*n + 1) * sizeof *grown);
+  if (!grown) return -1;
+  grown[(*n)++] = block;
+  *seen = grown;
+  return 0;
+}
+
 static int load(script *s, tk_error *err) {
   gzFile f = gzopen(s->path, "rb");
   if (!f) return fail(err, "daifugo_script: cannot open the log '%s': %s", s->path, strerror(errno));
@@ -131,20 +143,15 @@ static int load(script *s, tk_error *err) {
                   "its block or five names", s->path, where);
       } else {
         block = (uint64_t)json_integer_value(json_object_get(o, "block"));
-        for (size_t i = 0; i < nseen && !rc; i++)
-          if (seen[i] == block) {
-            snprintf(where, sizeof where, "%ld", lineno);
-            rc = fail(err, "daifugo_script: %s: line %s begins block %llu a second time (two "
-                      "runs' logs joined?)", s->path, where, (unsigned long long)block);
-          }
-        uint64_t *grown = rc ? NULL : realloc(seen, (nseen + 1) * sizeof *seen);
-        if (!rc && !grown) rc = fail(err, "daifugo_script: out of memory");
-        if (rc) {
-          json_decref(o);
-          break;
-        }
-        seen = grown;
-        seen[nseen++] = block;
+        int again = note_block(&seen, &nseen, block);
+        snprintf(where, sizeof where, "%ld", lineno);
+        if (again > 0)
+          rc = fail(err, "daifugo_script: %s: line %s begins block %llu a second time (two "
+                    "runs' logs joined?)", s->path, where, (unsigned long long)block);
+        else if (again < 0)
+          rc = fail(err, "daifugo_script: out of memory");
+      }
+      if (!rc) {
         player = -1;
         for (int p = 0; p < 5; p++) {
           const char *nm = json_string_value(json_array_get(names, (size_t)p));
