@@ -2,6 +2,7 @@
 """The served run's verdict for one seat against the others (issue 41's measure).
 
     python3 reports/daifugo-search/external/versus.py RUN [--label LABEL] [--batch K] [--minus RUN2]
+                                                      [--by-class]
 
 RUN is a run folder of `taikai serve ... --logs` (reports/daifugo-search/external/play.sh
 --logs). For the agent LABEL (default: the spec's player 0), every game's UECda points (5 for
@@ -17,6 +18,12 @@ ours against another in the same seats) it also prints RUN - RUN2 for LABEL, bat
 the batches both runs played (the same block and games), with a t interval over those batches.
 The games of two runs part ways after their first different decision, so the pairing removes
 only the deals' share of the variance.
+
+With --by-class it also prints, for each class a seat held when a game began (its class from
+the game before; "first" for a block's first game, which has none), the games LABEL began in it
+with its points a game, and the same for the other four seats' games together: where LABEL
+gains or loses its points. These are descriptive means (no interval): the class a game begins
+in depends on the games before it.
 
 Exit 2 with a message when the folder, its logs or the label are missing, or when RUN2 has
 another seed.
@@ -54,10 +61,13 @@ def read_run(run, label, batch):
               file=sys.stderr)
         return 2
     games, batches = [], {}
+    by_class = {}  # (class at the game's start, LABEL or not) -> [games, points]
     for f in files:
-        block = []
+        block, classes = [], None
         for n, line in enumerate(gzip.open(f, "rt") if f.endswith(".gz") else open(f), 1):
             e = json.loads(line)
+            if e.get("type") == "deal":
+                classes = e.get("classes")
             if e.get("type") != "end_game":
                 continue
             pts = e["points"]
@@ -65,15 +75,20 @@ def read_run(run, label, batch):
                 print(f"versus.py: {f}:{n}: points {pts} are not five places' 5..1", file=sys.stderr)
                 return 2
             block.append(pts[me] - (15 - pts[me]) / 4)
+            for q in range(5):
+                c = (classes[q] if classes and len(classes) == 5 else None) or "first"
+                cell = by_class.setdefault((c, q == me), [0, 0])
+                cell[0] += 1
+                cell[1] += pts[q]
         games += block
         unit = os.path.basename(f).split(".")[0]
         for k in range(0, len(block) - batch + 1, batch):
             batches[(unit, k)] = statistics.fmean(block[k:k + batch])
-    return label, games, batches, spec.get("seed")
+    return label, games, batches, spec.get("seed"), by_class
 
 
 def main(argv):
-    args, label, batch, minus = [], None, 10, None
+    args, label, batch, minus, show_classes = [], None, 10, None, False
     i = 0
     while i < len(argv):
         if argv[i] == "--label" and i + 1 < len(argv):
@@ -89,6 +104,8 @@ def main(argv):
             i += 2
         elif argv[i] == "--minus" and i + 1 < len(argv):
             minus, i = argv[i + 1], i + 2
+        elif argv[i] == "--by-class":
+            show_classes, i = True, i + 1
         elif argv[i].startswith("-"):
             print(__doc__, file=sys.stderr)
             return 2
@@ -101,7 +118,7 @@ def main(argv):
     r = read_run(args[0], label, batch)
     if isinstance(r, int):
         return r
-    label, games, batches, seed = r
+    label, games, batches, seed, by_class = r
     other = None
     if minus is not None:
         other = read_run(minus, label, batch)
@@ -120,6 +137,14 @@ def main(argv):
           f"other four {statistics.fmean(others):.3f} a seat")
     print(f"{label} - the others' mean: {m:+.3f} [{lo:+.3f}, {hi:+.3f}] a game (95 %, t over "
           f"{len(batches_list)} batches of {batch} games); over single games {g:+.3f} [{glo:+.3f}, {ghi:+.3f}]")
+    if show_classes:
+        print(f"by the class a game began in: the games and points a game of {label}, then of "
+              f"the other seats")
+        for c in ("first", "daifugo", "fugo", "heimin", "hinmin", "daihinmin"):
+            a, b = by_class.get((c, True), [0, 0]), by_class.get((c, False), [0, 0])
+            pa = f"{a[1] / a[0]:.3f}" if a[0] else "-"
+            pb = f"{b[1] / b[0]:.3f}" if b[0] else "-"
+            print(f"  {c:<10} {a[0]:6d} {pa:>6}   {b[0]:6d} {pb:>6}")
     if other is not None:
         both = sorted(set(batches) & set(other[2]))
         if len(both) < 2:
