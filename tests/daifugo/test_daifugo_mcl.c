@@ -2,8 +2,9 @@
  * policy: playouts of the learned policy finish every game with legal moves (no pass on a new
  * table, and with playout_pass false none unless forced) for α 0, 0.6 and 1; α 0 plays h's argmax; a decision replays from its seed and depends
  * on the weights; parameter and weights-file errors name the field; a short tournament through
- * the `taikai` binary, whose spec.json records the weights file's hash; and the trainer
- * daifugo_mcl_train on records of that binary. */
+ * the `taikai` binary, whose spec.json records the weights file's hash; the trainer
+ * daifugo_mcl_train on records of that binary; and every shipped weights file loads and plays. */
+#include <dirent.h>
 #include <math.h>
 
 #include "daifugo_mcl/policy.h"
@@ -186,6 +187,36 @@ static void decisions_replay(void) {
   dt_play(&g, 4, "C4 D4");
   if (!dt_legal(&g, a) || !dt_legal(&g, c))
     TK_FAILF("chose '%s' (AP) and '%s' (NN), legal: %s", a, c, dt_legal_str(&g));
+}
+
+/* Every weights file shipped beside the plugin (daifugo_mcl_*.tkw: the defaults and the other
+ * teachers' rankings that reports and specs name) loads and plays a legal move: a file left
+ * behind by a change of the features or the format fails here, naming it. */
+static void shipped_weights(void) {
+  DIR *dir = opendir(TK_MCL_DIR);
+  if (!dir) TK_FAILF("cannot list %s", TK_MCL_DIR);
+  int n = 0, ok = 0;
+  struct dirent *e;
+  tk_daifugo_game g;
+  dt_game(&g, "S3 H3 S5 D6 H9 C9 DT SJ HQ", NULL, "D3 C5 SK", "HA", "C4 D4 S6 S7 H8 CJ", 4);
+  dt_play(&g, 4, "C4 D4");
+  while ((e = readdir(dir))) {
+    size_t len = strlen(e->d_name);
+    if (strncmp(e->d_name, "daifugo_mcl_", 12) || len < 5 || strcmp(e->d_name + len - 4, ".tkw"))
+      continue;
+    int nn = !strncmp(e->d_name, "daifugo_mcl_nn", 14);
+    char params[512], move[128];
+    snprintf(params, sizeof params, "{\"weights\": \"%s/%s\", \"learner\": \"%s\", "
+             "\"playouts\": 100}", TK_MCL_DIR, e->d_name, nn ? "nn" : "ap");
+    decide(params, 3, move, sizeof move);
+    n++;
+    if (move[0] == '(' || !dt_legal(&g, move))
+      TK_FAILF("%s: %s (legal: %s)", e->d_name, move, dt_legal_str(&g));
+    else ok++;
+  }
+  closedir(dir);
+  if (n < 8) TK_FAILF("%d shipped weights files in %s, expected at least 8", n, TK_MCL_DIR);
+  printf("  %d shipped weights files, %d load and play\n", n, ok);
 }
 
 /* Errors name the parameter or the weights file and field. */
@@ -381,6 +412,7 @@ int main(void) {
       {"alpha 0 plays h's argmax", alpha0_is_argmax},
       {"a decision replays from its seed (AP, NN)", decisions_replay},
       {"parameter and weights errors", params_and_files},
+      {"every shipped weights file loads and plays", shipped_weights},
       {"a short tournament through taikai", tournament},
       {"the trainer: records to weights, reproducible, bad input", trainer},
       {"the teacher-noise tool on the trainer's positions", teacher_noise},
