@@ -7,8 +7,10 @@
  * Parameters: those of daifugo_mc, and
  *   "alpha"   the rank decay, 0..1 [0.6] (0 plays h's argmax, 1 is uniform over the moves);
  *   "learner" "ap" [ap] or "nn";
- *   "weights" a weights file ("" = daifugo_mcl_ap.tkw beside this plugin, the greedy teacher's
- *             AP; the referee passes the path it resolved and hashed);
+ *   "weights" a weights file ("" = daifugo_mcl_ap_mc.tkw beside this plugin, the MC teacher's
+ *             AP, the strongest shipped ranking that reproduces at the current commit; the
+ *             greedy teacher's, paper 001's first, is daifugo_mcl_ap.tkw; the referee passes
+ *             the path it resolved and hashed);
  *   "hidden"  the NN's hidden units, which its weights file must have [16];
  *   "playout_pass" whether the playouts' rankings include the pass when the table is not new
  *             [true, the paper's proposal]; false passes only when forced, like plain MC's
@@ -23,7 +25,7 @@
 #include "taikai/agent.h"
 #include "taikai/weights.h"
 
-#define DEFAULT_WEIGHTS "daifugo_mcl_ap.tkw"
+#define DEFAULT_WEIGHTS "daifugo_mcl_ap_mc.tkw"
 
 typedef struct agent {
   dmc_params p;
@@ -79,12 +81,12 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = "daifugo_mcl",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts (paper 001: moves ranked by an "
                    "averaged perceptron or a network, drawn with probability alpha^rank; default "
-                   "weights: the greedy teacher's AP)",
+                   "weights: the MC teacher's AP)",
     .params_json = "{\"playouts\": 1500, \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "

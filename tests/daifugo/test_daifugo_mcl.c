@@ -272,7 +272,7 @@ static void tournament(void) {
   for (int i = 0; i < n; i++) json_decref(lines[i]);
   char text[1 << 14];
   slurp(W("run/spec.json"), text, sizeof text);
-  if (!strstr(text, "daifugo_mcl_ap.tkw") || !strstr(text, "\"sha256\""))
+  if (!strstr(text, "daifugo_mcl_ap_mc.tkw") || !strstr(text, "\"sha256\""))
     TK_FAILF("spec.json does not record the default weights file: %.400s", text);
 }
 

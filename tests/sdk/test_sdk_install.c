@@ -73,7 +73,7 @@ static void install_and_move(void) {
                           TK_INSTALL_PLUGINDIR "/greedy.so",
                           TK_INSTALL_PLUGINDIR "/riichi_greedy.so",
                           TK_INSTALL_PLUGINDIR "/daifugo_mcl.so",
-                          TK_INSTALL_PLUGINDIR "/daifugo_mcl_ap.tkw",
+                          TK_INSTALL_PLUGINDIR "/daifugo_mcl_ap_mc.tkw",
                           TK_INSTALL_PLUGINDIR "/solo_linear.tkw",
                           "include/taikai/agent.h",
                           "include/taikai/daifugo.h",
