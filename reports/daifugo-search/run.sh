@@ -41,7 +41,7 @@ echo "== speed (CPU ms a decision, one core)"
 RUNS=
 # (the runs of version 0.1.0 in v0.1.0/ are not replayed: the report says which commit does)
 for s in search-vs-mcl search-estimation-vs-mcl search-estimation-playout-finish-vs-mcl \
-         search-vs-mc search-estimation-vs-mc search-estimation-beta-0.3-vs-mc; do
+         search-vs-mc search-estimation-vs-mc search-estimation-beta-0.3-vs-mc search-ap-mc-vs-mc; do
   if [ ! -s "$R/$s/summary.json" ]; then
     echo "== tournament $s"
     "$B/taikai" run "arenas/daifugo/$s.json" -j "$J" --quiet --no-html --out "$R/$s" > /dev/null
