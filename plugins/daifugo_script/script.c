@@ -88,7 +88,6 @@ static int by_place(const void *pa, const void *pb) {
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Reads the log: every action of the followed player, in log order within each game. */
 /* Adds `block` to the `*n` blocks begun so far. Returns 0, or 1 when it was begun before (a
  * block twice is two runs' logs joined), or -1 when out of memory. */
 static int note_block(uint64_t **seen, size_t *n, uint64_t block) {
@@ -101,6 +100,7 @@ static int note_block(uint64_t **seen, size_t *n, uint64_t block) {
   return 0;
 }
 
+/* Reads the log: every action of the followed player, in log order within each game. */
 static int load(script *s, tk_error *err) {
   gzFile f = gzopen(s->path, "rb");
   if (!f) return fail(err, "daifugo_script: cannot open the log '%s': %s", s->path, strerror(errno));
