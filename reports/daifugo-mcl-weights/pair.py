@@ -12,14 +12,13 @@ walls both runs played of the walls' differences, with a 95 % t interval.
 import collections
 import gzip
 import json
-import math
+import os
 import statistics
 import sys
 
-# two-sided 95 % t quantiles by degrees of freedom
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-       9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120,
-       17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 24: 2.064, 29: 2.045}
+# the t interval of daifugo-search's ablation table (exact quantiles up to 30 degrees of freedom)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "daifugo-search"))
+from ablation import interval  # noqa: E402
 
 
 def per_wall(path, label):
@@ -37,10 +36,8 @@ def difference(a, b, name):
     walls = sorted(set(a) & set(b))
     if len(walls) < 2:
         sys.exit(f"pair.py: {name}: {len(walls)} wall(s) in common")
-    d = [a[w] - b[w] for w in walls]
-    m = statistics.fmean(d)
-    h = T95.get(len(d) - 1, 2.0) * statistics.stdev(d) / math.sqrt(len(d))
-    print(f"{name}: {m:+.3f} [{m - h:+.3f}, {m + h:+.3f}] over {len(walls)} walls")
+    m, lo, hi = interval([a[w] - b[w] for w in walls])
+    print(f"{name}: {m:+.3f} [{lo:+.3f}, {hi:+.3f}] over {len(walls)} walls")
 
 
 def main(argv):
