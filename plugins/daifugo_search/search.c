@@ -10,7 +10,11 @@
  *     (solve.h): a proven win is played at once; a lost or unsolved position goes to the search.
  *
  * Parameters: those of daifugo_mcl (plugins/daifugo_mcl/mcl.c: "playouts", "c", …, "alpha",
- * "learner", "weights", "hidden", "playout_pass"), and
+ * "learner", "weights", "hidden", "playout_pass"), but for the play decisions' budget,
+ *   "playouts"      5,000 by default, not daifugo_mcl's 1,500: the champion's largest budget,
+ *                   about 25 ms of CPU a decision, and stronger than 1,500 in duplicate
+ *                   against daifugo_mcl (reports/daifugo-search.md, "What each part is worth");
+ * and
  *   "worlds"        worlds in the estimation pool, 0..65536 [0]; 0 deals every playout's world
  *                   afresh from the prior, as daifugo_mcl does (the default: against
  *                   daifugo_mcl and daifugo_mc no pool size was measured stronger than none,
@@ -31,8 +35,8 @@
  *                   the referee records its SHA-256 with the run as the file "exchange");
  *   "scaled_budget" a play decision's playouts grow with its candidates k, as the champion's:
  *                   min("playouts", ceil(700 k^0.8)) (k 2: 1,219; 5: 2,536; 10: 4,411; 12 and
- *                   more: 5,000 with "playouts" 5000); false: "playouts" at every decision
- *                   [false];
+ *                   more: 5,000 with the default "playouts"); false: "playouts" at every
+ *                   decision [false];
  *   "playout_finish" in the playouts (play and exchange), a play that empties the mover's hand
  *                   is made whenever it is legal instead of being drawn by rank (daifugo_mcl's
  *                   policy was not trained on such positions) [false].
@@ -55,7 +59,7 @@
 
 #define WHO "daifugo_search"
 #define DEFAULT_WEIGHTS "daifugo_mcl_ap.tkw"
-enum { MAX_WORLDS = 65536 };
+enum { MAX_WORLDS = 65536, PLAY_PLAYOUTS = 5000 };
 
 /* The solvers' parameters. */
 typedef struct solve_params {
@@ -134,7 +138,10 @@ static int integer(json_t *o, const char *name, long lo, long hi, long *out, tk_
   return 0;
 }
 
-static int own_params(const char *params_json, dse_params *e, solve_params *sp, tk_error *err) {
+/* Parses what dmc_params_parse_for does not (and "playouts" again: its default here is
+ * PLAY_PLAYOUTS) over `p`, which that function has filled. */
+static int own_params(const char *params_json, dmc_params *p, dse_params *e, solve_params *sp,
+                      tk_error *err) {
   *e = (dse_params){.worlds = 0, .beta = 1.0, .floor = 0.1, .passes = 1};
   *sp = (solve_params){.mate = 1, .mate_nodes = DSOL_MATE_NODES, .endgame = 1,
                        .endgame_nodes = 200000, .learned_exchange = 1};
@@ -142,6 +149,7 @@ static int own_params(const char *params_json, dse_params *e, solve_params *sp, 
   json_t *o = json_loads(params_json ? params_json : "{}", 0, &jerr);
   if (!o) return tk_error_set(err, TK_EPARSE, jerr.position, WHO ": params: %s", jerr.text);
   char got[48];
+  if (!json_object_get(o, "playouts")) p->playouts = PLAY_PLAYOUTS;
   long worlds = e->worlds, mate_nodes = sp->mate_nodes;
   int rc = integer(o, "worlds", 0, MAX_WORLDS, &worlds, err);
   if (!rc) rc = unit_number(o, "beta", 0, 1, &e->beta, err);
@@ -180,7 +188,7 @@ static tk_agent_instance *create(const char *params_json, uint64_t seed, tk_erro
   dse_params e;
   solve_params sp;
   if (dmc_params_parse_for(WHO, params_json, extra, &p, err) ||
-      own_params(params_json, &e, &sp, err))
+      own_params(params_json, &p, &e, &sp, err))
     return NULL;
   agent *a = calloc(1, sizeof *a);
   if (!a || (e.worlds > 0 && dse_pool_init(&a->pool, e.worlds)) ||
@@ -325,13 +333,13 @@ static const tk_agent_descriptor descriptor = {
     .abi_version = TK_AGENT_ABI_VERSION,
     .struct_size = sizeof(tk_agent_descriptor),
     .name = WHO,
-    .version = "0.3.0",
+    .version = "0.4.0",
     .game = "daifugo",
     .types_version = TK_DAIFUGO_TYPES_VERSION,
     .description = "daifugo: Monte Carlo with learned playouts, a mate test, an exact "
                    "two-player solver and a learned exchange; opponent-hand estimation as an "
                    "option (past paper 001)",
-    .params_json = "{\"playouts\": 1500, \"c\": 4.0, \"exchange_playouts\": 1500, "
+    .params_json = "{\"playouts\": 5000, \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "

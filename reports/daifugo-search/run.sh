@@ -37,11 +37,13 @@ fi
 
 echo "== speed (CPU ms a decision, one core)"
 [ -s "$R/bench.txt" ] || "$B/taikai" bench daifugo-mc > "$R/bench.txt"
+[ -s "$R/bench-5000.txt" ] || "$B/taikai" bench daifugo-mc --playouts 5000 --worlds 0 > "$R/bench-5000.txt"
 
 RUNS=
 # (the runs of version 0.1.0 in v0.1.0/ are not replayed: the report says which commit does)
 for s in search-vs-mcl search-estimation-vs-mcl search-estimation-playout-finish-vs-mcl \
-         search-vs-mc search-estimation-vs-mc search-estimation-beta-0.3-vs-mc search-ap-mc-vs-mc; do
+         search-vs-mc search-estimation-vs-mc search-estimation-beta-0.3-vs-mc search-ap-mc-vs-mc \
+         search-ap-mc-vs-mcl search-5000-vs-mcl; do
   if [ ! -s "$R/$s/summary.json" ]; then
     echo "== tournament $s"
     "$B/taikai" run "arenas/daifugo/$s.json" -j "$J" --quiet --no-html --out "$R/$s" > /dev/null

@@ -337,6 +337,29 @@ static void decisions_replay(void) {
   free(l);
 }
 
+/* The play decisions' budget is 5,000 playouts unless "playouts" says otherwise: on the same
+ * positions and seed the defaults play what "playouts": 5000 plays, and somewhere not what 1,500
+ * plays (the budgets' searches part ways). */
+static void default_budget(void) {
+  tk_daifugo_legal *l = malloc(sizeof *l);
+  int differs = 0;
+  for (int i = 0; i < 12; i++) {
+    const tk_daifugo_view *v = &POS[i * 13].v;
+    tk_daifugo_game g = POS[i * 13].game;
+    tk_daifugo_game_legal(&g, l);
+    char d[64], a[64], b[64];
+    snprintf(d, sizeof d, "%s", decide("", 11, v, l));
+    snprintf(a, sizeof a, "%s", decide("\"playouts\": 5000", 11, v, l));
+    snprintf(b, sizeof b, "%s", decide("\"playouts\": 1500", 11, v, l));
+    if (strcmp(d, a)) TK_FAILF("position %d: the defaults played %s, 5,000 playouts %s", i * 13, d, a);
+    else CU_PASS("the defaults play 5,000 playouts' move");
+    differs += strcmp(d, b) != 0;
+  }
+  printf("  the defaults and 1,500 playouts part in %d of 12 positions\n", differs);
+  CU_ASSERT(differs > 0);
+  free(l);
+}
+
 /* The exchange decisions of seeded blocks: with "exchange" learned the plugin gives the card of
  * dsx_choose on the shipped weights; with "mc" it searches (and gives another card somewhere:
  * the MC exchange agrees with the policy about 7 times in 10). */
@@ -544,6 +567,7 @@ int main(void) {
       {"plugin: parameter errors name the field and the value", plugin_params},
       {"plugin: the mate test and the two-player solver decide before the search", solvers_decide},
       {"plugin: a decision replays from its seed", decisions_replay},
+      {"plugin: 5,000 playouts a play decision by default", default_budget},
       {"plugin: the learned exchange gives the policy's card", learned_exchange},
       {"a short tournament through taikai, the same bytes with 1 and 2 workers", tournament},
       {"daifugo_search_model_fit on that tournament's records", fit_tool},
