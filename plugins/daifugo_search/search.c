@@ -59,7 +59,11 @@
 
 #define WHO "daifugo_search"
 #define DEFAULT_WEIGHTS "daifugo_mcl_ap.tkw"
-enum { MAX_WORLDS = 65536, PLAY_PLAYOUTS = 5000 };
+enum { MAX_WORLDS = 65536 };
+/* The play decisions' default budget: one number for the parser and the descriptor's defaults. */
+#define PLAY_PLAYOUTS 5000
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* The solvers' parameters. */
 typedef struct solve_params {
@@ -339,7 +343,7 @@ static const tk_agent_descriptor descriptor = {
     .description = "daifugo: Monte Carlo with learned playouts, a mate test, an exact "
                    "two-player solver and a learned exchange; opponent-hand estimation as an "
                    "option (past paper 001)",
-    .params_json = "{\"playouts\": 5000, \"c\": 4.0, \"exchange_playouts\": 1500, "
+    .params_json = "{\"playouts\": " STR(PLAY_PLAYOUTS) ", \"c\": 4.0, \"exchange_playouts\": 1500, "
                    "\"win_shortcut\": true, \"bias\": true, \"bias_self\": \"skip_share\", "
                    "\"bias_order\": \"normal\", \"bias_overflow\": \"cap\", "
                    "\"exchange_pair\": \"top2\", \"alpha\": 0.6, \"learner\": \"ap\", "
