@@ -220,7 +220,9 @@ static int runlog_append(sink_ctx *c, uint64_t unit) {
   fclose(f);
   unsigned char b[8];
   for (int i = 0; i < 8; i++) b[i] = (unsigned char)(c->runlog_end >> (8 * i));
-  if (bad || fwrite(b, 1, 8, c->runidx) != 8)
+  /* the log reaches the file before its index entry, and both before the unit's own file is
+   * removed: a run killed at any point keeps the unit's log in one of the two */
+  if (bad || fflush(c->runlog) || fwrite(b, 1, 8, c->runidx) != 8 || fflush(c->runidx))
     return tk_error_set(c->err, TK_EIO, -1, "%s: write failed: %s", r->logs_run,
                         strerror(errno));
   unlink(path);
@@ -244,16 +246,22 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
   if (len < 0)
     return tk_error_set(c->err, len, -1, "unit %llu: its line is longer than %d bytes",
                         (unsigned long long)rec->unit, TK_LINE_MAX);
-  /* the records block first: a run killed between the two keeps records for every line */
-  if (c->records && records_len && fwrite(records, 1, records_len, c->records) != records_len)
+  /* Each unit reaches the files before the next is taken, in this order: its records block,
+   * its log, its line, then the line's digest. A run killed at any moment (SIGKILL, the
+   * machine's OOM killer, a session's end) leaves every file holding at least the units the
+   * chain vouches for, so --resume keeps every unit whose digest was written. Buffered
+   * without the flushes, a killed run lost up to a buffer's worth of finished units (a 4 KiB
+   * chain buffer is 126 digests), and the resume then cut their lines away. */
+  if (c->records && records_len &&
+      (fwrite(records, 1, records_len, c->records) != records_len || fflush(c->records)))
     return tk_error_set(c->err, TK_EIO, -1, "records.tkr: write failed: %s", strerror(errno));
   if (c->runlog && (rc0 = runlog_append(c, rec->unit))) return rc0;
   if (c->games && (fwrite(c->line, 1, (size_t)len, c->games) != (size_t)len ||
-                   fputc('\n', c->games) == EOF))
+                   fputc('\n', c->games) == EOF || fflush(c->games)))
     return tk_error_set(c->err, TK_EIO, -1, "games.jsonl: write failed: %s", strerror(errno));
   if (c->chain) {
     tk_chain_next(c->digest, c->line, (size_t)len, c->digest);
-    if (fwrite(c->digest, 1, TK_SHA256_BYTES, c->chain) != TK_SHA256_BYTES)
+    if (fwrite(c->digest, 1, TK_SHA256_BYTES, c->chain) != TK_SHA256_BYTES || fflush(c->chain))
       return tk_error_set(c->err, TK_EIO, -1, TK_CHAIN_FILE ": write failed: %s",
                           strerror(errno));
   }
