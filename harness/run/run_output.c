@@ -249,9 +249,9 @@ static int sink(void *ctx, tk_unit_rec *rec, const void *records, size_t records
   /* Each unit reaches the files before the next is taken, in this order: its records block,
    * its log, its line, then the line's digest. A run killed at any moment (SIGKILL, the
    * machine's OOM killer, a session's end) leaves every file holding at least the units the
-   * chain vouches for, so --resume keeps every unit whose digest was written. Buffered
-   * without the flushes, a killed run lost up to a buffer's worth of finished units (a 4 KiB
-   * chain buffer is 126 digests), and the resume then cut their lines away. */
+   * chain vouches for, so --resume keeps every unit whose digest was written. Without the
+   * flushes the stdio buffers would hold up to a buffer's worth of finished units (126 digests
+   * in 4 KiB) for a kill to lose, and the resume would cut their lines away. */
   if (c->records && records_len &&
       (fwrite(records, 1, records_len, c->records) != records_len || fflush(c->records)))
     return tk_error_set(c->err, TK_EIO, -1, "records.tkr: write failed: %s", strerror(errno));

@@ -98,7 +98,8 @@ static void killed_and_resumed(void) {
 /* A killed run keeps its finished units: once games.jsonl shows L complete lines, a SIGKILL
  * leaves a folder whose resume keeps at least L - 1 of them (the kill may fall between a line
  * and its digest), and the resumed run is the uninterrupted one byte for byte. Nothing here
- * depends on the machine's speed: the kill waits for the lines, however long they take. */
+ * depends on the machine's speed: the kill waits for the lines, however long they take. Uses
+ * the spec and the uninterrupted run that killed_and_resumed writes. */
 static void killed_keeps_its_units(void) {
   char spec[1600], full_out[1600], out[1600], games[1700];
   snprintf(spec, sizeof spec, "%s", W("riichi.json"));
